@@ -1,0 +1,146 @@
+"""Data models shared by every part: passages, claims, verdicts and the report."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+from langchain_core.documents import Document
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
+Level = Literal["HIGH", "MEDIUM", "LOW"]
+Decision = Literal["return", "filter", "refuse"]
+Route = Literal["return", "retry", "filter", "refuse"]
+
+LABELS: tuple[Label, ...] = ("supported", "unsupported", "contradicted", "uncertain")
+
+
+def _unit_interval(value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"score must be a finite number, got {value!r}")
+    return min(1.0, max(0.0, float(value)))
+
+
+Score = Annotated[float, AfterValidator(_unit_interval)]
+
+
+class Passage(BaseModel):
+    """One retrieved passage, addressed by its position in the context."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int = Field(ge=0, description="Position of the passage in the context.")
+    text: str = Field(description="The passage text.")
+    id: str | None = Field(default=None, description="Document id or source, if known.")
+
+    @classmethod
+    def from_any(cls, index: int, item: str | Document | Passage | dict) -> Passage:
+        """Build a passage from a string, a `Document`, a `Passage` or a dict."""
+        if isinstance(item, Passage):
+            return cls(index=index, text=item.text, id=item.id)
+        if isinstance(item, Document):
+            meta = item.metadata or {}
+            pid = item.id or meta.get("id") or meta.get("source")
+            return cls(index=index, text=item.page_content, id=None if pid is None else str(pid))
+        if isinstance(item, str):
+            return cls(index=index, text=item)
+        if isinstance(item, dict):
+            text = item.get("page_content", item.get("text"))
+            if isinstance(text, str):
+                pid = item.get("id") or (item.get("metadata") or {}).get("source")
+                return cls(index=index, text=text, id=None if pid is None else str(pid))
+        raise TypeError(
+            f"context[{index}] must be a string, a Document or a dict with 'page_content' "
+            f"or 'text'; got {type(item).__name__}"
+        )
+
+
+class Claim(BaseModel):
+    """An atomic factual statement taken from an answer."""
+
+    text: str = Field(description="The claim, self-contained.")
+    span: tuple[int, int] = Field(description="Start and end character offsets in the answer.")
+
+    @model_validator(mode="after")
+    def _check_span(self) -> Claim:
+        start, end = self.span
+        if start < 0 or end < start:
+            raise ValueError(f"invalid span {self.span} for claim {self.text!r}")
+        return self
+
+
+class Evidence(BaseModel):
+    """A quote from a passage that bears on a claim."""
+
+    passage: int = Field(ge=0, description="Index of the passage in the context.")
+    passage_id: str | None = Field(default=None, description="Id or source of the passage.")
+    quote: str = Field(description="Text quoted verbatim from the passage.")
+    score: Score = Field(description="How strongly the quote bears on the claim, 0-1.")
+
+
+class ClaimVerdict(BaseModel):
+    """The verdict on one claim, with the evidence it rests on."""
+
+    text: str
+    span: tuple[int, int]
+    label: Label
+    score: Score = Field(description="Probability that the claim is supported, 0-1.")
+    evidence: list[Evidence] = Field(default_factory=list)
+    reason: str = ""
+
+    @classmethod
+    def uncertain(cls, claim: Claim, reason: str) -> ClaimVerdict:
+        """A verdict for a claim that could not be judged."""
+        return cls(text=claim.text, span=claim.span, label="uncertain", score=0.5, reason=reason)
+
+
+class Cost(BaseModel):
+    """What producing a result cost."""
+
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    milliseconds: float = 0.0
+
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(
+            llm_calls=self.llm_calls + other.llm_calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            milliseconds=self.milliseconds + other.milliseconds,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+class ReliabilityReport(BaseModel):
+    """Verdicts on every claim of an answer, the scores and the decision."""
+
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    supported: int = 0
+    unsupported: int = 0
+    contradicted: int = 0
+    uncertain: int = 0
+    reliability_score: float = Field(description="(supported + 0.5*uncertain) / claims.")
+    hallucination_rate: float = Field(description="(unsupported + contradicted) / claims.")
+    hallucination_score: float = Field(
+        description="0-1, higher = more likely the answer holds a hallucination."
+    )
+    level: Level
+    decision: Decision | None = Field(default=None, description="What the policy decided.")
+    flags: list[str] = Field(
+        default_factory=list,
+        description="Conditions met: no_claims, empty_answer, no_context, verifier_error, "
+        "truncated_answer, truncated_context, truncated_claims.",
+    )
+    notes: list[str] = Field(default_factory=list, description="Why each flag was raised.")
+    verifier: str = ""
+    extractor: str = ""
+    cost: Cost = Field(default_factory=Cost)
+
+    def verified_claims(self) -> list[ClaimVerdict]:
+        """Claims labelled `supported`."""
+        return [c for c in self.claims if c.label == "supported"]
