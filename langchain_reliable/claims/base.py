@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from pydantic import BaseModel, Field
 
 from langchain_reliable.schemas import Claim, Cost
-from langchain_reliable.verifiers.base import _run_sync
+from langchain_reliable.verifiers.base import run_sync
 
 
 class ExtractionResult(BaseModel):
@@ -32,4 +32,4 @@ class ClaimExtractor(ABC):
 
     def extract(self, answer: str, question: str = "") -> ExtractionResult:
         """Synchronous `aextract`."""
-        return _run_sync(self.aextract(answer, question))
+        return run_sync(self.aextract(answer, question))

@@ -42,7 +42,7 @@ class ClaimVerifier(ABC):
         self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
     ) -> VerificationResult:
         """Synchronous `averify`."""
-        return _run_sync(self.averify(claims, passages, question))
+        return run_sync(self.averify(claims, passages, question))
 
     async def abatch(
         self, items: Sequence[tuple[Sequence[Claim], Sequence[Passage], str]]
@@ -51,7 +51,7 @@ class ClaimVerifier(ABC):
         return list(await asyncio.gather(*(self.averify(c, p, q) for c, p, q in items)))
 
 
-def _run_sync(coro):
+def run_sync(coro):
     """Run a coroutine from synchronous code, also inside a running loop's thread."""
     try:
         asyncio.get_running_loop()

@@ -1,0 +1,87 @@
+"""Settings: input limits and the per-run context that tunes the policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from langchain_reliable.policy import PRESETS, Policy
+
+
+class Limits(BaseModel):
+    """Bounds on what one verification handles; beyond them input is cut and the cut recorded.
+
+    Defaults:
+        question: 4,000 characters (longer raises `ValueError`).
+        answer: 20,000 characters (truncated, flag `truncated_answer`).
+        passages: 50 passages of 20,000 characters each (extra passages dropped,
+            long ones cut; flag `truncated_context`).
+        claims: 64 claims per answer (the rest are not verified and count as
+            `uncertain`; flag `truncated_claims`).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    max_question_chars: int = Field(default=4_000, gt=0)
+    max_answer_chars: int = Field(default=20_000, gt=0)
+    max_passages: int = Field(default=50, gt=0)
+    max_passage_chars: int = Field(default=20_000, gt=0)
+    max_claims: int = Field(default=64, gt=0)
+
+
+@dataclass(kw_only=True)
+class ReliabilityContext:
+    """Per-run settings. Each is optional; unset ones keep the graph's own policy.
+
+    They may also be passed as `config["configurable"]`, the only path callers
+    have through LCEL chains and LangServe.
+    """
+
+    policy: Annotated[str | None, Field(description="Policy preset: 'strict', 'balanced' or 'lenient'.")] = None
+    high_threshold: Annotated[float | None, Field(description="Reliability at or above which an answer is HIGH.")] = None
+    medium_threshold: Annotated[float | None, Field(description="Reliability at or above which an answer is MEDIUM; below it is LOW.")] = None
+    return_at: Annotated[str | None, Field(description="Lowest level returned as is: 'HIGH', 'MEDIUM' or 'LOW'.")] = None
+    filter_at: Annotated[str | None, Field(description="Lowest level filtered once retries are spent: 'HIGH', 'MEDIUM', 'LOW' or 'none'.")] = None
+    max_retries: Annotated[int | None, Field(description="Regenerations allowed under the stricter prompt.")] = None
+
+
+SETTING_NAMES = tuple(f.name for f in fields(ReliabilityContext))
+
+
+def collect_settings(context: Any, configurable: dict[str, Any] | None) -> dict[str, Any]:
+    """Merge settings from the runtime context and `configurable`; `configurable` wins."""
+    merged: dict[str, Any] = {}
+    for source in (context, configurable or {}):
+        if source is None:
+            continue
+        for name in SETTING_NAMES:
+            value = source.get(name) if isinstance(source, dict) else getattr(source, name, None)
+            if value is not None:
+                merged[name] = value
+    return merged
+
+
+def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
+    """Apply run settings to `base`: a preset first, then single thresholds.
+
+    Raises:
+        ValueError: a setting names an unknown preset or level, or thresholds are out of order.
+    """
+    policy = base
+    if "policy" in settings:
+        name = settings["policy"]
+        if name not in PRESETS:
+            raise ValueError(f"unknown policy preset {name!r}; choose one of {sorted(PRESETS)}")
+        policy = PRESETS[name]
+    updates = {k: settings[k] for k in ("high_threshold", "medium_threshold", "return_at") if k in settings}
+    if "filter_at" in settings:
+        value = settings["filter_at"]
+        updates["filter_at"] = None if str(value).lower() == "none" else value
+    if not updates:
+        return policy
+    try:
+        return Policy.model_validate({**policy.model_dump(), **updates, "name": "custom"})
+    except Exception as exc:
+        raise ValueError(f"invalid policy settings {updates}: {exc}") from None

@@ -1,0 +1,342 @@
+"""Run a detector over labelled records and measure it; plot the result.
+
+Example:
+    >>> from langchain_reliable.eval.datasets import load_records
+    >>> from langchain_reliable.eval.detectors import LexicalBaseline
+    >>> from langchain_reliable.eval.runner import evaluate, plot
+    >>> records = load_records("wice_dev.jsonl")  # doctest: +SKIP
+    >>> result = evaluate(records, LexicalBaseline(), "claim")  # doctest: +SKIP
+    >>> result.auroc  # doctest: +SKIP
+    0.737
+    >>> plot(result, "wice.png")  # doctest: +SKIP
+
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from langchain_reliable.eval import metrics
+from langchain_reliable.eval.datasets import EvalRecord
+from langchain_reliable.eval.detectors import Detector, EvalLevel, Item
+from langchain_reliable.verifiers.base import _run_sync
+
+__all__ = ["METRIC_KEYS", "EvalResult", "aevaluate", "build_items", "evaluate", "plot"]
+
+METRIC_KEYS = (
+    "n",
+    "positives",
+    "balanced_accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "auroc",
+    "seconds",
+    "items_per_second",
+)
+
+
+class EvalResult(BaseModel):
+    """Metrics of one detector on one dataset at one level, with the raw scores."""
+
+    dataset: str = Field(description="Name of the dataset.")
+    detector: str = Field(description="Name of the detector.")
+    level: EvalLevel
+    threshold: float = Field(description="Hallucinated when score >= threshold.")
+    records: int = Field(description="Records read.")
+    n: int = Field(description="Items scored (claims or answers); skipped items excluded.")
+    positives: int = Field(description="Hallucinated items among those scored.")
+    balanced_accuracy: float | None
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    auroc: float | None = Field(description="None when only one class is present.")
+    seconds: float = Field(description="Wall time spent scoring.")
+    items_per_second: float | None
+    skipped: int = Field(default=0, description="Items the detector abstained on.")
+    fallback: int = Field(
+        default=0,
+        description="Claim level: records without gold claims, judged on the whole answer.",
+    )
+    detector_stats: dict[str, int] = Field(
+        default_factory=dict, description="What the detector counted during this run."
+    )
+    scores: list[float] = Field(default_factory=list, repr=False)
+    labels: list[bool] = Field(default_factory=list, repr=False)
+
+    def metrics(self) -> dict[str, Any]:
+        """Return the headline figures (the keys of `METRIC_KEYS`) as a dict."""
+        return {key: getattr(self, key) for key in METRIC_KEYS}
+
+    def notes(self) -> list[str]:
+        """Human-readable remarks on what was skipped or approximated."""
+        out = []
+        if self.fallback:
+            out.append(
+                f"{self.fallback} record(s) have no gold claims: their whole answer was "
+                "judged as one claim"
+            )
+        if self.skipped:
+            out.append(f"{self.skipped} item(s) skipped: {self.detector} has no score for them")
+        if self.detector_stats.get("errors"):
+            out.append(
+                f"{self.detector_stats['errors']} item(s) met a verifier or extractor error "
+                "(judged uncertain)"
+            )
+        if self.auroc is None and self.n:
+            out.append("AUROC undefined: only one class among the items")
+        return out
+
+
+def build_items(
+    records: Sequence[EvalRecord], level: EvalLevel
+) -> tuple[list[Item], list[bool], int]:
+    """Turn records into items to score and their gold labels.
+
+    At response level each answer is an item, labelled ``hallucinated``. At
+    claim level each gold claim is an item, labelled ``not supported``; a
+    record without claims falls back to its answer as the single claim.
+
+    Returns:
+        ``(items, labels, fallback)`` where ``fallback`` counts the records
+        that fell back at claim level.
+
+    """
+    if level not in ("response", "claim"):
+        raise ValueError(f"level must be 'response' or 'claim', got {level!r}")
+    items: list[Item] = []
+    labels: list[bool] = []
+    fallback = 0
+    for record in records:
+        if level == "claim" and record.claims:
+            for claim in record.claims:
+                items.append(Item(claim.text, record.context, record.question, record))
+                labels.append(not claim.supported)
+            continue
+        fallback += level == "claim"
+        items.append(Item(record.answer, record.context, record.question, record))
+        labels.append(record.hallucinated)
+    return items, labels, fallback
+
+
+async def aevaluate(
+    records: Sequence[EvalRecord],
+    detector: Detector,
+    level: EvalLevel = "response",
+    *,
+    dataset: str | None = None,
+    batch_size: int = 64,
+    progress: bool = False,
+) -> EvalResult:
+    """Score every item with ``detector`` and measure it at its own threshold.
+
+    Args:
+        records: Labelled records.
+        detector: The detector; its ``threshold`` decides the predictions.
+        level: ``"response"`` (one item per answer) or ``"claim"`` (one per gold claim).
+        dataset: Name shown in results; defaults to the records' ``dataset`` field.
+        batch_size: Items handed to the detector per call.
+        progress: Show a progress bar on stderr.
+
+    Returns:
+        The metrics, with the scores and labels kept for plotting.
+
+    Raises:
+        ValueError: If the detector returns the wrong number of scores, or a
+            score outside [0, 1].
+
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    items, labels, fallback = build_items(records, level)
+    threshold = float(getattr(detector, "threshold", 0.5))
+    stats_before = Counter(getattr(detector, "stats", {}))
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(
+            total=len(items),
+            desc=f"{dataset or 'eval'} · {detector.name}",
+            unit="item",
+            disable=None,
+        )
+    raw: list[float | None] = []
+    started = time.perf_counter()
+    try:
+        for start in range(0, len(items), batch_size):
+            batch = items[start : start + batch_size]
+            got = list(await detector.ascore(batch))
+            if len(got) != len(batch):
+                raise ValueError(
+                    f"detector {detector.name!r} returned {len(got)} scores for {len(batch)} items"
+                )
+            raw.extend(got)
+            if bar is not None:
+                bar.update(len(batch))
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - started
+    scores: list[float] = []
+    kept: list[bool] = []
+    for score, label in zip(raw, labels, strict=True):
+        if score is None:
+            continue
+        value = float(score)
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"detector {detector.name!r} returned score {score!r} outside [0, 1]")
+        scores.append(value)
+        kept.append(label)
+    stats = Counter(getattr(detector, "stats", {}))
+    stats.subtract(stats_before)
+    summary = metrics.summary(kept, scores, threshold)
+    return EvalResult(
+        dataset=dataset or _dataset_name(records),
+        detector=detector.name,
+        level=level,
+        threshold=threshold,
+        records=len(records),
+        seconds=seconds,
+        items_per_second=len(items) / seconds if seconds > 0 else None,
+        skipped=len(items) - len(scores),
+        fallback=fallback,
+        detector_stats={k: int(v) for k, v in stats.items() if v},
+        scores=scores,
+        labels=kept,
+        **summary,
+    )
+
+
+def evaluate(
+    records: Sequence[EvalRecord],
+    detector: Detector,
+    level: EvalLevel = "response",
+    *,
+    dataset: str | None = None,
+    batch_size: int = 64,
+    progress: bool = False,
+) -> EvalResult:
+    """Run `aevaluate` synchronously."""
+    return _run_sync(
+        aevaluate(
+            records, detector, level, dataset=dataset, batch_size=batch_size, progress=progress
+        )
+    )
+
+
+def _dataset_name(records: Sequence[EvalRecord]) -> str:
+    names = list(dict.fromkeys(r.dataset for r in records))
+    return names[0] if len(names) == 1 else "+".join(names) or "empty"
+
+
+def plot(
+    results: EvalResult | Sequence[EvalResult],
+    path: str | PathLike[str],
+    *,
+    title: str | None = None,
+    n_bins: int = 10,
+) -> Path:
+    """Write a PNG: ROC curve (left) and reliability diagram (right).
+
+    Several results (detectors on one dataset) are drawn on the same axes.
+
+    Args:
+        results: One result or several.
+        path: Where to write the PNG.
+        title: Figure title; defaults to dataset, detector(s), level and AUROC.
+        n_bins: Bins of the reliability diagram.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ImportError: If matplotlib (the ``eval`` extra) is not installed.
+
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "plotting needs matplotlib: pip install 'langchain-reliable[eval]'"
+        ) from exc
+    group = [results] if isinstance(results, EvalResult) else list(results)
+    if not group:
+        raise ValueError("nothing to plot")
+    fig = Figure(figsize=(12, 5.2), dpi=110)
+    FigureCanvasAgg(fig)
+    roc_ax, cal_ax = fig.subplots(1, 2)
+    roc_ax.plot([0, 1], [0, 1], color="0.75", linestyle="--", linewidth=1, label="chance")
+    cal_ax.plot([0, 1], [0, 1], color="0.75", linestyle="--", linewidth=1, label="perfect")
+    for i, result in enumerate(group):
+        colour = f"C{i % 10}"
+        auc = "n/a" if result.auroc is None else f"{result.auroc:.3f}"
+        curve = metrics.roc_curve(result.labels, result.scores)
+        if curve is not None:
+            fpr, tpr, _ = curve
+            label = f"{result.detector} (AUROC {auc})"
+            roc_ax.plot(fpr, tpr, color=colour, linewidth=2, label=label)
+            point = metrics.confusion(
+                result.labels, [s >= result.threshold for s in result.scores]
+            )
+            roc_ax.plot(
+                point.fp / max(point.fp + point.tn, 1),
+                point.tp / max(point.tp + point.fn, 1),
+                marker="o",
+                color=colour,
+                markersize=8,
+                markeredgecolor="black",
+            )
+        cal = metrics.calibration(result.labels, result.scores, n_bins=n_bins)
+        if cal.count:
+            ece = cal.ece
+            cal_ax.plot(
+                cal.mean_score,
+                cal.fraction_positive,
+                marker="o",
+                color=colour,
+                linewidth=1.5,
+                label=f"{result.detector} (ECE {ece:.3f})",
+            )
+    roc_ax.set(
+        xlim=(0, 1),
+        ylim=(0, 1.01),
+        xlabel="false-positive rate (faithful flagged)",
+        ylabel="true-positive rate (hallucinations caught)",
+        title="ROC — dot: default threshold",
+    )
+    cal_ax.set(
+        xlim=(0, 1),
+        ylim=(0, 1.01),
+        xlabel="predicted hallucination probability (bin mean)",
+        ylabel="observed share hallucinated",
+        title=f"Reliability diagram ({n_bins} bins)",
+    )
+    for ax in (roc_ax, cal_ax):
+        ax.grid(alpha=0.3)
+        ax.set_aspect("equal")
+        ax.legend(loc="lower right", fontsize=8)
+    if title is None:
+        first = group[0]
+        datasets = ", ".join(dict.fromkeys(r.dataset for r in group))
+        if len(group) == 1:
+            auc = "n/a" if first.auroc is None else f"{first.auroc:.3f}"
+            title = (
+                f"{datasets} — {first.detector} — {first.level} level — "
+                f"AUROC {auc} (n={first.n}, {first.positives} hallucinated)"
+            )
+        else:
+            title = f"{datasets} — {first.level} level — {len(group)} detectors (n={first.n})"
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, format="png")
+    return out

@@ -1,0 +1,499 @@
+"""Evidence selection: claim -> the few passage sentences that bear on it.
+
+Passages are cut into *units*: single sentences and windows of two neighbouring
+sentences, each kept as character offsets into its passage so a quote is always
+a verbatim substring. Every unit is scored against each claim twice, lexically
+(BM25 over the units of the given passages) and densely (cosine of sentence
+embeddings), and the two rankings are fused with reciprocal-rank fusion. The
+selector returns the top units as `Evidence` plus the raw signals a verifier
+needs (per-unit cosine, BM25 and fused scores).
+
+Example:
+    ```python
+    from langchain_reliable.evidence import EvidenceSelector
+    from langchain_reliable.schemas import Passage
+
+    selector = EvidenceSelector(k=2)
+    passages = [Passage(index=0, text="Paris is the capital of France. It is large.")]
+    [found] = selector.select(["The capital of France is Paris."], passages)
+    found.evidence[0].quote  # 'Paris is the capital of France.'
+    ```
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from langchain_reliable.schemas import Claim, Evidence, Passage
+
+__all__ = [
+    "ClaimEvidence",
+    "EvidenceSelector",
+    "TextEncoder",
+    "Unit",
+    "content_stems",
+    "split_sentences",
+    "stem",
+    "tokenize",
+]
+
+# ---------------------------------------------------------------------------
+# Sentence splitting
+# ---------------------------------------------------------------------------
+
+_ABBREVIATIONS = frozenset(
+    """
+    mr mrs ms dr prof sr jr st mt ft vs etc al fig figs no nos vol vols pp ed eds
+    approx est dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
+    nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf ca resp min max
+    """.split()
+)
+# A candidate boundary: terminal punctuation, optional closing quotes/brackets,
+# whitespace, then something that can open a sentence.
+_BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
+_HARD_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•▪◦]|\d+[.)])\s)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+
+
+def split_sentences(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
+    """Split `text` into sentences, as `(start, end)` character offsets.
+
+    A small rule-based splitter: it breaks after `.`, `!`, `?` followed by
+    whitespace and a capital letter or digit, unless the period ends a known
+    abbreviation or an initial ("Dr.", "e.g.", "J."); it also breaks at blank
+    lines and before bullet lines. Sentences longer than `max_chars` are cut at
+    the last space before the limit. Offsets exclude surrounding whitespace, so
+    `text[start:end]` is the sentence verbatim.
+
+    Args:
+        text: The text to split.
+        max_chars: Longest sentence kept whole.
+
+    Returns:
+        The sentence offsets in text order; empty for blank text.
+    """
+    cuts = {0, len(text)}
+    for match in _HARD_BREAK.finditer(text):
+        cuts.add(match.end())
+    for match in _BOUNDARY.finditer(text):
+        head = text[: match.start() + 1]
+        word = _WORD_BEFORE.search(head)
+        if word is not None and text[match.start()] == ".":
+            token = word.group(1).lower()
+            if token in _ABBREVIATIONS or len(token) == 1 or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token):
+                continue
+        cuts.add(match.end())
+    spans: list[tuple[int, int]] = []
+    ordered = sorted(cuts)
+    for start, end in zip(ordered, ordered[1:], strict=False):
+        spans.extend(_trim_and_cap(text, start, end, max_chars))
+    return spans
+
+
+def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    out: list[tuple[int, int]] = []
+    while end - start > max_chars:
+        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+        if cut <= start:
+            cut = start + max_chars
+        out.append((start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        out.append((start, end))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Tokens and light stemming
+# ---------------------------------------------------------------------------
+
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then else so than that this these those there here
+    of in on at to for from by with without within into onto over under about
+    above below between through during before after since until upon per via
+    as is are was were be been being am do does did done doing have has had
+    having will would shall should can could may might must it its it's they
+    them their theirs he him his she her hers we us our ours you your yours i me
+    my mine who whom whose which what when where why how all any both each few
+    more most other some such only own same too very also just not no nor never
+    none n't cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
+    hasn't haven't hadn't wouldn't shouldn't couldn't mustn't s t up down out off
+    again further once one ones usually often mainly about around however while
+    whereas although though because due thus therefore still yet even ever
+    """.split()
+)
+
+_NUMBER_WORDS = {
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twice": "2",
+    "dozen": "12",
+    "hundred": "100",
+    "thousand": "1000",
+}
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word and number tokens of `text`.
+
+    Numbers lose thousands separators ("2,550" -> "2550"); hyphenated words are
+    split into their parts unless a part holds a digit or is a single letter
+    ("COX-2" stays "cox-2"); possessive "'s" is dropped.
+    """
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).lower().replace("’", "'")
+        if token[0].isdigit():
+            tokens.append(_normalise_number_token(token))
+            continue
+        if token.endswith("'s"):
+            token = token[:-2]
+        if "-" in token:
+            parts = [p for p in token.split("-") if p]
+            if any(len(p) == 1 or any(c.isdigit() for c in p) for p in parts):
+                tokens.append(token)
+            else:
+                tokens.extend(parts)
+        elif token:
+            tokens.append(token)
+    return tokens
+
+
+def _normalise_number_token(token: str) -> str:
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+        token = token.replace(",", "")
+    token = token.replace(",", ".")
+    if "." in token:
+        token = token.rstrip("0").rstrip(".") or "0"
+    return token
+
+
+_VOWELS = set("aeiouy")
+
+
+def stem(token: str) -> str:
+    """Light suffix stripping so inflections meet ("inhibits", "inhibiting" -> "inhibit").
+
+    Deliberately conservative: plural and verb endings, "-ly", a final "e" and
+    a doubled final consonant; numbers and codes are returned unchanged.
+    """
+    if not token.isalpha() or len(token) <= 3:
+        return _NUMBER_WORDS.get(token, token)
+    if token in _NUMBER_WORDS:
+        return _NUMBER_WORDS[token]
+    word = token
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("es") and len(word) > 4 and word[-3] in "sxz":
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed"):
+        if not word.endswith(suffix):
+            continue
+        base = word[: -len(suffix)]
+        if len(base) >= 3 and any(c in _VOWELS for c in base):
+            word = base
+        elif len(base) == 2:  # "used" -> "use", "using" -> "use"
+            word = base + "e"
+        break
+    if word.endswith("ly") and len(word) > 5:
+        word = word[:-2]
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1].isalpha():
+        word = word[:-1]
+    return word
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the content words of `text` (stopwords dropped), in order."""
+    return [stem(t) for t in tokenize(text) if t not in STOPWORDS]
+
+
+# ---------------------------------------------------------------------------
+# Units, encoder protocol and results
+# ---------------------------------------------------------------------------
+
+
+@runtime_checkable
+class TextEncoder(Protocol):
+    """Anything that turns texts into L2-normalised vectors (e.g. `LocalEmbeddings`)."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Return a float array of shape `(len(texts), dim)`, rows L2-normalised."""
+        ...
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence, or a window of two neighbouring sentences, of one passage.
+
+    Attributes:
+        passage: The passage's `index` in the context.
+        passage_id: The passage's id, if any.
+        start: Start offset of the unit in the passage text.
+        end: End offset of the unit in the passage text.
+        text: `passage.text[start:end]`, verbatim.
+        kind: `"sentence"` or `"window"`.
+        sentence: Position of the unit's first sentence within its passage.
+        order: Position of the passage in the list given to the selector.
+    """
+
+    passage: int
+    passage_id: str | None
+    start: int
+    end: int
+    text: str
+    kind: Literal["sentence", "window"]
+    sentence: int
+    order: int
+
+    def overlaps(self, other: Unit) -> bool:
+        """Whether both units share characters of the same passage."""
+        return self.order == other.order and self.start < other.end and other.start < self.end
+
+
+@dataclass
+class ClaimEvidence:
+    """What the selector found for one claim.
+
+    Attributes:
+        claim: The claim text.
+        units: Every unit of the context (shared between the claims of one call).
+        cosine: Cosine similarity of the claim to each unit.
+        bm25: BM25 score of each unit for the claim.
+        fused: Reciprocal-rank-fusion score of each unit.
+        top: Indices into `units` of the selected units, best first, none overlapping.
+        evidence: The selected units as `Evidence`, in the same order as `top`.
+    """
+
+    claim: str
+    units: Sequence[Unit]
+    cosine: np.ndarray
+    bm25: np.ndarray
+    fused: np.ndarray
+    top: list[int] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+
+    @property
+    def best(self) -> Unit | None:
+        """The highest-ranked unit, or `None` when the context is empty."""
+        return self.units[self.top[0]] if self.top else None
+
+
+# ---------------------------------------------------------------------------
+# BM25
+# ---------------------------------------------------------------------------
+
+
+class _BM25:
+    """Okapi BM25 over a small, fixed list of tokenised documents."""
+
+    def __init__(self, docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> None:
+        self.k1 = k1
+        self.b = b
+        self.tf = [Counter(d) for d in docs]
+        self.length = np.array([len(d) for d in docs], dtype=np.float64)
+        self.avg = float(self.length.mean()) if len(docs) and self.length.sum() else 1.0
+        df: Counter[str] = Counter()
+        for counts in self.tf:
+            df.update(counts.keys())
+        n = len(docs)
+        self.idf = {t: math.log(1.0 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def scores(self, query: Sequence[str]) -> np.ndarray:
+        out = np.zeros(len(self.tf), dtype=np.float64)
+        norm = self.k1 * (1.0 - self.b + self.b * self.length / self.avg)
+        for term in set(query):
+            idf = self.idf.get(term)
+            if idf is None:
+                continue
+            tf = np.array([c.get(term, 0) for c in self.tf], dtype=np.float64)
+            out += idf * tf * (self.k1 + 1.0) / (tf + norm)
+        return out
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """1-based ranks, highest value first; ties broken by position (deterministic)."""
+    order = np.lexsort((np.arange(len(values)), -values))
+    ranks = np.empty(len(values), dtype=np.int64)
+    ranks[order] = np.arange(1, len(values) + 1)
+    return ranks
+
+
+# ---------------------------------------------------------------------------
+# The selector
+# ---------------------------------------------------------------------------
+
+
+class EvidenceSelector:
+    """Picks, for each claim, the passage sentences that bear on it.
+
+    Args:
+        embeddings: An encoder with `encode(texts) -> (n, dim)` L2-normalised rows,
+            e.g. `LocalEmbeddings`; a LangChain `Embeddings` works too (vectors are
+            normalised here). `None` uses the package's shared embedded model,
+            loaded on first use.
+        k: How many units to return per claim.
+        windows: Also score windows of two neighbouring sentences.
+        rrf_k: The constant of reciprocal-rank fusion.
+        max_sentence_chars: Longer sentences are cut into pieces of this size.
+
+    Example:
+        ```python
+        selector = EvidenceSelector(k=3)
+        found = selector.select(claims, passages)  # one ClaimEvidence per claim
+        ```
+    """
+
+    def __init__(
+        self,
+        embeddings: Any | None = None,
+        k: int = 3,
+        *,
+        windows: bool = True,
+        rrf_k: int = 60,
+        max_sentence_chars: int = 600,
+    ) -> None:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        self._embeddings = embeddings
+        self.k = k
+        self.windows = windows
+        self.rrf_k = rrf_k
+        self.max_sentence_chars = max_sentence_chars
+
+    @property
+    def embeddings(self) -> Any:
+        """The encoder in use (the shared embedded model unless one was given)."""
+        if self._embeddings is None:
+            from langchain_reliable.embeddings import default_embeddings
+
+            self._embeddings = default_embeddings()
+        return self._embeddings
+
+    def units(self, passages: Sequence[Passage]) -> list[Unit]:
+        """Cut `passages` into sentences and two-sentence windows, in passage order."""
+        units: list[Unit] = []
+        for order, passage in enumerate(passages):
+            text = passage.text
+            spans = split_sentences(text, self.max_sentence_chars)
+            for i, (start, end) in enumerate(spans):
+                units.append(
+                    Unit(passage.index, passage.id, start, end, text[start:end], "sentence", i, order)
+                )
+            if self.windows:
+                for i in range(len(spans) - 1):
+                    start, end = spans[i][0], spans[i + 1][1]
+                    units.append(
+                        Unit(passage.index, passage.id, start, end, text[start:end], "window", i, order)
+                    )
+        return units
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed `texts` in one call; rows L2-normalised, float32."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        encoder = self.embeddings
+        if hasattr(encoder, "encode"):
+            vectors = np.asarray(encoder.encode(list(texts)), dtype=np.float32)
+        else:
+            vectors = np.asarray(encoder.embed_documents(list(texts)), dtype=np.float32)
+            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+            vectors = vectors / np.where(norms > 0, norms, 1.0)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise ValueError(
+                f"encoder returned shape {vectors.shape} for {len(texts)} texts"
+            )
+        return vectors
+
+    def select(
+        self,
+        claims: Sequence[str | Claim],
+        passages: Sequence[Passage],
+        *,
+        units: Sequence[Unit] | None = None,
+    ) -> list[ClaimEvidence]:
+        """Score every unit of `passages` against each claim and keep the top `k`.
+
+        All claims are embedded in one `encode` call and all units in another.
+
+        Args:
+            claims: Claim texts or `Claim`s.
+            passages: The context.
+            units: Units already cut from `passages` (by `units()`), to reuse.
+
+        Returns:
+            One `ClaimEvidence` per claim, in order.
+        """
+        texts = [c.text if isinstance(c, Claim) else str(c) for c in claims]
+        units = list(self.units(passages) if units is None else units)
+        if not texts:
+            return []
+        if not units:
+            empty = np.zeros(0, dtype=np.float64)
+            return [ClaimEvidence(t, units, empty, empty, empty) for t in texts]
+
+        claim_vecs = self.encode(texts)
+        unit_vecs = self.encode([u.text for u in units])
+        cosine = np.clip(claim_vecs @ unit_vecs.T, -1.0, 1.0).astype(np.float64)
+        cosine = np.nan_to_num(cosine, nan=0.0)
+
+        bm25 = _BM25([tokenize(u.text) for u in units])
+        results: list[ClaimEvidence] = []
+        for row, text in enumerate(texts):
+            lexical = bm25.scores([t for t in tokenize(text) if t not in STOPWORDS])
+            dense = cosine[row]
+            fused = 1.0 / (self.rrf_k + _ranks(lexical)) + 1.0 / (self.rrf_k + _ranks(dense))
+            found = ClaimEvidence(text, units, dense, lexical, fused)
+            found.top = self._top(units, fused)
+            found.evidence = [self.as_evidence(units[i], float(dense[i])) for i in found.top]
+            results.append(found)
+        return results
+
+    def _top(self, units: Sequence[Unit], fused: np.ndarray) -> list[int]:
+        top: list[int] = []
+        for i in _ranks(fused).argsort():
+            i = int(i)
+            if any(units[i].overlaps(units[j]) for j in top):
+                continue
+            top.append(i)
+            if len(top) == self.k:
+                break
+        return top
+
+    @staticmethod
+    def as_evidence(unit: Unit, cosine: float) -> Evidence:
+        """The unit as `Evidence`, scored by its cosine clipped to 0-1."""
+        score = min(1.0, max(0.0, cosine)) if math.isfinite(cosine) else 0.0
+        return Evidence(
+            passage=unit.passage, passage_id=unit.passage_id, quote=unit.text, score=score
+        )

@@ -1,0 +1,226 @@
+"""Extract, verify, score: the part the full graph and the verifier graph share."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from langchain_reliable.claims.base import ClaimExtractor
+from langchain_reliable.config import Limits
+from langchain_reliable.policy import Policy
+from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage, ReliabilityReport
+from langchain_reliable.scoring import (
+    hallucination_rate,
+    hallucination_score,
+    label_counts,
+    reliability_score,
+)
+from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+
+
+class Prepared(BaseModel):
+    """Checked, bounded input of one verification."""
+
+    answer: str
+    passages: list[Passage]
+    question: str = ""
+    flags: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class Extracted(BaseModel):
+    """Claims of an answer, with what extracting them cost and met."""
+
+    claims: list[Claim]
+    cost: Cost = Field(default_factory=Cost)
+    flags: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class Verification:
+    """Checks an answer against its passages with an injected extractor and verifier."""
+
+    def __init__(
+        self, extractor: ClaimExtractor, verifier: ClaimVerifier, limits: Limits | None = None
+    ) -> None:
+        self.extractor = extractor
+        self.verifier = verifier
+        self.limits = limits or Limits()
+
+    def prepare(self, answer: Any, context: Any, question: Any = "") -> Prepared:
+        """Validate the input and cut it to the limits, recording every cut.
+
+        Raises:
+            TypeError: `answer` or `question` is not a string, `context` is not a list.
+            ValueError: `question` is longer than the limit.
+        """
+        if answer is None:
+            answer = ""
+        if not isinstance(answer, str):
+            raise TypeError(f"answer must be a string, got {type(answer).__name__}")
+        question = "" if question is None else question
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a string, got {type(question).__name__}")
+        if len(question) > self.limits.max_question_chars:
+            raise ValueError(
+                f"question is {len(question)} characters; the limit is "
+                f"{self.limits.max_question_chars} (Limits.max_question_chars)"
+            )
+        if context is None:
+            context = []
+        if isinstance(context, (str, bytes)) or not isinstance(context, Sequence):
+            raise TypeError(
+                "context must be a list of strings or Documents, "
+                f"got {type(context).__name__}"
+            )
+        flags: list[str] = []
+        notes: list[str] = []
+        limits = self.limits
+        if len(answer) > limits.max_answer_chars:
+            notes.append(
+                f"answer cut from {len(answer)} to {limits.max_answer_chars} characters"
+            )
+            flags.append("truncated_answer")
+            answer = answer[: limits.max_answer_chars]
+        passages = [Passage.from_any(i, item) for i, item in enumerate(context)]
+        if len(passages) > limits.max_passages:
+            notes.append(f"only the first {limits.max_passages} of {len(passages)} passages used")
+            passages = passages[: limits.max_passages]
+            flags.append("truncated_context")
+        long = [p.index for p in passages if len(p.text) > limits.max_passage_chars]
+        if long:
+            passages = [
+                p.model_copy(update={"text": p.text[: limits.max_passage_chars]})
+                for p in passages
+            ]
+            notes.append(f"passages {long} cut to {limits.max_passage_chars} characters")
+            if "truncated_context" not in flags:
+                flags.append("truncated_context")
+        passages = [p for p in passages if p.text.strip()]
+        if not answer.strip():
+            flags.append("empty_answer")
+            notes.append("the answer is empty")
+        if not passages:
+            flags.append("no_context")
+            notes.append("no passages to check the answer against")
+        return Prepared(answer=answer, passages=passages, question=question, flags=flags, notes=notes)
+
+    async def aextract(self, prepared: Prepared) -> Extracted:
+        """Split the answer into claims, at most `Limits.max_claims` of them."""
+        if "empty_answer" in prepared.flags:
+            return Extracted(claims=[])
+        start = time.perf_counter()
+        result = await self.extractor.aextract(prepared.answer, prepared.question)
+        cost = result.cost.model_copy(
+            update={"milliseconds": (time.perf_counter() - start) * 1000}
+        )
+        flags, notes = [], [f"extractor: {e}" for e in result.errors]
+        claims = result.claims
+        if not claims:
+            flags.append("no_claims")
+            notes.append("the answer makes no factual claim")
+        return Extracted(claims=claims, cost=cost, flags=flags, notes=notes)
+
+    async def averify(
+        self, prepared: Prepared, extracted: Extracted, policy: Policy
+    ) -> ReliabilityReport:
+        """Verify the claims and score them; the decision is left to the caller."""
+        claims = extracted.claims
+        flags = [*prepared.flags, *extracted.flags]
+        notes = [*prepared.notes, *extracted.notes]
+        overflow: list[Claim] = []
+        if len(claims) > self.limits.max_claims:
+            claims, overflow = claims[: self.limits.max_claims], claims[self.limits.max_claims :]
+            flags.append("truncated_claims")
+            notes.append(
+                f"only the first {self.limits.max_claims} of {len(extracted.claims)} claims "
+                "verified; the rest count as uncertain"
+            )
+        if not claims:
+            result = VerificationResult(verdicts=[])
+        elif "no_context" in flags:
+            result = VerificationResult(
+                verdicts=[
+                    ClaimVerdict(
+                        text=c.text,
+                        span=c.span,
+                        label="unsupported",
+                        score=0.0,
+                        reason="no passage was available to support it",
+                    )
+                    for c in claims
+                ]
+            )
+        else:
+            start = time.perf_counter()
+            result = await self._run_verifier(claims, prepared)
+            result.cost = result.cost.model_copy(
+                update={"milliseconds": (time.perf_counter() - start) * 1000}
+            )
+        verdicts = result.verdicts + [
+            ClaimVerdict.uncertain(c, "not verified: over the claim limit") for c in overflow
+        ]
+        if result.errors:
+            flags.append("verifier_error")
+            notes.extend(f"verifier: {e}" for e in result.errors)
+        return build_report(
+            verdicts,
+            policy,
+            flags=flags,
+            notes=notes,
+            verifier=self.verifier.name,
+            extractor=self.extractor.name,
+            cost=extracted.cost + result.cost,
+        )
+
+    async def _run_verifier(self, claims: list[Claim], prepared: Prepared) -> VerificationResult:
+        """Call the verifier; anything it raises or returns malformed fails closed."""
+        try:
+            result = await self.verifier.averify(claims, prepared.passages, prepared.question)
+        except Exception as exc:  # a verifier must never turn a failure into a pass
+            reason = f"{type(exc).__name__}: {exc}"
+            return VerificationResult(
+                verdicts=[ClaimVerdict.uncertain(c, f"verifier failed: {reason}") for c in claims],
+                errors=[reason],
+            )
+        if len(result.verdicts) != len(claims):
+            reason = f"returned {len(result.verdicts)} verdicts for {len(claims)} claims"
+            return VerificationResult(
+                verdicts=[ClaimVerdict.uncertain(c, f"verifier {reason}") for c in claims],
+                cost=result.cost,
+                errors=[reason],
+            )
+        return result
+
+
+def build_report(
+    verdicts: Sequence[ClaimVerdict],
+    policy: Policy,
+    *,
+    flags: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    verifier: str = "",
+    extractor: str = "",
+    cost: Cost | None = None,
+) -> ReliabilityReport:
+    """Score verdicts into a report. With nothing to check (no answer, no passages) it is LOW."""
+    flags = list(dict.fromkeys(flags))
+    reliability = reliability_score(verdicts)
+    if not verdicts and {"empty_answer", "no_context"} & set(flags):
+        reliability = 0.0
+    return ReliabilityReport(
+        claims=list(verdicts),
+        **label_counts(verdicts),
+        reliability_score=reliability,
+        hallucination_rate=hallucination_rate(verdicts),
+        hallucination_score=hallucination_score(verdicts),
+        level=policy.decide_level(reliability),
+        flags=flags,
+        notes=list(notes),
+        verifier=verifier,
+        extractor=extractor,
+        cost=cost or Cost(),
+    )

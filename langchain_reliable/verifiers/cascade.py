@@ -1,0 +1,113 @@
+"""Cascade: a cheap verifier first, a stronger one only for the claims it is unsure of."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
+from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+
+# From most to least conservative: a claim judged false beats one left open,
+# which beats one judged true.
+_CAUTION = {"contradicted": 0, "unsupported": 1, "uncertain": 2, "supported": 3}
+
+
+class CascadeVerifier(ClaimVerifier):
+    """Runs `first` on every claim and `second` only on the claims `first` is unsure of.
+
+    A claim goes to `second` when `first` labels it `uncertain` or scores it inside
+    `band` (bounds included). All such claims go to `second` in one call. A definite
+    verdict from `second` replaces the first one; when `second` too is left
+    `uncertain`, the more conservative of the two verdicts is kept, so a weak
+    `supported` from `first` never survives unconfirmed.
+
+    Args:
+        first: The verifier run on every claim (e.g. the embedded local model).
+        second: The verifier for the uncertain claims (e.g. an `LLMJudge`).
+        band: Scores from `first` that count as unsure, as `(low, high)` in 0-1.
+
+    Example:
+        ```python
+        cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.35, 0.75))
+        result = await cascade.averify(claims, passages)
+        ```
+
+    """
+
+    def __init__(
+        self,
+        first: ClaimVerifier,
+        second: ClaimVerifier,
+        *,
+        band: tuple[float, float] = (0.35, 0.75),
+    ) -> None:
+        for role, verifier in (("first", first), ("second", second)):
+            if not isinstance(verifier, ClaimVerifier):
+                raise TypeError(f"{role} must be a ClaimVerifier, got {type(verifier).__name__}")
+        low, high = band
+        if not 0.0 <= low <= high <= 1.0:
+            raise ValueError(f"band must satisfy 0 <= low <= high <= 1, got {band!r}")
+        self.first = first
+        self.second = second
+        self.band = (float(low), float(high))
+        self.name = f"cascade({first.name}>{second.name})"
+
+    def needs_second(self, verdict: ClaimVerdict) -> bool:
+        """Whether a verdict of `first` is unsure enough to ask `second`."""
+        low, high = self.band
+        return verdict.label == "uncertain" or low <= verdict.score <= high
+
+    async def averify(
+        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    ) -> VerificationResult:
+        """Judge `claims` with `first`, then the unsure ones with `second`."""
+        claims = list(claims)
+        passages = list(passages)
+        if not claims:
+            return VerificationResult(verdicts=[])
+
+        first = await self.first.averify(claims, passages, question)
+        errors = [f"{self.first.name}: {e}" for e in first.errors]
+        verdicts = list(first.verdicts)
+        if len(verdicts) != len(claims):
+            errors.append(
+                f"{self.first.name}: returned {len(verdicts)} verdicts for {len(claims)} "
+                "claims; all claims sent to the second verifier"
+            )
+            reason = f"{self.first.name} returned no usable verdict"
+            verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
+
+        routed = [i for i, v in enumerate(verdicts) if self.needs_second(v)]
+        if not routed:
+            return VerificationResult(verdicts=verdicts, cost=first.cost, errors=errors)
+
+        second = await self.second.averify([claims[i] for i in routed], passages, question)
+        errors += [f"{self.second.name}: {e}" for e in second.errors]
+        answers = list(second.verdicts)
+        if len(answers) != len(routed):
+            errors.append(
+                f"{self.second.name}: returned {len(answers)} verdicts for {len(routed)} "
+                "claims; its verdicts were discarded"
+            )
+            reason = f"{self.second.name} returned no usable verdict"
+            answers = [ClaimVerdict.uncertain(claims[i], reason) for i in routed]
+
+        for i, answer in zip(routed, answers, strict=True):
+            verdicts[i] = _merge(verdicts[i], answer, self.first.name, self.second.name)
+        return VerificationResult(verdicts=verdicts, cost=first.cost + second.cost, errors=errors)
+
+
+def _merge(
+    first: ClaimVerdict, second: ClaimVerdict, first_name: str, second_name: str
+) -> ClaimVerdict:
+    """Combine the two verdicts on one claim."""
+    if second.label != "uncertain":
+        return second
+    if _CAUTION[first.label] < _CAUTION[second.label]:
+        kept = first
+        note = f"{second_name} was uncertain: {second.reason}".rstrip(": ")
+    else:
+        kept = second
+        note = f"{first_name} said {first.label} ({first.score:.2f}): {first.reason}".rstrip(": ")
+    reason = f"{kept.reason} [{note}]" if kept.reason else f"[{note}]"
+    return kept.model_copy(update={"reason": reason})
