@@ -31,7 +31,9 @@ class AuditLog:
         self.failures = 0
         self._lock = threading.Lock()
 
-    def record_decision(self, state: dict[str, Any], out: dict[str, Any], config: Any = None) -> None:
+    def record_decision(
+        self, state: dict[str, Any], out: dict[str, Any], config: Any = None
+    ) -> None:
         """Write the record of one decision of the Reliable RAG graph."""
         try:
             self.write(self._record(state, out))
@@ -70,7 +72,11 @@ class AuditLog:
                     "label": c["label"],
                     "score": c["score"],
                     "evidence": [
-                        {"passage": e["passage"], "passage_id": e.get("passage_id"), "score": e["score"]}
+                        {
+                            "passage": e["passage"],
+                            "passage_id": e.get("passage_id"),
+                            "score": e["score"],
+                        }
                         for e in c.get("evidence", [])
                     ],
                 }

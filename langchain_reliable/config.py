@@ -39,12 +39,28 @@ class ReliabilityContext:
     have through LCEL chains and LangServe.
     """
 
-    policy: Annotated[str | None, Field(description="Policy preset: 'strict', 'balanced' or 'lenient'.")] = None
-    high_threshold: Annotated[float | None, Field(description="Reliability at or above which an answer is HIGH.")] = None
-    medium_threshold: Annotated[float | None, Field(description="Reliability at or above which an answer is MEDIUM; below it is LOW.")] = None
-    return_at: Annotated[str | None, Field(description="Lowest level returned as is: 'HIGH', 'MEDIUM' or 'LOW'.")] = None
-    filter_at: Annotated[str | None, Field(description="Lowest level filtered once retries are spent: 'HIGH', 'MEDIUM', 'LOW' or 'none'.")] = None
-    max_retries: Annotated[int | None, Field(description="Regenerations allowed under the stricter prompt.")] = None
+    policy: Annotated[
+        str | None, Field(description="Policy preset: 'strict', 'balanced' or 'lenient'.")
+    ] = None
+    high_threshold: Annotated[
+        float | None, Field(description="Reliability at or above which an answer is HIGH.")
+    ] = None
+    medium_threshold: Annotated[
+        float | None,
+        Field(description="Reliability at or above which an answer is MEDIUM; below it is LOW."),
+    ] = None
+    return_at: Annotated[
+        str | None, Field(description="Lowest level returned as is: 'HIGH', 'MEDIUM' or 'LOW'.")
+    ] = None
+    filter_at: Annotated[
+        str | None,
+        Field(
+            description="Lowest level filtered once retries are spent: 'HIGH', 'MEDIUM', 'LOW' or 'none'."
+        ),
+    ] = None
+    max_retries: Annotated[
+        int | None, Field(description="Regenerations allowed under the stricter prompt.")
+    ] = None
 
 
 SETTING_NAMES = tuple(f.name for f in fields(ReliabilityContext))
@@ -75,7 +91,9 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
         if name not in PRESETS:
             raise ValueError(f"unknown policy preset {name!r}; choose one of {sorted(PRESETS)}")
         policy = PRESETS[name]
-    updates = {k: settings[k] for k in ("high_threshold", "medium_threshold", "return_at") if k in settings}
+    updates = {
+        k: settings[k] for k in ("high_threshold", "medium_threshold", "return_at") if k in settings
+    }
     if "filter_at" in settings:
         value = settings["filter_at"]
         updates["filter_at"] = None if str(value).lower() == "none" else value

@@ -106,7 +106,10 @@ def run_demo(model: BaseChatModel | str | None = None, out: TextIO | None = None
         for update in rag.stream({"question": question}, stream_mode="updates"):
             for node, values in update.items():
                 if node == "generate":
-                    print(f"\n  attempt {values['attempts']} answer:\n    {values['answer']}", file=out)
+                    print(
+                        f"\n  attempt {values['attempts']} answer:\n    {values['answer']}",
+                        file=out,
+                    )
                 elif node == "verify":
                     _print_report(values["report"], out)
                     print(f"  route: {values['route']}", file=out)
@@ -128,7 +131,7 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         print(f"    [{claim['label']:<12} {claim['score']:.2f}] {claim['text']}", file=out)
         if claim["evidence"]:
             best = claim["evidence"][0]
-            print(f"        evidence p{best['passage']}: \"{_short(best['quote'])}\"", file=out)
+            print(f'        evidence p{best["passage"]}: "{_short(best["quote"])}"', file=out)
         if claim["reason"]:
             print(f"        reason: {claim['reason']}", file=out)
     print(

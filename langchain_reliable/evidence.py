@@ -18,6 +18,7 @@ Example:
     [found] = selector.select(["The capital of France is Paris."], passages)
     found.evidence[0].quote  # 'Paris is the capital of France.'
     ```
+
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -53,7 +55,7 @@ _ABBREVIATIONS = frozenset(
     mr mrs ms dr prof sr jr st mt ft vs etc al fig figs no nos vol vols pp ed eds
     approx est dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
     nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf ca resp min max
-    """.split()
+    """.split()  # noqa: SIM905
 )
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets,
 # whitespace, then something that can open a sentence.
@@ -78,6 +80,7 @@ def split_sentences(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
 
     Returns:
         The sentence offsets in text order; empty for blank text.
+
     """
     cuts = {0, len(text)}
     for match in _HARD_BREAK.finditer(text):
@@ -87,12 +90,16 @@ def split_sentences(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
         word = _WORD_BEFORE.search(head)
         if word is not None and text[match.start()] == ".":
             token = word.group(1).lower()
-            if token in _ABBREVIATIONS or len(token) == 1 or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token):
+            if (
+                token in _ABBREVIATIONS
+                or len(token) == 1
+                or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token)
+            ):
                 continue
         cuts.add(match.end())
     spans: list[tuple[int, int]] = []
     ordered = sorted(cuts)
-    for start, end in zip(ordered, ordered[1:], strict=False):
+    for start, end in pairwise(ordered):
         spans.extend(_trim_and_cap(text, start, end, max_chars))
     return spans
 
@@ -122,19 +129,19 @@ def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[tuple
 
 STOPWORDS = frozenset(
     """
-    a an the and or but if then else so than that this these those there here
-    of in on at to for from by with without within into onto over under about
-    above below between through during before after since until upon per via
-    as is are was were be been being am do does did done doing have has had
-    having will would shall should can could may might must it its it's they
-    them their theirs he him his she her hers we us our ours you your yours i me
-    my mine who whom whose which what when where why how all any both each few
-    more most other some such only own same too very also just not no nor never
-    none n't cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
-    hasn't haven't hadn't wouldn't shouldn't couldn't mustn't s t up down out off
-    again further once one ones usually often mainly about around however while
-    whereas although though because due thus therefore still yet even ever
-    """.split()
+    a an the and or but if then else so than that this these those there here of in
+    on at to for from by with without within into onto over under about above below
+    between through during before after since until upon per via as is are was were
+    be been being am do does did done doing have has had having will would shall
+    should can could may might must it its it's they them their theirs he him his
+    she her hers we us our ours you your yours i me my mine who whom whose which
+    what when where why how all any both each few more most other some such only own
+    same too very also just not no nor never none n't cannot can't won't don't
+    doesn't didn't isn't aren't wasn't weren't hasn't haven't hadn't wouldn't
+    shouldn't couldn't mustn't s t up down out off again further once one ones
+    usually often mainly about around however while whereas although though because
+    due thus therefore still yet even ever
+    """.split()  # noqa: SIM905
 )
 
 _NUMBER_WORDS = {
@@ -209,9 +216,7 @@ def stem(token: str) -> str:
     word = token
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
-    elif word.endswith("sses"):
-        word = word[:-2]
-    elif word.endswith("es") and len(word) > 4 and word[-3] in "sxz":
+    elif word.endswith("sses") or (word.endswith("es") and len(word) > 4 and word[-3] in "sxz"):
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         word = word[:-1]
@@ -265,6 +270,7 @@ class Unit:
         kind: `"sentence"` or `"window"`.
         sentence: Position of the unit's first sentence within its passage.
         order: Position of the passage in the list given to the selector.
+
     """
 
     passage: int
@@ -293,6 +299,7 @@ class ClaimEvidence:
         fused: Reciprocal-rank-fusion score of each unit.
         top: Indices into `units` of the selected units, best first, none overlapping.
         evidence: The selected units as `Evidence`, in the same order as `top`.
+
     """
 
     claim: str
@@ -372,6 +379,7 @@ class EvidenceSelector:
         selector = EvidenceSelector(k=3)
         found = selector.select(claims, passages)  # one ClaimEvidence per claim
         ```
+
     """
 
     def __init__(
@@ -408,13 +416,24 @@ class EvidenceSelector:
             spans = split_sentences(text, self.max_sentence_chars)
             for i, (start, end) in enumerate(spans):
                 units.append(
-                    Unit(passage.index, passage.id, start, end, text[start:end], "sentence", i, order)
+                    Unit(
+                        passage.index, passage.id, start, end, text[start:end], "sentence", i, order
+                    )
                 )
             if self.windows:
                 for i in range(len(spans) - 1):
                     start, end = spans[i][0], spans[i + 1][1]
                     units.append(
-                        Unit(passage.index, passage.id, start, end, text[start:end], "window", i, order)
+                        Unit(
+                            passage.index,
+                            passage.id,
+                            start,
+                            end,
+                            text[start:end],
+                            "window",
+                            i,
+                            order,
+                        )
                     )
         return units
 
@@ -430,9 +449,7 @@ class EvidenceSelector:
             norms = np.linalg.norm(vectors, axis=1, keepdims=True)
             vectors = vectors / np.where(norms > 0, norms, 1.0)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
-            raise ValueError(
-                f"encoder returned shape {vectors.shape} for {len(texts)} texts"
-            )
+            raise ValueError(f"encoder returned shape {vectors.shape} for {len(texts)} texts")
         return vectors
 
     def select(
@@ -453,6 +470,7 @@ class EvidenceSelector:
 
         Returns:
             One `ClaimEvidence` per claim, in order.
+
         """
         texts = [c.text if isinstance(c, Claim) else str(c) for c in claims]
         units = list(self.units(passages) if units is None else units)
@@ -492,7 +510,7 @@ class EvidenceSelector:
 
     @staticmethod
     def as_evidence(unit: Unit, cosine: float) -> Evidence:
-        """The unit as `Evidence`, scored by its cosine clipped to 0-1."""
+        """Return `unit` as `Evidence`, scored by its cosine clipped to 0-1."""
         score = min(1.0, max(0.0, cosine)) if math.isfinite(cosine) else 0.0
         return Evidence(
             passage=unit.passage, passage_id=unit.passage_id, quote=unit.text, score=score

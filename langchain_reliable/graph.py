@@ -148,7 +148,9 @@ def create_verifier(
         input_schema=VerifyInput,
         output_schema=ReliabilityReport,
     )
-    builder.add_node("extract_claims", _node("extract_claims", nodes.extract_claims, nodes.aextract_claims))
+    builder.add_node(
+        "extract_claims", _node("extract_claims", nodes.extract_claims, nodes.aextract_claims)
+    )
     builder.add_node("verify", _node("verify", nodes.verify, nodes.averify))
     builder.add_edge(START, "extract_claims")
     builder.add_edge("extract_claims", "verify")
@@ -271,7 +273,9 @@ def create_reliable_rag(
     )
     builder.add_node("retrieve", _node("retrieve", retrieve, aretrieve))
     builder.add_node("generate", _node("generate", generate, agenerate))
-    builder.add_node("extract_claims", _node("extract_claims", nodes.extract_claims, nodes.aextract_claims))
+    builder.add_node(
+        "extract_claims", _node("extract_claims", nodes.extract_claims, nodes.aextract_claims)
+    )
     builder.add_node("verify", _node("verify", nodes.verify, nodes.averify))
     builder.add_node("retry", retry)
     for decision in ("return", "filter", "refuse"):

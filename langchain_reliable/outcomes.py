@@ -65,7 +65,4 @@ def refusal(verdicts: Sequence[ClaimVerdict]) -> str:
     if not verified:
         return CANNOT_ANSWER
     lines = "\n".join(f"- {text}" for text in verified)
-    return (
-        "I cannot fully answer this from the available sources. "
-        f"What they do support:\n{lines}"
-    )
+    return f"I cannot fully answer this from the available sources. What they do support:\n{lines}"

@@ -73,16 +73,13 @@ class Verification:
             context = []
         if isinstance(context, (str, bytes)) or not isinstance(context, Sequence):
             raise TypeError(
-                "context must be a list of strings or Documents, "
-                f"got {type(context).__name__}"
+                f"context must be a list of strings or Documents, got {type(context).__name__}"
             )
         flags: list[str] = []
         notes: list[str] = []
         limits = self.limits
         if len(answer) > limits.max_answer_chars:
-            notes.append(
-                f"answer cut from {len(answer)} to {limits.max_answer_chars} characters"
-            )
+            notes.append(f"answer cut from {len(answer)} to {limits.max_answer_chars} characters")
             flags.append("truncated_answer")
             answer = answer[: limits.max_answer_chars]
         passages = [Passage.from_any(i, item) for i, item in enumerate(context)]
@@ -93,8 +90,7 @@ class Verification:
         long = [p.index for p in passages if len(p.text) > limits.max_passage_chars]
         if long:
             passages = [
-                p.model_copy(update={"text": p.text[: limits.max_passage_chars]})
-                for p in passages
+                p.model_copy(update={"text": p.text[: limits.max_passage_chars]}) for p in passages
             ]
             notes.append(f"passages {long} cut to {limits.max_passage_chars} characters")
             if "truncated_context" not in flags:
@@ -106,7 +102,9 @@ class Verification:
         if not passages:
             flags.append("no_context")
             notes.append("no passages to check the answer against")
-        return Prepared(answer=answer, passages=passages, question=question, flags=flags, notes=notes)
+        return Prepared(
+            answer=answer, passages=passages, question=question, flags=flags, notes=notes
+        )
 
     async def aextract(self, prepared: Prepared) -> Extracted:
         """Split the answer into claims, at most `Limits.max_claims` of them."""
@@ -114,9 +112,7 @@ class Verification:
             return Extracted(claims=[])
         start = time.perf_counter()
         result = await self.extractor.aextract(prepared.answer, prepared.question)
-        cost = result.cost.model_copy(
-            update={"milliseconds": (time.perf_counter() - start) * 1000}
-        )
+        cost = result.cost.model_copy(update={"milliseconds": (time.perf_counter() - start) * 1000})
         flags, notes = [], [f"extractor: {e}" for e in result.errors]
         claims = result.claims
         if not claims:

@@ -43,5 +43,9 @@ def tool_call(name: str, args: dict[str, Any], *, tokens: int = 10) -> AIMessage
     return AIMessage(
         content="",
         tool_calls=[{"name": name, "args": args, "id": f"call_{name}", "type": "tool_call"}],
-        usage_metadata={"input_tokens": tokens, "output_tokens": tokens, "total_tokens": 2 * tokens},
+        usage_metadata={
+            "input_tokens": tokens,
+            "output_tokens": tokens,
+            "total_tokens": 2 * tokens,
+        },
     )

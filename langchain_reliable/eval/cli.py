@@ -2,7 +2,7 @@
 
 Usage:
     reliable-rag eval DATA.jsonl [DATA2.jsonl ...] [--level response|claim]
-        [--verifier local|llm|nli:PATH] [--model provider:name] [--limit N]
+        [--verifier local|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
         [--json] [--plot PATH] [--baselines]
 
 Tables go to stdout; with ``--json`` stdout holds exactly one JSON object.
@@ -84,14 +84,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verifier",
         default="local",
-        metavar="local|llm|nli:PATH",
-        help="embedded local model (default), an LLM judge (needs --model), or an NLI "
-        "cross-encoder saved in a local folder",
+        metavar="local|llm|cascade|nli:PATH",
+        help="embedded local model (default), an LLM judge (needs --model), the local model "
+        "with the LLM for uncertain claims (needs --model), or an NLI cross-encoder saved "
+        "in a local folder",
     )
     parser.add_argument(
         "--model",
         metavar="PROVIDER:NAME",
-        help="chat model for --verifier llm, resolved with init_chat_model "
+        help="chat model for --verifier llm/cascade, resolved with init_chat_model "
         "(e.g. openai:gpt-4o-mini)",
     )
     parser.add_argument(
@@ -243,12 +244,10 @@ def _detectors(
     model = None
     if verifier is None:
         spec = args.verifier
-        if spec == "llm" and not args.model:
-            raise UsageError("--verifier llm needs --model PROVIDER:NAME")
+        if spec in ("llm", "cascade") and not args.model:
+            raise UsageError(f"--verifier {spec} needs --model PROVIDER:NAME")
         if spec.startswith("nli:") and not Path(spec[4:]).is_dir():
             raise UsageError(f"--verifier {spec}: no such folder: {spec[4:] or '(empty)'}")
-        if spec not in ("local", "llm") and not spec.startswith("nli:"):
-            raise UsageError(f"--verifier must be local, llm or nli:PATH, got {spec!r}")
         model = _chat_model(args.model)
         try:
             from langchain_reliable.verifiers import get_verifier
@@ -267,9 +266,7 @@ def _detectors(
             raise UsageError(
                 f"cannot build extractor {args.extractor!r}: {_one_line(exc)}"
             ) from None
-    main_detector = VerifierDetector(
-        verifier, extractor, args.level, concurrency=args.concurrency
-    )
+    main_detector = VerifierDetector(verifier, extractor, args.level, concurrency=args.concurrency)
     baselines: list[Detector] = []
     if args.baselines:
         baselines.append(LexicalBaseline())
@@ -349,7 +346,8 @@ def _print_table(
     ]
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
     for row in (header, *rows):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        rest = [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        cells = [row[0].ljust(widths[0]), *rest]
         print("  ".join(cells), file=out)
     for result in results:
         for note in result.notes():

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkab
 import numpy as np
 
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.base import _run_sync
+from langchain_reliable.verifiers.base import run_sync
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -92,7 +92,7 @@ class BaseDetector:
 
     def score(self, items: Sequence[ItemLike]) -> list[float | None]:
         """Run `ascore` synchronously."""
-        return _run_sync(self.ascore(items))
+        return run_sync(self.ascore(items))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, threshold={self.threshold})"
@@ -109,7 +109,8 @@ class VerifierDetector(BaseDetector):
 
     Counts accumulate in ``stats``: ``items``, ``claims``, ``no_claims``,
     ``uncertain`` (claims labelled uncertain) and ``errors`` (items whose
-    verifier or extractor reported an error).
+    verifier or extractor reported an error); ``error_examples`` keeps the
+    first few error messages.
 
     Args:
         verifier: The claim verifier.
@@ -144,6 +145,7 @@ class VerifierDetector(BaseDetector):
         self.threshold = threshold
         self.name = name or getattr(verifier, "name", type(verifier).__name__)
         self.stats: Counter[str] = Counter()
+        self.error_examples: list[str] = []
 
     async def ascore(self, items: Sequence[ItemLike]) -> list[float | None]:
         """Verify each item; see the class docstring for the score."""
@@ -168,7 +170,7 @@ class VerifierDetector(BaseDetector):
             errors.extend(extracted.errors)
         if not claims:
             self.stats["no_claims"] += 1
-            self.stats["errors"] += bool(errors)
+            self._count_errors(errors)
             return 0.0
         result = await self.verifier.averify(claims, passages, item.question)
         if len(result.verdicts) != len(claims):
@@ -179,11 +181,18 @@ class VerifierDetector(BaseDetector):
         errors.extend(result.errors)
         self.stats["claims"] += len(claims)
         self.stats["uncertain"] += sum(v.label == "uncertain" for v in result.verdicts)
-        self.stats["errors"] += bool(errors)
+        self._count_errors(errors)
         return max(1.0 - v.score for v in result.verdicts)
 
+    def _count_errors(self, errors: list[str]) -> None:
+        if errors:
+            self.stats["errors"] += 1
+            room = 5 - len(self.error_examples)
+            self.error_examples.extend(errors[: max(room, 0)])
 
-_STOPWORD_TEXT = """    a about above after again against all am an and any are aren as at be because been before
+
+_STOPWORD_TEXT = """
+    a about above after again against all am an and any are aren as at be because been before
     being below between both but by can cannot could couldn d did didn do does doesn doing don
     down during each few for from further had hadn has hasn have haven having he her here hers
     herself him himself his how i if in into is isn it its itself just ll m me more most mustn
@@ -226,7 +235,7 @@ class LexicalBaseline(BaseDetector):
         return scores
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?][\"')\]])\s+|(?<=[.!?])\s+|\n+")
 
 
 def split_sentences(text: str) -> list[str]:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.datasets import EvalRecord
 from langchain_reliable.eval.detectors import Detector, EvalLevel, Item
-from langchain_reliable.verifiers.base import _run_sync
+from langchain_reliable.verifiers.base import run_sync
 
 __all__ = ["METRIC_KEYS", "EvalResult", "aevaluate", "build_items", "evaluate", "plot"]
 
@@ -68,6 +68,9 @@ class EvalResult(BaseModel):
     detector_stats: dict[str, int] = Field(
         default_factory=dict, description="What the detector counted during this run."
     )
+    error_examples: list[str] = Field(
+        default_factory=list, description="First errors the detector met during this run."
+    )
     scores: list[float] = Field(default_factory=list, repr=False)
     labels: list[bool] = Field(default_factory=list, repr=False)
 
@@ -86,9 +89,10 @@ class EvalResult(BaseModel):
         if self.skipped:
             out.append(f"{self.skipped} item(s) skipped: {self.detector} has no score for them")
         if self.detector_stats.get("errors"):
+            example = f", e.g. {self.error_examples[0]!r}" if self.error_examples else ""
             out.append(
                 f"{self.detector_stats['errors']} item(s) met a verifier or extractor error "
-                "(judged uncertain)"
+                f"(judged uncertain){example}"
             )
         if self.auroc is None and self.n:
             out.append("AUROC undefined: only one class among the items")
@@ -158,6 +162,7 @@ async def aevaluate(
     items, labels, fallback = build_items(records, level)
     threshold = float(getattr(detector, "threshold", 0.5))
     stats_before = Counter(getattr(detector, "stats", {}))
+    errors_before = len(getattr(detector, "error_examples", []))
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -209,6 +214,7 @@ async def aevaluate(
         skipped=len(items) - len(scores),
         fallback=fallback,
         detector_stats={k: int(v) for k, v in stats.items() if v},
+        error_examples=list(getattr(detector, "error_examples", [])[errors_before:]),
         scores=scores,
         labels=kept,
         **summary,
@@ -225,7 +231,7 @@ def evaluate(
     progress: bool = False,
 ) -> EvalResult:
     """Run `aevaluate` synchronously."""
-    return _run_sync(
+    return run_sync(
         aevaluate(
             records, detector, level, dataset=dataset, batch_size=batch_size, progress=progress
         )
@@ -284,9 +290,7 @@ def plot(
             fpr, tpr, _ = curve
             label = f"{result.detector} (AUROC {auc})"
             roc_ax.plot(fpr, tpr, color=colour, linewidth=2, label=label)
-            point = metrics.confusion(
-                result.labels, [s >= result.threshold for s in result.scores]
-            )
+            point = metrics.confusion(result.labels, [s >= result.threshold for s in result.scores])
             roc_ax.plot(
                 point.fp / max(point.fp + point.tn, 1),
                 point.tp / max(point.tp + point.fn, 1),

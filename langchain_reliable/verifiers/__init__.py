@@ -23,7 +23,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def get_verifier(spec: ClaimVerifier | str | None = None, model: BaseChatModel | None = None) -> ClaimVerifier:
+def get_verifier(
+    spec: ClaimVerifier | str | None = None, model: BaseChatModel | None = None
+) -> ClaimVerifier:
     """Build a verifier from a spec.
 
     Args:

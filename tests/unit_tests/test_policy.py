@@ -20,7 +20,12 @@ def report(*labels, policy=None, flags=()):
 
 def test_levels_follow_thresholds():
     p = Policy()
-    assert [p.decide_level(x) for x in (0.85, 0.84, 0.65, 0.64)] == ["HIGH", "MEDIUM", "MEDIUM", "LOW"]
+    assert [p.decide_level(x) for x in (0.85, 0.84, 0.65, 0.64)] == [
+        "HIGH",
+        "MEDIUM",
+        "MEDIUM",
+        "LOW",
+    ]
 
 
 def test_balanced_routes():

@@ -1,0 +1,349 @@
+"""LLM claim extraction: a chat model splits the answer into atomic claims in one call.
+
+The prompt lives in `prompts/extract_claims.md`: the part before the `<!-- input -->`
+line is the system message (rules and few-shot examples in a fenced json block), the
+part after it is the user message, a `string.Template` filled with the question and
+the answer (wrapped in tags, as data).
+
+The model's output is not trusted as is: every claim is mapped back to a real span
+of the answer, and a call that fails gives the deterministic sentence claims instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import re
+import time
+from string import Template
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
+from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
+from langchain_reliable.prompts import load_prompt
+from langchain_reliable.schemas import Claim, Cost
+
+INPUT_MARKER = "<!-- input -->"
+WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
+
+
+class ExtractedClaim(BaseModel):
+    """One atomic claim and the excerpt of the answer it comes from."""
+
+    claim: str = Field(
+        description="One atomic factual statement, self-contained: pronouns and vague "
+        "references replaced by what they refer to."
+    )
+    source: str = Field(
+        description="The excerpt of the answer the claim comes from, copied verbatim."
+    )
+
+
+class ExtractedClaims(BaseModel):
+    """Every factual claim of the answer, in answer order."""
+
+    claims: list[ExtractedClaim] = Field(
+        description="The claims in the order they appear; empty if the answer makes none."
+    )
+
+
+class ExtractionExample(BaseModel):
+    """A few-shot example of the prompt: an answer and the claims to return for it."""
+
+    answer: str
+    claims: list[ExtractedClaim]
+
+
+def split_prompt(text: str) -> tuple[str, str]:
+    """Split the prompt into its system part and its user template.
+
+    Raises:
+        ValueError: the prompt has no `<!-- input -->` line.
+
+    """
+    system, marker, user = text.partition(INPUT_MARKER)
+    if not marker:
+        raise ValueError(f"the extract_claims prompt has no {INPUT_MARKER!r} line")
+    return system.strip(), user.strip()
+
+
+def load_examples() -> list[ExtractionExample]:
+    """Return the few-shot examples in `prompts/extract_claims.md` (its json block)."""
+    system, _ = split_prompt(load_prompt("extract_claims"))
+    block = re.search(r"```json\n(.*?)\n```", system, re.DOTALL)
+    if block is None:
+        raise ValueError("the extract_claims prompt has no ```json block of examples")
+    return [ExtractionExample.model_validate(item) for item in json.loads(block.group(1))]
+
+
+class LLMClaimExtractor(ClaimExtractor):
+    """Extracts atomic, self-contained claims with a chat model, in one structured call.
+
+    Each claim's `text` is the model's claim (pronouns resolved); its `span` is where
+    the model's `source` excerpt lies in the answer: found exactly, else ignoring case,
+    whitespace, quote styles and markdown emphasis, else the answer's most similar
+    sentence or clause. A span is always a real part of the answer, never invented.
+
+    If the call fails — an exception, a timeout, output that does not parse, or no
+    claims where the sentence splitter finds some — the claims of
+    `SentenceClaimExtractor` are returned instead and the reason is put in `errors`,
+    so verification proceeds on deterministic claims.
+
+    Args:
+        model: A chat model that supports `with_structured_output` (tool calling).
+        timeout: Seconds to wait for the model; `None` waits forever.
+        fallback: The extractor used when the call fails, and to locate sources.
+
+    Example:
+        ```python
+        from langchain_openai import ChatOpenAI
+
+        extractor = LLMClaimExtractor(ChatOpenAI(model="gpt-4o-mini", temperature=0))
+        result = extractor.extract("Metformin is cheap, and it rarely causes hypoglycaemia.")
+        [c.text for c in result.claims]
+        # ["Metformin is cheap.", "Metformin rarely causes hypoglycaemia."]
+        ```
+
+    """
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        *,
+        timeout: float | None = 60,
+        fallback: SentenceClaimExtractor | None = None,
+    ) -> None:
+        if not hasattr(model, "with_structured_output"):
+            raise TypeError(
+                f"model must be a chat model with structured output, got {type(model).__name__}"
+            )
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+        self.model = model
+        self.timeout = timeout
+        self.fallback = fallback or SentenceClaimExtractor()
+        self._structured = model.with_structured_output(ExtractedClaims, include_raw=True)
+        self._system, self._user = split_prompt(load_prompt("extract_claims"))
+
+    def build_messages(self, answer: str, question: str = "") -> list[SystemMessage | HumanMessage]:
+        """Build the messages sent to the model for this answer."""
+        user = Template(self._user).substitute(
+            question=_escape(question, "question") or "(not given)",
+            answer=_escape(answer, "answer"),
+        )
+        return [SystemMessage(content=self._system), HumanMessage(content=user)]
+
+    async def aextract(self, answer: str, question: str = "") -> ExtractionResult:
+        """Extract the claims of `answer` in one model call."""
+        if not answer.strip():
+            return ExtractionResult(claims=[])
+        started = time.perf_counter()
+        try:
+            result = await asyncio.wait_for(
+                self._structured.ainvoke(
+                    self.build_messages(answer, question),
+                    config={"run_name": "extract_claims"},
+                ),
+                timeout=self.timeout,
+            )
+        except asyncio.TimeoutError:
+            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
+            return self._fall_back(
+                answer, f"claim extraction timed out after {self.timeout} s", cost
+            )
+        except Exception as exc:
+            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
+            return self._fall_back(answer, f"claim extraction call failed: {_describe(exc)}", cost)
+        cost = _cost(result, _ms_since(started))
+
+        parsed = result.get("parsed") if isinstance(result, dict) else None
+        if not isinstance(parsed, ExtractedClaims):
+            cause = result.get("parsing_error") if isinstance(result, dict) else None
+            reason = (
+                f"claim extraction output could not be parsed: {_describe(cause)}"
+                if cause is not None
+                else "claim extraction returned no structured output"
+            )
+            return self._fall_back(answer, reason, cost)
+
+        items = [i for i in parsed.claims if i.claim.strip() or i.source.strip()]
+        if not items:
+            found = self.fallback.claims(answer)
+            if found:
+                reason = (
+                    f"claim extraction returned no claims where the sentence splitter "
+                    f"found {len(found)}"
+                )
+                return self._fall_back(answer, reason, cost, found)
+            return ExtractionResult(claims=[], cost=cost)
+
+        errors: list[str] = []
+        claims = self._locate_all(answer, items, errors)
+        return ExtractionResult(claims=claims, cost=cost, errors=errors)
+
+    def _locate_all(
+        self, answer: str, items: list[ExtractedClaim], errors: list[str]
+    ) -> list[Claim]:
+        """Map each extracted claim to its span; claims come back in answer order."""
+        candidates: list[Span] | None = None
+        claims: list[Claim] = []
+        cursor = 0
+        for n, item in enumerate(items, start=1):
+            source = item.source.strip() or item.claim.strip()
+            text = item.claim.strip() or source
+            span = locate(answer, source, cursor)
+            if span is None:
+                if candidates is None:
+                    candidates = self.fallback.candidate_spans(answer) or [_whole(answer)]
+                span, ratio = closest(answer, [source, text], candidates)
+                if ratio < WEAK_MATCH:
+                    errors.append(
+                        f"claim {n}: source not found in the answer; mapped to the most "
+                        f"similar sentence (similarity {ratio:.2f})"
+                    )
+            cursor = span[0]
+            claims.append(Claim(text=text, span=span))
+        return sorted(claims, key=lambda c: c.span[0])
+
+    def _fall_back(
+        self, answer: str, reason: str, cost: Cost, claims: list[Claim] | None = None
+    ) -> ExtractionResult:
+        claims = self.fallback.claims(answer) if claims is None else claims
+        return ExtractionResult(
+            claims=claims,
+            cost=cost,
+            errors=[f"{reason}; used the {self.fallback.name} extractor's claims"],
+        )
+
+
+# --- locating sources -------------------------------------------------------------
+
+_CHAR_MAP = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u00a0": " ",
+    }
+)
+_IGNORED = frozenset("*_`")
+_EDGE = " \t\r\n\"'`*_.…"
+_WORDS = re.compile(r"\w+")
+
+
+def _normalise(text: str) -> tuple[str, list[int]]:
+    """Lower-case, unify quotes and dashes, drop emphasis marks, collapse whitespace.
+
+    Returns the normalised text and, for each of its characters, the index in `text`
+    of the character it came from.
+    """
+    out: list[str] = []
+    where: list[int] = []
+    for i, char in enumerate(text.translate(_CHAR_MAP)):
+        if char in _IGNORED:
+            continue
+        if char.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                where.append(i)
+            continue
+        lower = char.lower()
+        out.append(lower if len(lower) == 1 else char)
+        where.append(i)
+    if out and out[-1] == " ":
+        out.pop()
+        where.pop()
+    return "".join(out), where
+
+
+def locate(answer: str, source: str, cursor: int = 0) -> Span | None:
+    """Span of `source` in `answer`: exact, then ignoring case and whitespace, or `None`.
+
+    Occurrences at or after `cursor` are preferred, so repeated text maps in order.
+    """
+    source = source.strip()
+    if not source:
+        return None
+    for start in (answer.find(source, cursor), answer.find(source)):
+        if start >= 0:
+            return start, start + len(source)
+    hay, where = _normalise(answer)
+    needle, _ = _normalise(source.strip(_EDGE) or source)
+    if not needle:
+        return None
+    norm_cursor = next((k for k, i in enumerate(where) if i >= cursor), len(where))
+    for start in (hay.find(needle, norm_cursor), hay.find(needle)):
+        if start >= 0:
+            return where[start], where[start + len(needle) - 1] + 1
+    return None
+
+
+def closest(answer: str, texts: list[str], candidates: list[Span]) -> tuple[Span, float]:
+    """Return the span of `answer` most similar to any of `texts`, and the similarity.
+
+    Similarity is difflib's ratio over lower-cased words (0-1); ties go to the higher
+    ratio over characters, then to the earlier span.
+    """
+    targets = [(_normalise(t)[0], _WORDS.findall(_normalise(t)[0])) for t in texts if t.strip()]
+    best, best_key = candidates[0], (-1.0, -1.0)
+    for span in candidates:
+        norm, _ = _normalise(answer[span[0] : span[1]])
+        words = _WORDS.findall(norm)
+        key = (
+            max(
+                (
+                    difflib.SequenceMatcher(None, t_words, words, autojunk=False).ratio(),
+                    difflib.SequenceMatcher(None, t_norm, norm, autojunk=False).ratio(),
+                )
+                for t_norm, t_words in targets
+            )
+            if targets
+            else (0.0, 0.0)
+        )
+        if key > best_key:
+            best, best_key = span, key
+    return best, max(best_key[0], 0.0)
+
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def _whole(answer: str) -> Span:
+    start = len(answer) - len(answer.lstrip())
+    return start, len(answer.rstrip())
+
+
+def _escape(text: str, tag: str) -> str:
+    return text.replace(f"</{tag}>", f"&lt;/{tag}&gt;")
+
+
+def _describe(exc: Any) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    name = type(exc).__name__
+    return f"{name}: {text[:200]}" if text else name
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _cost(result: Any, ms: float) -> Cost:
+    raw = result.get("raw") if isinstance(result, dict) else None
+    usage = getattr(raw, "usage_metadata", None) or {}
+    return Cost(
+        llm_calls=1,
+        input_tokens=int(usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("output_tokens") or 0),
+        milliseconds=ms,
+    )

@@ -1,0 +1,538 @@
+"""Deterministic claim extraction: sentences and safe clauses, with exact spans.
+
+The answer is read as markdown: headers, rules and code blocks are skipped, each
+bullet or numbered item is its own unit (its marker is left out of the span), and
+lines of a hard-wrapped paragraph are joined. Each unit is split into sentences
+by `pysbd` (rule-based, handles "Dr.", "e.g.", "U.S.", "1.5", "mg/dL"), and
+compound sentences are split into clauses only where both sides are independent
+clauses. What is not a factual claim — questions, pleasantries, meta lines,
+refusals, empty hedges — is dropped by the small predicates below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+
+import pysbd
+
+from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
+from langchain_reliable.schemas import Claim
+
+Span = tuple[int, int]
+
+# --- markdown structure -------------------------------------------------------------
+
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
+_HEADER = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_RULE = re.compile(r"^[ \t]*(?:[-*_=][ \t]*){3,}$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$")
+# A line that is only bold text with no sentence end ("**Dosage**") is a heading;
+# "**Side effects:**" is a lead-in, read as a sentence.
+_BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)[^*_\n.!?:]{1,80}(?:\*\*|__)[ \t]*$")
+_MARKER = re.compile(
+    r"^[ \t]*(?:"
+    r"(?:>[ \t]*)+(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?"  # block quote, maybe with a bullet
+    r"|(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z]\))[ \t]+"  # bullet or numbered item
+    r")(?:\[[ xX]\][ \t]+)?"  # task-list box
+)
+
+# --- words and verbs (for clause splitting and fragments) ---------------------------
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
+_AUX = _set(
+    "is are was were be been being am has have had do does did can could will would "
+    "shall should may might must"
+)
+_IRREGULAR = _set(
+    "came went took made gave became began rose fell grew led left found held kept lost "
+    "met paid put ran said saw sent set spent stood told won wrote brought bought built "
+    "caught chose drew drove felt fought flew got knew meant showed shut spoke struck "
+    "taught thought threw understood remain remains cause reduce increase lower raise "
+    "include contain occur need seem appear"
+)
+_PRONOUNS = _set("i you he she it we they")
+_DETERMINERS = _set(
+    "the a an this these those its their his her our my your each every some most many "
+    "all no both either neither such"
+)
+_DEMONSTRATIVES = _set("this these those")
+_NOT_AFTER_SUBJECT = _set("of in on at to for with by from and or but as than")
+_AFTER_THERE = _set(
+    "is are was were has have had may might can could will would remain remains seem "
+    "seems appear appears"
+)
+
+# Where a compound sentence may be cut: "; " and ", and|but|while|..." (checked below).
+_CLAUSE_BREAK = re.compile(
+    r";\s+|,\s+(?=(?:and|but|while|whereas|yet|so|although|though)\s)", re.IGNORECASE
+)
+_CONNECTOR = re.compile(
+    r"(?:and|but|while|whereas|yet|so|although|though|however|moreover|furthermore|also|"
+    r"thus|therefore|hence|instead|meanwhile|nevertheless|consequently|in addition|"
+    r"in contrast|by contrast|for example|for instance)\b,?\s+",
+    re.IGNORECASE,
+)
+_NEXT_WORD = re.compile(r"\w+\s+")
+
+# --- what is not a claim ------------------------------------------------------------
+
+# Openers removed from the front of a sentence: "Sure, ...", "Here's what I found: ...".
+_PREFIXES = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"(?:sure|certainly|of course|absolutely|yes|no|okay|ok|well|great question|"
+        r"good question)\s*[,!.]\s+(?=\S)",
+        r"(?:here(?:'s|’s| is| are)|below (?:is|are))\b[^:\n]{0,80}:\s+(?=\S)",
+        r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+        r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
+        r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
+        r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
+        r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
+        r"(?:the )?(?:passages?|sources?|context|documents?|texts?) (?:says?|states?|indicates?|"
+        r"shows?|mentions?|explains?|notes?)(?: that\s+|\s*:\s+)(?=\S)",
+    )
+]
+
+# Whole units that carry no content (matched against the normalised unit).
+_PLEASANTRIES = [
+    r"(?:sure|certainly|of course|absolutely|okay|ok|yes|no|hi|hello|hey|great|good|thanks|"
+    r"thank you|you're welcome|no problem)(?: thing)?",
+    r"(?:great|good|excellent|interesting|nice) question",
+    r"(?:i )?hope (?:this|that|it) helps?\b.*",
+    r"(?:please )?(?:let me know|feel free|don't hesitate|do not hesitate)\b.*",
+    r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to (?:help|assist|clarify|explain)\b.*",
+    r"thanks? (?:you )?for (?:asking|your question)\b.*",
+    r"good luck\b.*",
+    r"have a (?:great|nice|good) (?:day|one)\b.*",
+    r"(?:is there )?anything else\b.*",
+]
+_META = [
+    r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are))\b.*",
+    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)",
+    r"let me (?:explain|summarize|summarise|break (?:it|this|that) down|walk you through|"
+    r"clarify|check|look)\b.*",
+    r"(?:i'll|i will|let's|let us) (?:explain|summarize|summarise|break|walk|look|go)\b.*",
+]
+_HEDGES = [
+    r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"
+    r"circumstances|individual|person))?",
+    r"(?:it's|it is|that's|that is) (?:hard|difficult|impossible|not easy) to (?:say|tell|know)",
+    r"(?:hard|difficult) to (?:say|tell)",
+    r"(?:maybe|perhaps|possibly|probably|not necessarily|it's possible|it is possible|"
+    r"it's complicated|it is complicated|who knows)",
+    r"(?:it's|it is|this is|that is|that's) (?:unclear|uncertain|not clear|not certain)",
+    r"(?:i think|i believe|i guess) so",
+]
+_SOURCES = (
+    r"(?:the |these |this )?(?:provided |given |retrieved |available |supplied )?"
+    r"(?:passages?|sources?|context|documents?|texts?|excerpts?|information|search results)"
+    r"(?: provided| given| above| available)?"
+)
+# Refusals and abstentions, matched at the start of the normalised unit.
+_ABSTENTIONS = [
+    r"i (?:do not|don't|did not|didn't) (?:know|have|find|see)\b",
+    r"i(?:'m| am) (?:not (?:sure|certain|able)|unsure|unable|sorry|afraid)\b",
+    r"i (?:cannot|can't|can not|could not|couldn't|was unable to|am unable to|"
+    r"was not able to)\b",
+    r"(?:sorry|unfortunately|regrettably),? (?:but )?i\b",
+    _SOURCES + r" (?:do|does|did) ?n(?:o|')t\b",
+    r"there (?:is|was|are|were) (?:no|not enough|insufficient|limited) (?:information|data|"
+    r"details?|evidence|mention)\b",
+    r"(?:no|not enough|insufficient) (?:information|data|details?|evidence)\b",
+    r"(?:it is|it's) (?:not possible|impossible|unclear|not clear|difficult|hard) to "
+    r"(?:say|determine|tell|know|answer)\b",
+    r"(?:this|that|the question|your question) (?:cannot|can't|can not) be answered\b",
+    r"i (?:have no|lack) (?:information|data|knowledge|access)\b",
+    r"as an ai\b",
+]
+# Abstentions anywhere in the unit: "The dose is not mentioned in the passages."
+_ABSTENTIONS_ANYWHERE = [
+    r"\bnot (?:mentioned|stated|specified|provided|covered|discussed|addressed|included|given|"
+    r"found) in " + _SOURCES + r"\b",
+    r"\bcannot be (?:determined|answered|found|inferred) (?:from|based on)\b",
+]
+
+_PLEASANTRY_RE = re.compile("|".join(f"(?:{p})" for p in _PLEASANTRIES))
+_META_RE = re.compile("|".join(f"(?:{p})" for p in _META))
+_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in _HEDGES))
+_ABSTENTION_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS))
+_ABSTENTION_ANYWHERE_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS_ANYWHERE))
+_TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
+_LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
+
+
+def _normalise(text: str) -> str:
+    """Lower-case, straight quotes, single spaces, no surrounding punctuation or markup."""
+    text = " ".join(text.translate(_QUOTES).lower().split())
+    return _TRAILING.sub("", _LEADING.sub("", text))
+
+
+def is_question(text: str) -> bool:
+    """Tell whether `text` is a question ("Is it safe?")."""
+    return text.rstrip(" \t\n*_\"')]`’”").endswith("?")
+
+
+def is_pleasantry(text: str) -> bool:
+    """Tell whether `text` is a pleasantry ("Sure!", "Great question", "I hope this helps")."""
+    return _PLEASANTRY_RE.fullmatch(_normalise(text)) is not None
+
+
+def is_meta(text: str) -> bool:
+    """Tell whether `text` is about the answer itself ("Here is a summary of the passage")."""
+    return _META_RE.fullmatch(_normalise(text)) is not None
+
+
+def is_hedge(text: str) -> bool:
+    """Tell whether `text` is a hedge with no content ("It depends.", "Hard to say.")."""
+    return _HEDGE_RE.fullmatch(_normalise(text)) is not None
+
+
+def is_abstention(text: str) -> bool:
+    """Tell if `text` is a refusal or abstention ("I don't know", "The passages don't say")."""
+    norm = _normalise(text)
+    return bool(_ABSTENTION_RE.match(norm) or _ABSTENTION_ANYWHERE_RE.search(norm))
+
+
+def is_lead_in(text: str) -> bool:
+    """Tell whether `text` introduces what follows ("Common side effects include:")."""
+    return text.rstrip(" \t\n*_").endswith(":")
+
+
+def is_not_a_claim(text: str) -> bool:
+    """Tell whether `text` is a question, pleasantry, meta line, hedge or abstention."""
+    return (
+        is_question(text)
+        or is_pleasantry(text)
+        or is_meta(text)
+        or is_hedge(text)
+        or is_abstention(text)
+    )
+
+
+def count_words(text: str) -> int:
+    """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
+    return len(_WORD.findall(text))
+
+
+# --- clause splitting ---------------------------------------------------------------
+
+
+def _verbish(word: str, *, strong_only: bool = False) -> bool:
+    w = word.lower().translate(_QUOTES)
+    if w in _AUX or w in _IRREGULAR:
+        return True
+    if strong_only:
+        return False
+    if len(w) > 3 and w.endswith("ed"):
+        return True
+    return len(w) > 2 and w.endswith("s") and not w.endswith(("ss", "us", "is", "'s", "ous"))
+
+
+def _has_verb(words: list[str]) -> bool:
+    return any(_verbish(w) for w in words[1:])
+
+
+def _starts_clause(words: list[str]) -> bool:
+    """Tell whether `words` open with a subject followed by a verb (a simple heuristic)."""
+    if len(words) < 2:
+        return False
+    first = words[0].lower()
+    if first in _PRONOUNS:
+        return words[1].lower() not in _NOT_AFTER_SUBJECT
+    if first == "there":
+        return words[1].lower() in _AFTER_THERE
+    if first in _DETERMINERS:
+        if _verbish(words[1], strong_only=first not in _DEMONSTRATIVES):
+            return True
+        return any(_verbish(w) for w in words[2:6])
+    if words[0][:1].isupper():
+        j = 1
+        while j < min(len(words), 4) and words[j][:1].isupper():
+            j += 1
+        return j < len(words) and _verbish(words[j])
+    return False
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count('"') % 2 == 0
+
+
+def split_clauses(answer: str, start: int, end: int) -> list[Span]:
+    """Split the sentence `answer[start:end]` into independent clauses, conservatively.
+
+    A cut is made at "; " or ", and|but|while|whereas|yet|so|although|though" only when
+    both sides have at least four words, the left side has a verb, the right side opens
+    with a subject and a verb, and the cut is outside brackets and quotes. After ", and"
+    the left side must hold no other comma, so lists ("a, b, and c") are never cut.
+    """
+    sentence = answer[start:end]
+    pieces: list[Span] = []
+    piece_start = 0
+    for m in _CLAUSE_BREAK.finditer(sentence):
+        left = sentence[piece_start : m.start()]
+        right_start = m.end()
+        if m.group().startswith(";"):
+            connector = _CONNECTOR.match(sentence, right_start)
+        else:  # the conjunction itself, which the lookahead guarantees
+            connector = _NEXT_WORD.match(sentence, right_start)
+            if connector.group().strip().lower() == "and" and "," in left:
+                continue
+        subject_start = connector.end() if connector else right_start
+        left_words = _WORD.findall(left)
+        right_words = _WORD.findall(sentence[subject_start:])
+        if (
+            len(left_words) >= 4
+            and len(right_words) >= 4
+            and _has_verb(left_words)
+            and _starts_clause(right_words)
+            and _balanced(sentence[: m.start()])
+        ):
+            pieces.append((start + piece_start, start + m.start()))
+            piece_start = subject_start
+    pieces.append((start + piece_start, end))
+    return [s for s in (_trim(answer, a, b) for a, b in pieces) if s[1] > s[0]]
+
+
+# --- sentence splitting -------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    start: int
+    end: int
+    item: bool  # a bullet / numbered / quoted item
+    skip: bool = False  # a heading, rule or code block: holds no claims
+    heading: str | None = None  # a heading's text: the lead-in of the items below it
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _blocks(answer: str) -> list[_Block]:
+    """Cut the answer into markdown blocks: items, paragraphs, and skipped lines."""
+    blocks: list[_Block] = []
+    current: _Block | None = None
+    in_fence = False
+    offset = 0
+    for raw in answer.splitlines(keepends=True):
+        line_start, offset = offset, offset + len(raw)
+        line = raw.rstrip("\r\n")
+        line_end = line_start + len(line)
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            current = None
+            blocks.append(_Block(line_start, line_end, item=False, skip=True))
+            continue
+        if in_fence:
+            continue
+        if not line.strip():
+            current = None
+            continue
+        if _RULE.match(line) or _TABLE_RULE.match(line):
+            current = None
+            blocks.append(_Block(line_start, line_end, item=False, skip=True))
+            continue
+        if _HEADER.match(line) or _BOLD_LINE.match(line):
+            current = None
+            title = line.strip().lstrip("#").strip(" \t*_:")
+            blocks.append(_Block(line_start, line_end, item=False, skip=True, heading=title))
+            continue
+        marker = _MARKER.match(line)
+        if marker:
+            current = _Block(line_start + marker.end(), line_end, item=True)
+            blocks.append(current)
+            continue
+        if current is not None and _continues(answer[current.start : current.end], line, current):
+            current.end = line_end
+            continue
+        current = _Block(line_start, line_end, item=False)
+        blocks.append(current)
+    return blocks
+
+
+def _continues(previous: str, line: str, block: _Block) -> bool:
+    """Tell whether `line` continues the block above (hard wrap or indented item text)."""
+    body = line.lstrip()
+    if block.item and len(line) - len(body) >= 2:
+        return True
+    return body[:1].islower() or previous.rstrip().endswith((",", ";"))
+
+
+_BREAK_CHAR = re.compile(r"[^\S \t]")  # any line break: \n, \r, \u2028, ...
+_FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+
+
+def split_sentences(answer: str, start: int, end: int) -> list[Span]:
+    """Sentence spans of `answer[start:end]`, trimmed, covering every character of it.
+
+    pysbd gives the sentence starts; each sentence runs to the next start, so text
+    that pysbd leaves out still belongs to a sentence. Line breaks inside the block
+    are read as spaces (same length, so offsets hold).
+    """
+    text = _BREAK_CHAR.sub(" ", answer[start:end])
+    if not text.strip():
+        return []
+    try:
+        segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+        found = [span.start for span in segmenter.segment(text)]
+    except Exception:  # pysbd is rule-based; fall back to a plain regex on a bad input
+        found = [m.end() for m in _FALLBACK_BOUNDARY.finditer(text)]
+    starts = [0]
+    for s in found:
+        if starts[-1] < s < len(text):
+            starts.append(s)
+    bounds = [*starts, len(text)]
+    spans: list[Span] = []
+    for a, b in pairwise(bounds):
+        span = _trim(answer, start + a, start + b)
+        if span[1] <= span[0]:
+            continue
+        if spans and not _WORD.search(answer, span[0], span[1]):
+            spans[-1] = (spans[-1][0], span[1])  # a stray "**" or ")" ends the sentence before
+        else:
+            spans.append(span)
+    return spans
+
+
+def _strip_prefixes(answer: str, start: int, end: int) -> int:
+    """Move `start` past openers such as "Sure, " or "Here's what I found: "."""
+    moved = True
+    while moved:
+        moved = False
+        for pattern in _PREFIXES:
+            m = pattern.match(answer, start, end)
+            if m:
+                start = m.end()
+                moved = True
+    return start
+
+
+_LINE_BREAK = re.compile(r"\s*[^\S \t]\s*")  # a run of blanks holding a line break
+
+
+def _clean(text: str) -> str:
+    """Join a hard-wrapped unit onto one line."""
+    return _LINE_BREAK.sub(" ", text)
+
+
+@dataclass
+class _Unit:
+    span: Span
+    item: bool
+    lead_in: str | None
+
+
+class SentenceClaimExtractor(ClaimExtractor):
+    """Deterministic default: claims are sentences and safe clauses of the answer.
+
+    Each claim's text is the answer's own text at its span (`answer[start:end]`, with
+    a hard-wrapped line break read as a space), except for list items under a lead-in
+    ("Side effects include:") that are not sentences themselves: their text is the
+    lead-in followed by the item, so the claim can be checked on its own, while the
+    span is the item's.
+
+    Args:
+        split_clauses: Also split compound sentences into independent clauses.
+        min_words: Units with fewer words are not claims.
+
+    Example:
+        ```python
+        extractor = SentenceClaimExtractor()
+        result = extractor.extract("Sure! Paris is the capital of France. I hope this helps!")
+        [c.text for c in result.claims]  # ["Paris is the capital of France."]
+        ```
+
+    """
+
+    name = "sentences"
+
+    def __init__(self, *, split_clauses: bool = True, min_words: int = 3) -> None:
+        if min_words < 1:
+            raise ValueError(f"min_words must be at least 1, got {min_words!r}")
+        self.split_clauses = split_clauses
+        self.min_words = min_words
+
+    async def aextract(self, answer: str, question: str = "") -> ExtractionResult:
+        """Extract the claims of `answer`; `question` is not used."""
+        return ExtractionResult(claims=self.claims(answer))
+
+    def claims(self, answer: str) -> list[Claim]:
+        """Return the claims of `answer`, in answer order."""
+        out: list[Claim] = []
+        for unit in self._units(answer):
+            pieces = split_clauses(answer, *unit.span) if self.split_clauses else [unit.span]
+            for start, end in pieces:
+                start = _strip_prefixes(answer, start, end)
+                text = _clean(answer[start:end])
+                if not text or is_not_a_claim(text):
+                    continue
+                if unit.item and unit.lead_in and not _is_sentence(text):
+                    text = f"{unit.lead_in} {text}"
+                if count_words(text) < self.min_words:
+                    continue
+                out.append(Claim(text=text, span=(start, end)))
+        return out
+
+    def candidate_spans(self, answer: str) -> list[Span]:
+        """Every unit of `answer` — clause, or sentence when not split — unfiltered.
+
+        Used to locate text in the answer (see `LLMClaimExtractor`).
+        """
+        spans: list[Span] = []
+        for block in _blocks(answer):
+            if block.skip:
+                continue
+            for sentence in split_sentences(answer, block.start, block.end):
+                if self.split_clauses:
+                    spans.extend(split_clauses(answer, *sentence))
+                else:
+                    spans.append(sentence)
+        return spans
+
+    def _units(self, answer: str) -> Iterator[_Unit]:
+        """Sentences that may hold claims, with the lead-in that governs list items."""
+        lead_in: str | None = None
+        for block in _blocks(answer):
+            if block.skip:
+                lead_in = _as_lead_in(f"{block.heading}:") if block.heading else None
+                continue
+            if not block.item:
+                lead_in = None
+            for start, end in split_sentences(answer, block.start, block.end):
+                start = _strip_prefixes(answer, start, end)
+                text = _clean(answer[start:end])
+                if is_lead_in(text):
+                    lead_in = _as_lead_in(text)
+                    continue
+                if is_question(text):
+                    continue
+                yield _Unit((start, end), block.item, lead_in)
+
+
+def _as_lead_in(text: str) -> str | None:
+    """Return `text` as the lead-in of list items, or `None` when it says nothing."""
+    text = text.strip(" \t*_")
+    if is_meta(text) or is_pleasantry(text) or is_abstention(text) or not _WORD.search(text):
+        return None
+    return text
+
+
+def _is_sentence(text: str) -> bool:
+    """Tell whether a list item reads as a sentence: capitalised, with a verb."""
+    words = _WORD.findall(text)
+    return bool(words) and words[0][:1].isupper() and _has_verb(words)

@@ -1,0 +1,314 @@
+"""Regenerate benchmarks/QUALITY.md: every detector against every labelled dataset.
+
+Rows: our verifier, the lexical baseline, the seed design's cosine baseline and,
+for FaithBench, the published detectors stored in its records. Columns: balanced
+accuracy (at each detector's own fixed threshold) and AUROC on FaithBench
+(response level), WiCE dev (claim and response level) and BEGIN dev (response
+level).
+
+    python scripts/quality_table.py                      # full data, writes benchmarks/QUALITY.md
+    python scripts/quality_table.py --limit 50 --out -   # quick look, prints the table
+    python scripts/quality_table.py --data DIR --skip-verifier
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import shlex
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from langchain_reliable.eval.datasets import EvalRecord, load_records  # noqa: E402
+from langchain_reliable.eval.detectors import (  # noqa: E402
+    LexicalBaseline,
+    PeerDetector,
+    SeedCosineBaseline,
+    VerifierDetector,
+    peer_names,
+)
+from langchain_reliable.eval.runner import EvalResult, evaluate  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+DEFAULT_OUT = ROOT / "benchmarks" / "QUALITY.md"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One dataset at one level."""
+
+    key: str
+    file: str
+    level: str
+    title: str
+
+
+COLUMNS = (
+    Column("faithbench", "faithbench.jsonl", "response", "FaithBench"),
+    Column("wice-claim", "wice_dev.jsonl", "claim", "WiCE dev, claim"),
+    Column("wice-response", "wice_dev.jsonl", "response", "WiCE dev, response"),
+    Column("begin", "begin_dev.jsonl", "response", "BEGIN dev"),
+)
+
+PEER_TITLES = {
+    "hhemv1": "HHEM-1",
+    "hhem-2.1": "HHEM-2.1",
+    "hhem-2.1-english": "HHEM-2.1-English",
+    "trueteacher": "TrueTeacher",
+    "true_nli": "TRUE-NLI",
+    "gpt-3.5-turbo": "GPT-3.5-turbo",
+    "gpt-4-turbo": "GPT-4-turbo",
+    "gpt_4o": "GPT-4o",
+}
+
+TARGETS = {
+    ("faithbench", "balanced_accuracy"): 0.60,
+    ("wice-claim", "auroc"): 0.80,
+    ("begin", "auroc"): 0.96,
+}
+
+CITATIONS = (
+    "- **FaithBench**: F. S. Bao et al., *FaithBench: A Diverse Hallucination Benchmark for "
+    "Summarization by Modern LLMs*, NAACL 2025. Data: vectara/FaithBench @ cf89797d "
+    "(CC BY-NC-SA 4.0).",
+    "- **WiCE**: R. Kamoi et al., *WiCE: Real-World Entailment for Claims in Wikipedia*, "
+    "EMNLP 2023. Data: ryokamoi/wice @ ddeb6c18 (annotations ODC-BY).",
+    "- **BEGIN**: N. Dziri et al., *Evaluating Attribution in Dialogue Systems: The BEGIN "
+    "Benchmark*, TACL 2022. Data: google/BEGIN-dataset @ 6e65f0d5 (CC BY 4.0, CDLA-Sharing 1.0).",
+)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the .jsonl files")
+    parser.add_argument("--out", default=str(DEFAULT_OUT), help="where to write; '-' for stdout")
+    parser.add_argument("--limit", type=int, default=None, help="first N records per file")
+    parser.add_argument("--verifier", default="local", help="verifier spec (default: local)")
+    parser.add_argument("--extractor", default=None, help="extractor spec (default: package's)")
+    parser.add_argument("--skip-verifier", action="store_true", help="baselines only")
+    parser.add_argument("--no-seed", action="store_true", help="skip the seed cosine baseline")
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error("--limit must be a positive integer")
+    if not args.data.is_dir():
+        parser.error(f"--data: no such folder: {args.data}")
+    return args
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    verifier: Any = None,
+    extractor: Any = None,
+    embeddings: Any = None,
+) -> int:
+    """Measure every detector and write the table; injected parts replace the built ones."""
+    args = parse_args(argv)
+    notes: list[str] = []
+    records = _load(args, notes)
+    rows: dict[str, dict[str, EvalResult]] = {}
+    factories = _factories(args, verifier, extractor, embeddings, notes)
+    for column in COLUMNS:
+        recs = records.get(column.file)
+        if recs is None:
+            continue
+        for row, make in factories:
+            detector = make(column.level)
+            if detector is None:
+                continue
+            rows.setdefault(row, {})[column.key] = _run(recs, detector, column)
+        if column.level == "response":
+            for peer in peer_names(recs):
+                title = f"{PEER_TITLES.get(peer, peer)} (published)"
+                rows.setdefault(title, {})[column.key] = _run(recs, PeerDetector(peer), column)
+    text = render(rows, records, args, notes)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def _load(args: argparse.Namespace, notes: list[str]) -> dict[str, list[EvalRecord]]:
+    records: dict[str, list[EvalRecord]] = {}
+    for file in dict.fromkeys(c.file for c in COLUMNS):
+        path = args.data / file
+        if not path.is_file():
+            notes.append(f"`{file}` not found in the data folder: its columns are empty.")
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            records[file] = load_records(path, limit=args.limit)
+    return records
+
+
+Factory = Callable[[str], Any]
+
+
+def _factories(
+    args: argparse.Namespace,
+    verifier: Any,
+    extractor: Any,
+    embeddings: Any,
+    notes: list[str],
+) -> list[tuple[str, Factory]]:
+    out: list[tuple[str, Factory]] = []
+    if not args.skip_verifier:
+        try:
+            if verifier is None:
+                from langchain_reliable.verifiers import get_verifier
+
+                verifier = get_verifier(args.verifier)
+            if extractor is None:
+                from langchain_reliable.claims import get_extractor
+
+                extractor = get_extractor(args.extractor)
+        except Exception as exc:
+            notes.append(f"Our verifier was not run: {type(exc).__name__}: {exc}")
+        else:
+            name = f"**langchain-reliable** ({getattr(verifier, 'name', args.verifier)})"
+            out.append((name, lambda level: VerifierDetector(verifier, extractor, level)))
+    out.append(("Lexical baseline", lambda level: LexicalBaseline()))
+    if not args.no_seed:
+        if embeddings is None:
+            try:
+                from langchain_reliable.embeddings import default_embeddings
+
+                embeddings = default_embeddings()
+            except Exception as exc:
+                notes.append(f"Seed cosine baseline not run: {type(exc).__name__}: {exc}")
+        if embeddings is not None:
+            emb = embeddings
+            out.append(
+                (
+                    "Seed cosine (all-MiniLM-L6-v2)",
+                    lambda level: SeedCosineBaseline(emb, level=level),
+                )
+            )
+    return out
+
+
+def _run(records: list[EvalRecord], detector: Any, column: Column) -> EvalResult:
+    return evaluate(records, detector, column.level, dataset=column.title, progress=True)
+
+
+def _cell(result: EvalResult | None, metric: str, best: float | None) -> str:
+    if result is None:
+        return "—"
+    value = getattr(result, metric)
+    if value is None:
+        return "n/a"
+    text = f"{value:.3f}"
+    return f"**{text}**" if best is not None and abs(value - best) < 5e-4 else text
+
+
+def render(
+    rows: dict[str, dict[str, EvalResult]],
+    records: dict[str, list[EvalRecord]],
+    args: argparse.Namespace,
+    notes: list[str],
+) -> str:
+    """Markdown of the whole page."""
+    metrics = (("balanced_accuracy", "bal. acc."), ("auroc", "AUROC"))
+    header = ["detector"] + [f"{c.title} {label}" for c in COLUMNS for _, label in metrics]
+    best: dict[tuple[str, str], float] = {}
+    for results in rows.values():
+        for key, result in results.items():
+            for metric, _ in metrics:
+                value = getattr(result, metric)
+                if value is not None:
+                    best[(key, metric)] = max(best.get((key, metric), value), value)
+    lines = [
+        "# Quality: hallucination detection on human-labelled data",
+        "",
+        f"Generated {dt.date.today().isoformat()} by `scripts/quality_table.py`. Reproduce with:",
+        "",
+        "```",
+        "python " + " ".join(shlex.quote(a) for a in ["scripts/quality_table.py", *_argv(args)]),
+        "```",
+        "",
+    ]
+    if args.limit:
+        lines += [
+            f"> **Partial run**: only the first {args.limit} records of each file. "
+            "Do not quote these figures.",
+            "",
+        ]
+    lines += [
+        "Hallucination is the positive class. Balanced accuracy is taken at each detector's "
+        "own fixed threshold (0.5 on its hallucination score; nothing is tuned on these "
+        "files); the published detectors' figures come from their binary predictions "
+        "stored in FaithBench (`meta.peer_hallucinated`), for which AUROC equals balanced "
+        "accuracy. Bold: best in the column.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |",
+    ]
+    for row, results in rows.items():
+        cells = [
+            _cell(results.get(c.key), metric, best.get((c.key, metric)))
+            for c in COLUMNS
+            for metric, _ in metrics
+        ]
+        lines.append("| " + " | ".join([row, *cells]) + " |")
+    lines += ["", "Items per column (hallucinated):", ""]
+    for column in COLUMNS:
+        result = next((r[column.key] for r in rows.values() if column.key in r), None)
+        if result is not None:
+            extra = f"; {result.fallback} without gold claims" if result.fallback else ""
+            lines.append(
+                f"- {column.title}: {result.n} {column.level}s ({result.positives}){extra}, "
+                f"from {result.records} records"
+            )
+    lines += ["", "Targets (issue 4), for our verifier at its default threshold:", ""]
+    for (key, metric), target in TARGETS.items():
+        title = next(c.title for c in COLUMNS if c.key == key)
+        label = dict(metrics)[metric]
+        lines.append(f"- {title} {label} ≥ {target:.2f}")
+    skipped = [
+        f"{row} on {key}: {r.skipped} item(s) without a prediction"
+        for row, results in rows.items()
+        for key, r in results.items()
+        if r.skipped
+    ] + [
+        f"{row} on {key}: {note}"
+        for row, results in rows.items()
+        for key, r in results.items()
+        for note in r.notes()
+        if "error" in note
+    ]
+    if notes or skipped:
+        lines += ["", "Notes:", ""] + [f"- {n}" for n in [*notes, *skipped]]
+    lines += ["", "## Sources", "", *CITATIONS, ""]
+    return "\n".join(lines)
+
+
+def _argv(args: argparse.Namespace) -> list[str]:
+    out = []
+    if args.data != DEFAULT_DATA:
+        out += ["--data", str(args.data)]
+    if args.limit:
+        out += ["--limit", str(args.limit)]
+    if args.verifier != "local":
+        out += ["--verifier", args.verifier]
+    if args.extractor:
+        out += ["--extractor", args.extractor]
+    if args.skip_verifier:
+        out.append("--skip-verifier")
+    if args.no_seed:
+        out.append("--no-seed")
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
