@@ -10,6 +10,7 @@ Example:
     ...                        "context": ["Paris is the capital and largest city of France."]})
     >>> report["decision"]
     'return'
+
 """
 
 from langchain_reliable._version import __version__

@@ -23,6 +23,7 @@ class AuditLog:
     Args:
         path: the JSONL file; parent folders are created.
         hash_questions: store a SHA-256 of the question instead of its text.
+
     """
 
     def __init__(self, path: str | os.PathLike[str], *, hash_questions: bool = False) -> None:

@@ -41,7 +41,8 @@ def _add_eval(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "eval",
         help="measure verdicts against human labels",
-        description="Score a verifier on labelled JSONL data (hallucination is the positive class).",
+        description="Score a verifier on labelled JSONL data "
+        "(hallucination is the positive class).",
     )
     eval_cli.add_arguments(parser)
     parser.set_defaults(run=eval_cli.run)

@@ -55,7 +55,8 @@ class ReliabilityContext:
     filter_at: Annotated[
         str | None,
         Field(
-            description="Lowest level filtered once retries are spent: 'HIGH', 'MEDIUM', 'LOW' or 'none'."
+            description="Lowest level filtered once retries are spent: "
+            "'HIGH', 'MEDIUM', 'LOW' or 'none'."
         ),
     ] = None
     max_retries: Annotated[
@@ -84,6 +85,7 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
 
     Raises:
         ValueError: a setting names an unknown preset or level, or thresholds are out of order.
+
     """
     policy = base
     if "policy" in settings:

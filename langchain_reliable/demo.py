@@ -83,6 +83,7 @@ def run_demo(model: BaseChatModel | str | None = None, out: TextIO | None = None
 
     Returns:
         The graph's output for each question.
+
     """
     import sys
 

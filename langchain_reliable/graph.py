@@ -12,7 +12,7 @@ from typing import Any, Literal
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import get_runtime
@@ -43,9 +43,13 @@ def _settings(config: RunnableConfig) -> dict[str, Any]:
     return collect_settings(context, (config or {}).get("configurable"))
 
 
-def _node(name: str, func: Node, afunc: Node | None = None) -> RunnableLambda:
-    """A node with a sync and an async body and a readable run name."""
-    return RunnableLambda(func, afunc=afunc, name=name)
+def _node(name: str, func: Node, afunc: Node | None = None) -> Runnable:
+    """A node with a sync and an async body, a run name, tags and metadata for tracing."""
+    return RunnableLambda(func, afunc=afunc, name=name).with_config(
+        run_name=name,
+        tags=[*TAGS, f"reliable:{name}"],
+        metadata={"langchain_reliable_node": name},
+    )
 
 
 class _VerificationNodes:
@@ -135,6 +139,7 @@ def create_verifier(
         ...                        "context": ["Paris is the capital of France."]})
         >>> report["claims"][0]["label"]
         'supported'
+
     """
     nodes = _VerificationNodes(
         _verification(verifier, extractor, model, limits),
@@ -188,6 +193,7 @@ def create_reliable_rag(
         >>> out = rag.invoke({"question": "What is the capital of France?"})  # doctest: +SKIP
         >>> out["decision"]  # doctest: +SKIP
         'return'
+
     """
     if not isinstance(max_retries, int) or max_retries < 0:
         raise ValueError(f"max_retries must be a non-negative integer, got {max_retries!r}")
@@ -237,7 +243,7 @@ def create_reliable_rag(
         reply = await chat.ainvoke(messages(state), config)
         return {"answer": _text(reply.content), "attempts": state.get("attempts", 0) + 1}
 
-    def retry(state: RAGState) -> dict:
+    def retry(state: RAGState, config: RunnableConfig) -> dict:
         return {"history": [{"answer": state.get("answer", ""), "report": state.get("report")}]}
 
     def finish(decision: Literal["return", "filter", "refuse"]) -> Node:
@@ -277,7 +283,7 @@ def create_reliable_rag(
         "extract_claims", _node("extract_claims", nodes.extract_claims, nodes.aextract_claims)
     )
     builder.add_node("verify", _node("verify", nodes.verify, nodes.averify))
-    builder.add_node("retry", retry)
+    builder.add_node("retry", _node("retry", retry))
     for decision in ("return", "filter", "refuse"):
         builder.add_node(decision, _node(decision, finish(decision)))
     builder.add_edge(START, "retrieve")

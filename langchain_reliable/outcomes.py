@@ -30,6 +30,7 @@ def filter_answer(answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str, i
 
     Returns:
         The filtered text (without caveat) and the number of claims removed.
+
     """
     ordered = sorted(verdicts, key=lambda v: v.span)
     pieces: list[str] = []

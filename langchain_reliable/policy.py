@@ -17,6 +17,7 @@ class Policy(BaseModel):
     Example:
         >>> Policy.preset("strict").decide_level(0.9)
         'HIGH'
+
     """
 
     model_config = ConfigDict(frozen=True)

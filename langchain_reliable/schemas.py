@@ -113,6 +113,7 @@ class Cost(BaseModel):
 
     @property
     def total_tokens(self) -> int:
+        """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
 

@@ -56,6 +56,7 @@ class Verification:
         Raises:
             TypeError: `answer` or `question` is not a string, `context` is not a list.
             ValueError: `question` is longer than the limit.
+
         """
         if answer is None:
             answer = ""

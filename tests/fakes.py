@@ -16,7 +16,7 @@ class ScriptedChatModel(GenericFakeChatModel):
     Every prompt it receives is kept in `prompts`.
     """
 
-    prompts: list[Any] = []
+    prompts: list[Any] = []  # noqa: RUF012 - a pydantic field, copied per instance
 
     def __init__(self, script: list[Any], **kwargs: Any) -> None:
         super().__init__(messages=iter(script), prompts=[], **kwargs)

@@ -36,6 +36,7 @@ def get_verifier(
 
     Raises:
         ValueError: unknown spec, or a spec that needs a model got none.
+
     """
     if isinstance(spec, ClaimVerifier):
         return spec

@@ -184,7 +184,7 @@ def test_bad_arguments_are_clear_errors():
         create_reliable_rag(ScriptedChatModel([]), 42)
     with pytest.raises(ValueError, match="empty"):
         create_reliable_rag(ScriptedChatModel([]), [])
-    with pytest.raises(ValueError, match="needs a chat model|unknown verifier"):
+    with pytest.raises(ValueError, match=r"needs a chat model|unknown verifier"):
         create_reliable_rag(ScriptedChatModel([]), PASSAGES, verifier="oracle")
 
 

@@ -32,7 +32,10 @@ def test_filter_removes_unverified_claims_and_stays_readable():
     answer = "Aspirin inhibits COX-1. The dose is 325 mg. It relieves pain; it was made in 1897."
     spans = [(0, 23), (24, 43), (44, 60), (62, 82)]
     labels = ["supported", "unsupported", "supported", "contradicted"]
-    vs = [v(lab, 0.5, span=s, text=answer[s[0] : s[1]]) for lab, s in zip(labels, spans)]
+    vs = [
+        v(lab, 0.5, span=s, text=answer[s[0] : s[1]])
+        for lab, s in zip(labels, spans, strict=True)
+    ]
     text, removed = filter_answer(answer, vs)
     assert removed == 2
     assert text == "Aspirin inhibits COX-1. It relieves pain."
