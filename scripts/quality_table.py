@@ -88,7 +88,9 @@ CITATIONS = (
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the .jsonl files")
+    parser.add_argument(
+        "--data", type=Path, default=DEFAULT_DATA, help="folder of the .jsonl files"
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="where to write; '-' for stdout")
     parser.add_argument("--limit", type=int, default=None, help="first N records per file")
     parser.add_argument("--verifier", default="local", help="verifier spec (default: local)")
@@ -176,7 +178,7 @@ def _factories(
         except Exception as exc:
             notes.append(f"Our verifier was not run: {type(exc).__name__}: {exc}")
         else:
-            name = f"**langchain-reliable** ({getattr(verifier, 'name', args.verifier)})"
+            name = f"langchain-reliable ({getattr(verifier, 'name', args.verifier)})"
             out.append((name, lambda level: VerifierDetector(verifier, extractor, level)))
     out.append(("Lexical baseline", lambda level: LexicalBaseline()))
     if not args.no_seed:
@@ -275,13 +277,14 @@ def render(
         title = next(c.title for c in COLUMNS if c.key == key)
         label = dict(metrics)[metric]
         lines.append(f"- {title} {label} ≥ {target:.2f}")
+    titles = {c.key: c.title for c in COLUMNS}
     skipped = [
-        f"{row} on {key}: {r.skipped} item(s) without a prediction"
+        f"{row} on {titles[key]}: {r.skipped} item(s) without a prediction"
         for row, results in rows.items()
         for key, r in results.items()
         if r.skipped
     ] + [
-        f"{row} on {key}: {note}"
+        f"{row} on {titles[key]}: {note}"
         for row, results in rows.items()
         for key, r in results.items()
         for note in r.notes()

@@ -109,8 +109,8 @@ class VerifierDetector(BaseDetector):
 
     Counts accumulate in ``stats``: ``items``, ``claims``, ``no_claims``,
     ``uncertain`` (claims labelled uncertain) and ``errors`` (items whose
-    verifier or extractor reported an error); ``error_examples`` keeps the
-    first few error messages.
+    verifier or extractor reported an error); ``error_messages`` counts each
+    error message (cut to 200 characters).
 
     Args:
         verifier: The claim verifier.
@@ -145,7 +145,7 @@ class VerifierDetector(BaseDetector):
         self.threshold = threshold
         self.name = name or getattr(verifier, "name", type(verifier).__name__)
         self.stats: Counter[str] = Counter()
-        self.error_examples: list[str] = []
+        self.error_messages: Counter[str] = Counter()
 
     async def ascore(self, items: Sequence[ItemLike]) -> list[float | None]:
         """Verify each item; see the class docstring for the score."""
@@ -187,8 +187,7 @@ class VerifierDetector(BaseDetector):
     def _count_errors(self, errors: list[str]) -> None:
         if errors:
             self.stats["errors"] += 1
-            room = 5 - len(self.error_examples)
-            self.error_examples.extend(errors[: max(room, 0)])
+            self.error_messages.update(e[:200] for e in errors)
 
 
 _STOPWORD_TEXT = """

@@ -69,7 +69,7 @@ class EvalResult(BaseModel):
         default_factory=dict, description="What the detector counted during this run."
     )
     error_examples: list[str] = Field(
-        default_factory=list, description="First errors the detector met during this run."
+        default_factory=list, description="The most frequent errors met during this run."
     )
     scores: list[float] = Field(default_factory=list, repr=False)
     labels: list[bool] = Field(default_factory=list, repr=False)
@@ -162,7 +162,7 @@ async def aevaluate(
     items, labels, fallback = build_items(records, level)
     threshold = float(getattr(detector, "threshold", 0.5))
     stats_before = Counter(getattr(detector, "stats", {}))
-    errors_before = len(getattr(detector, "error_examples", []))
+    errors_before = Counter(getattr(detector, "error_messages", {}))
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -202,6 +202,8 @@ async def aevaluate(
         kept.append(label)
     stats = Counter(getattr(detector, "stats", {}))
     stats.subtract(stats_before)
+    errors = Counter(getattr(detector, "error_messages", {}))
+    errors.subtract(errors_before)
     summary = metrics.summary(kept, scores, threshold)
     return EvalResult(
         dataset=dataset or _dataset_name(records),
@@ -214,7 +216,7 @@ async def aevaluate(
         skipped=len(items) - len(scores),
         fallback=fallback,
         detector_stats={k: int(v) for k, v in stats.items() if v},
-        error_examples=list(getattr(detector, "error_examples", [])[errors_before:]),
+        error_examples=[m for m, count in errors.most_common(3) if count > 0],
         scores=scores,
         labels=kept,
         **summary,
@@ -301,14 +303,24 @@ def plot(
             )
         cal = metrics.calibration(result.labels, result.scores, n_bins=n_bins)
         if cal.count:
-            ece = cal.ece
+            total = sum(cal.count)
             cal_ax.plot(
                 cal.mean_score,
                 cal.fraction_positive,
-                marker="o",
                 color=colour,
-                linewidth=1.5,
-                label=f"{result.detector} (ECE {ece:.3f})",
+                linewidth=1.2,
+                alpha=0.7,
+                label=f"{result.detector} (ECE {cal.ece:.3f})",
+            )
+            cal_ax.scatter(
+                cal.mean_score,
+                cal.fraction_positive,
+                s=[20 + 400 * n / total for n in cal.count],
+                color=colour,
+                edgecolors="black",
+                linewidths=0.5,
+                zorder=3,
+                clip_on=False,
             )
     roc_ax.set(
         xlim=(0, 1),
@@ -322,7 +334,7 @@ def plot(
         ylim=(0, 1.01),
         xlabel="predicted hallucination probability (bin mean)",
         ylabel="observed share hallucinated",
-        title=f"Reliability diagram ({n_bins} bins)",
+        title=f"Reliability diagram ({n_bins} bins; marker area ∝ items)",
     )
     for ax in (roc_ax, cal_ax):
         ax.grid(alpha=0.3)

@@ -751,15 +751,11 @@ class LocalVerifier(ClaimVerifier):
         elif flip and strong_anchor and cosine[anchor] >= 0.6 and word_cov[anchor] >= 0.7:
             finding.label = "contradicted"
             finding.reason = _negation_reason(cue_claim, cue_anchor, where)
-        elif missing_numbers:
+        elif missing_numbers or missing_names:
             finding.label = "unsupported"
             finding.reason = "; ".join(
-                f"{_number_word(q)} '{q.text}' not found in any passage" for q in missing_numbers
-            )
-        elif missing_names:
-            finding.label = "unsupported"
-            finding.reason = "; ".join(
-                f"name '{n}' not found in any passage" for n in missing_names
+                [f"{_number_word(q)} '{q.text}' not found in any passage" for q in missing_numbers]
+                + [f"name '{n}' not found in any passage" for n in missing_names]
             )
 
         evidence = list(found.evidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import itertools
 import json
 import re
 import shutil
@@ -281,7 +282,7 @@ def test_cosine_mapping_and_sentences() -> None:
     assert cosine_to_score(0.5) == 0.5
     assert cosine_to_score(-1.0) == 1.0
     grid = [cosine_to_score(c) for c in np.linspace(-1, 1, 41)]
-    assert all(a > b for a, b in zip(grid, grid[1:], strict=False))
+    assert all(a > b for a, b in itertools.pairwise(grid))
     assert cosine_to_score(0.49) >= 0.5 > cosine_to_score(0.51)
     assert split_sentences('One. "Two?" Three!\nFour') == ["One.", '"Two?"', "Three!", "Four"]
 
@@ -386,6 +387,28 @@ def test_evaluate_with_verifier_detector() -> None:
     result = evaluate(records, detector, "claim")
     assert result.n == 11 and result.auroc is not None and result.auroc > 0.8
     assert result.detector_stats["items"] == 11
+
+
+class BrokenVerifier(ClaimVerifier):
+    """Cannot judge anything: every claim uncertain, with an error."""
+
+    name = "broken"
+
+    async def averify(self, claims, passages, question=""):
+        verdicts = [ClaimVerdict.uncertain(c, "model missing") for c in claims]
+        return VerificationResult(verdicts=verdicts, errors=["model missing"])
+
+
+def test_verifier_errors_fail_closed_and_are_reported() -> None:
+    records = load_records(TINY)
+    detector = VerifierDetector(BrokenVerifier(), SentenceExtractor(), "response")
+    result = evaluate(records, detector, "response")
+    assert set(result.scores) == {0.5} and result.recall == 1.0  # uncertain: flagged
+    assert result.detector_stats["errors"] == 10
+    assert result.error_examples == ["model missing"]
+    assert any("model missing" in note for note in result.notes())
+    again = evaluate(records[:2], detector, "response")
+    assert again.detector_stats["errors"] == 2 and again.error_examples == ["model missing"]
 
 
 def test_plot_writes_png(tmp_path: Path) -> None:

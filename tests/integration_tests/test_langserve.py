@@ -1,0 +1,264 @@
+"""LangServe: uvicorn serves `langchain_reliable.server:app` on loopback; clients call it.
+
+One server runs the default app as users start it (`uvicorn
+langchain_reliable.server:app`, offline demo graphs); a second one has
+`RELIABLE_RAG_API_KEY` set. Both run in a temporary folder and are stopped
+(their process group killed) after the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from langchain_core.documents import Document
+
+from tests.integration_tests._servers import (
+    HOST,
+    PYTHON,
+    REQUEST_TIMEOUT,
+    child_env,
+    client,
+    free_port,
+    running,
+    sse_events,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
+
+RETURNED = "When and where was the Treaty of Versailles signed?"
+FILTERED = "How does aspirin work and what is it used for?"
+API_KEY = "test-key-3f9c"
+VERIFY_INPUT = {
+    "answer": "The Treaty of Versailles was signed on 28 June 1919. "
+    "Germany had to pay $442 billion in reparations.",
+    "context": [
+        "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors.",
+        "It came into force on 10 January 1920.",
+    ],
+    "question": "When was the treaty signed?",
+}
+
+
+def _serve(tmp_path_factory: pytest.TempPathFactory, name: str, **env: str) -> Iterator[str]:
+    pytest.importorskip("langserve")
+    pytest.importorskip("uvicorn")
+    work = tmp_path_factory.mktemp(name)
+    port = free_port()
+    cmd = [PYTHON, "-m", "uvicorn", "langchain_reliable.server:app"]
+    cmd += ["--host", HOST, "--port", str(port), "--log-level", "warning"]
+    base = f"http://{HOST}:{port}"
+    with running(
+        cmd, health_url=f"{base}/health", cwd=work, env=child_env(**env), log=work / "server.log"
+    ):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _serve(tmp_path_factory, "langserve")
+
+
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _serve(tmp_path_factory, "langserve-key", RELIABLE_RAG_API_KEY=API_KEY)
+
+
+def remote(base: str, path: str, **kwargs):
+    from langserve import RemoteRunnable
+
+    return RemoteRunnable(
+        f"{base}{path}",
+        timeout=REQUEST_TIMEOUT.read,
+        client_kwargs={"trust_env": False},
+        **kwargs,
+    )
+
+
+# -- RemoteRunnable ------------------------------------------------------------
+
+
+def test_remote_invoke_and_batch(server):
+    rag = remote(server, "/reliable-rag/")
+    out = rag.invoke({"question": RETURNED})
+    assert out["decision"] == "return"
+    assert out["attempts"] == 1
+    assert out["confidence"] == "HIGH"
+    assert all(c["label"] == "supported" for c in out["report"]["claims"])
+    assert all(isinstance(d, Document) for d in out["documents"])  # revived by the client
+
+    outs = rag.batch([{"question": RETURNED}, {"question": FILTERED}])
+    assert [(o["decision"], o["attempts"]) for o in outs] == [("return", 1), ("filter", 2)]
+
+    check = remote(server, "/verify/")
+    report = check.invoke(
+        {**VERIFY_INPUT, "context": [Document(page_content=VERIFY_INPUT["context"][0], id="p0")]}
+    )
+    labels = [c["label"] for c in report["claims"]]
+    assert labels[0] == "supported" and labels[1] in ("unsupported", "contradicted")
+    assert report["claims"][0]["evidence"][0]["passage_id"] == "p0"
+    assert report["decision"] in ("filter", "refuse")
+
+
+def test_remote_stream(server):
+    rag = remote(server, "/reliable-rag/")
+    chunks = list(rag.stream({"question": RETURNED}))
+    nodes = [node for chunk in chunks for node in chunk]
+    assert nodes == ["retrieve", "generate", "extract_claims", "verify", "return"]
+    final = chunks[-1]["return"]
+    assert final["decision"] == "return" and final["attempts"] == 1
+
+    check = remote(server, "/verify/")
+    chunks = list(check.stream(VERIFY_INPUT))
+    assert [node for chunk in chunks for node in chunk] == ["extract_claims", "verify"]
+    assert len(chunks[-1]["verify"]["claims"]) == 2
+
+
+async def test_remote_astream_events(server):
+    check = remote(server, "/verify/")
+    verdicts, ended = [], []
+    async for event in check.astream_events(VERIFY_INPUT, version="v2"):
+        if event["event"] == "on_custom_event" and event["name"] == "claim_verdict":
+            verdicts.append(event["data"])
+        elif event["event"] == "on_chain_end" and not event.get("parent_ids"):
+            ended.append(event["data"]["output"])
+    assert [v["label"] for v in verdicts][:1] == ["supported"]
+    assert len(verdicts) == 2
+    assert ended and ended[-1]["supported"] == 1
+
+
+def test_settings_through_configurable(server):
+    rag = remote(server, "/reliable-rag/")
+    balanced = rag.invoke({"question": FILTERED})
+    strict = rag.invoke({"question": FILTERED}, config={"configurable": {"policy": "strict"}})
+    assert (balanced["decision"], strict["decision"]) == ("filter", "refuse")
+    lenient = rag.invoke(
+        {"question": FILTERED}, config={"configurable": {"policy": "lenient", "max_retries": 0}}
+    )
+    assert lenient["attempts"] == 1
+
+
+# -- raw HTTP ------------------------------------------------------------------
+
+
+def test_raw_invoke_batch_and_stream(server):
+    with client(server) as http:
+        r = http.post("/verify/invoke", json={"input": VERIFY_INPUT})
+        assert r.status_code == 200, r.text
+        report = r.json()["output"]
+        assert report["claims"][0]["label"] == "supported"
+        assert report["supported"] == 1 and report["claims"][1]["label"] != "supported"
+
+        r = http.post("/reliable-rag/invoke", json={"input": {"question": RETURNED}})
+        assert r.status_code == 200, r.text
+        assert r.json()["output"]["decision"] == "return"
+
+        r = http.post(
+            "/reliable-rag/batch",
+            json={
+                "inputs": [{"question": RETURNED}, {"question": FILTERED}],
+                "config": {"configurable": {"policy": "strict"}},
+            },
+        )
+        assert r.status_code == 200, r.text
+        assert [o["decision"] for o in r.json()["output"]] == ["return", "refuse"]
+
+        with http.stream("POST", "/verify/stream", json={"input": VERIFY_INPUT}) as r:
+            assert r.status_code == 200
+            assert r.headers["content-type"].startswith("text/event-stream")
+            events = list(sse_events(r))
+    kinds = [event for event, _ in events]
+    assert kinds[0] == "metadata" and kinds[-1] == "end"
+    data = [payload for event, payload in events if event == "data"]
+    assert [node for chunk in data for node in chunk] == ["extract_claims", "verify"]
+    assert data[-1]["verify"]["supported"] == 1
+
+
+def test_invalid_input_and_settings_are_rejected(server):
+    with client(server) as http:
+        r = http.post("/reliable-rag/invoke", json={"input": {"question": ""}})
+        assert r.status_code == 422
+        r = http.post("/verify/invoke", json={"input": {"answer": "x"}})
+        assert r.status_code == 422
+        r = http.post(
+            "/reliable-rag/invoke",
+            json={"input": {"question": RETURNED}, "config": {"configurable": {"policy": "nope"}}},
+        )
+        assert r.status_code == 422
+        assert "nope" in r.json()["detail"]
+
+
+def test_openapi_playground_and_health(server):
+    with client(server) as http:
+        assert http.get("/health").json()["status"] == "ok"
+        assert http.get("/docs").status_code == 200
+        spec = http.get("/openapi.json").json()
+        for route in ("/reliable-rag", "/verify"):
+            for endpoint in ("invoke", "batch", "stream", "stream_events"):
+                assert f"{route}/{endpoint}" in spec["paths"], (route, endpoint)
+        schemas = spec["components"]["schemas"]
+        assert schemas["RAGRequest"]["required"] == ["question"]
+        assert {"answer", "context", "question"} <= set(schemas["VerifyRequest"]["properties"])
+        assert set(schemas["VerifyRequest"]["required"]) == {"answer", "context"}
+        assert {"answer", "decision", "confidence", "attempts", "report"} <= set(
+            schemas["RAGResponse"]["properties"]
+        )
+        assert {"claims", "reliability_score", "level", "decision"} <= set(
+            schemas["ReliabilityReport"]["properties"]
+        )
+        invoke = spec["paths"]["/reliable-rag/invoke"]["post"]
+        body = invoke["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        request = schemas[body.rsplit("/", 1)[-1]]
+        assert request["properties"]["input"]["$ref"].endswith("/RAGRequest")
+        verify_out = schemas["verifyInvokeResponse"]["properties"]["output"]["$ref"]
+        assert verify_out.endswith("/ReliabilityReport")
+        # Policy settings are documented in the config schema.
+        config = http.get("/reliable-rag/config_schema").json()
+        assert "policy" in str(config)
+
+        page = http.get("/reliable-rag/playground/")
+        assert page.status_code == 200
+        assert "text/html" in page.headers["content-type"]
+        assert http.get("/verify/playground/").status_code == 200
+
+
+# -- API key -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"X-API-Key": "wrong"},
+        {"Authorization": f"Bearer {API_KEY}x"},
+        {"Authorization": "Basic x"},
+    ],
+)
+def test_api_key_rejects(keyed_server, headers):
+    with client(keyed_server, headers=headers) as http:
+        for method, path, body in (
+            ("POST", "/verify/invoke", {"input": VERIFY_INPUT}),
+            ("POST", "/reliable-rag/invoke", {"input": {"question": RETURNED}}),
+            ("POST", "/reliable-rag/stream", {"input": {"question": RETURNED}}),
+            ("GET", "/reliable-rag/playground/", None),
+            ("GET", "/verify/input_schema", None),
+        ):
+            r = http.request(method, path, json=body)
+            assert r.status_code == 401, (path, r.status_code, r.text)
+            assert r.json() == {"detail": "missing or invalid API key"}
+
+
+def test_api_key_accepts_and_leaves_docs_open(keyed_server):
+    with client(keyed_server) as http:
+        assert http.get("/health").json()["api_key_required"] is True
+        spec = http.get("/openapi.json").json()  # open, and /docs can send the key
+        assert {"APIKeyHeader", "HTTPBearer"} <= set(spec["components"]["securitySchemes"])
+        assert http.get("/docs").status_code == 200
+    for headers in ({"X-API-Key": API_KEY}, {"Authorization": f"Bearer {API_KEY}"}):
+        with client(keyed_server, headers=headers) as http:
+            r = http.post("/verify/invoke", json={"input": VERIFY_INPUT})
+            assert r.status_code == 200, r.text
+            assert r.json()["output"]["supported"] == 1
+            assert http.get("/reliable-rag/playground/").status_code == 200
+    rag = remote(keyed_server, "/reliable-rag/", headers={"X-API-Key": API_KEY})
+    assert rag.invoke({"question": RETURNED})["decision"] == "return"
