@@ -123,7 +123,7 @@ def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = 
     """Print a report's claims as a table: label, score, claim, then evidence or reason."""
     claims = report.get("claims") or []
     width = max(60, min(160, _terminal_width()))
-    text_width = width - 27
+    text_width = width - 25
     print(f"{'#':>3}  {'LABEL':<13}{'SCORE':>5}  CLAIM", file=out)
     for number, claim in enumerate(claims, 1):
         print(
@@ -136,12 +136,12 @@ def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = 
             if evidence.get("passage_id"):
                 where += f" {evidence['passage_id']}"
             print(
-                f"{'':26}evidence {where} ({evidence['score']:.2f}): "
+                f"{'':25}evidence {where} ({evidence['score']:.2f}): "
                 f'"{_short(evidence["quote"], max(20, text_width - len(where) - 20))}"',
                 file=out,
             )
         if claim.get("reason"):
-            print(f"{'':26}reason: {_short(claim['reason'], text_width - 8)}", file=out)
+            print(f"{'':25}reason: {_short(claim['reason'], text_width - 8)}", file=out)
     if not claims:
         print("     (no claims)", file=out)
     for note in report.get("notes") or []:
@@ -260,7 +260,10 @@ def _add_verify(sub: Subparsers) -> None:
     )
     parser.add_argument("--question", default=None, help="the question answered (optional)")
     parser.add_argument(
-        "--model", default=None, help="chat model PROVIDER:NAME for --verifier llm or cascade"
+        "--model",
+        default=None,
+        metavar="PROVIDER:NAME",
+        help="chat model for --verifier llm or cascade",
     )
     _add_checking(parser)
     parser.set_defaults(run=_verify)

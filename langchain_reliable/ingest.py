@@ -250,6 +250,7 @@ def token_counter(tokenizer: Any = None) -> Callable[[str], int]:
 
 
 def _embedded_tokenizer() -> Any:
+    """The embedded model's tokenizer, read from its folder (no model session loaded)."""
     from langchain_reliable.embeddings import default_embeddings
 
     embeddings = default_embeddings()
@@ -257,7 +258,12 @@ def _embedded_tokenizer() -> Any:
         tokenizer = getattr(embeddings, name, None)
         if tokenizer is not None and hasattr(tokenizer, "encode"):
             return tokenizer
-    raise RuntimeError("the embedded model exposes no tokenizer to count tokens with")
+    path = Path(getattr(embeddings, "model_dir", "")) / "tokenizer.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"the embedded model's tokenizer is missing: {path}")
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(path))
 
 
 def chunk_documents(
@@ -445,7 +451,7 @@ def load_index(path: str | os.PathLike[str], *, embeddings: Embeddings | None = 
     # save_local keeps no distance strategy: take it from the index itself.
     if store.index.metric_type == faiss.METRIC_INNER_PRODUCT:
         store.distance_strategy = DistanceStrategy.MAX_INNER_PRODUCT
-    dimension = getattr(embeddings, "dimension", None) or _manifest(folder).get("dimension")
+    dimension = _dimension(embeddings)
     if isinstance(dimension, int) and dimension != store.index.d:
         raise ValueError(
             f"{path}: index vectors have {store.index.d} dimensions, the embedding model "
@@ -454,11 +460,13 @@ def load_index(path: str | os.PathLike[str], *, embeddings: Embeddings | None = 
     return store
 
 
-def _manifest(folder: Path) -> dict[str, Any]:
-    try:
-        return json.loads((folder / MANIFEST).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
+def _dimension(embeddings: Any) -> int | None:
+    """The vector size an embedding model gives, if it says without embedding anything."""
+    for name in ("dim", "dimension"):
+        value = getattr(embeddings, name, None)
+        if isinstance(value, int):
+            return value
+    return None
 
 
 def _default_embeddings() -> Embeddings:
@@ -472,6 +480,13 @@ def _embeddings_name(embeddings: Any) -> str:
         value = getattr(embeddings, name, None)
         if isinstance(value, str) and value:
             return value
+    model_dir = getattr(embeddings, "model_dir", None)
+    if model_dir is not None:
+        try:
+            info = json.loads((Path(model_dir) / "manifest.json").read_text("utf-8"))
+            return f"{type(embeddings).__name__}:{info['name']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     return type(embeddings).__name__
 
 

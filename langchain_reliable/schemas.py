@@ -32,7 +32,10 @@ class Passage(BaseModel):
 
     index: int = Field(ge=0, description="Position of the passage in the context.")
     text: str = Field(description="The passage text.")
-    id: str | None = Field(default=None, description="Document id or source, if known.")
+    id: str | None = Field(
+        default=None,
+        description="The Document's metadata 'id' or 'source', else its id, if known.",
+    )
 
     @classmethod
     def from_any(cls, index: int, item: str | Document | Passage | dict) -> Passage:
@@ -41,7 +44,7 @@ class Passage(BaseModel):
             return cls(index=index, text=item.text, id=item.id)
         if isinstance(item, Document):
             meta = item.metadata or {}
-            pid = item.id or meta.get("id") or meta.get("source")
+            pid = meta.get("id") or meta.get("source") or item.id
             return cls(index=index, text=item.page_content, id=None if pid is None else str(pid))
         if isinstance(item, str):
             return cls(index=index, text=item)

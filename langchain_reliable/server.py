@@ -197,8 +197,9 @@ def create_app(
     Example:
         >>> from langchain_reliable import create_verifier
         >>> app = create_app(rag=create_verifier(), verifier=create_verifier(), api_key="")
-        >>> sorted(r.path for r in app.routes if r.path.endswith("/invoke"))
-        ['/reliable-rag/invoke', '/verify/invoke']
+        >>> paths = {route.path for route in app.routes}
+        >>> {"/reliable-rag/invoke", "/verify/stream_events", "/health"} <= paths
+        True
 
     """
     try:

@@ -19,6 +19,8 @@ class ScriptedChatModel(GenericFakeChatModel):
     prompts: list[Any] = []  # noqa: RUF012 - a pydantic field, copied per instance
 
     def __init__(self, script: list[Any], **kwargs: Any) -> None:
+        # The base fake cannot stream tool calls; answer whole messages even when streamed.
+        kwargs.setdefault("disable_streaming", True)
         super().__init__(messages=iter(script), prompts=[], **kwargs)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChatModel:

@@ -42,7 +42,7 @@ import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -416,10 +416,10 @@ def extract_names(text: str) -> list[str]:
     for start, word in words:
         if not word:
             continue
-        if group:  # a name runs on only across spaces, or the period of an initial
+        if group:  # a name runs on across spaces, a possessive or the period of an initial
             prev_start, prev = group[-1]
             gap = text[prev_start + len(prev) : start].strip()
-            if gap and not (gap == "." and len(prev) == 1):
+            if gap and not (gap == "." and len(prev) == 1) and gap not in ("'s", "’s"):
                 flush()
         lower = word.lower()
         capital = word[0].isupper()
@@ -607,14 +607,7 @@ class LogisticScorer:
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Finding:
-    """What the rules found for one claim."""
-
-    label: Label | None = None
-    reason: str = ""
-    anchor: int | None = None
-    details: list[str] = field(default_factory=list)
+_RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 
 
 class LocalVerifier(ClaimVerifier):
@@ -723,9 +716,8 @@ class LocalVerifier(ClaimVerifier):
         anchor = max(ctx.sentences, key=lambda i: (relevance[i], -i))
         strong_anchor = word_cov[anchor] >= 0.6 and cosine[anchor] >= 0.45
 
-        finding = _Finding(anchor=anchor)
-        missing_numbers, conflict = self._check_numbers(
-            claim.text, ctx, relevance, anchor, strong_anchor, finding
+        missing_numbers, conflict = _check_numbers(
+            claim.text, ctx, relevance, anchor, strong_anchor
         )
         missing_names = [n for n in extract_names(claim.text) if not ctx.has_name(n)]
         cue_claim = _negated(claim.text)
@@ -744,27 +736,29 @@ class LocalVerifier(ClaimVerifier):
         score = _unit(float(self.scorer(features)))
         where = _where(ctx.units[anchor])
 
+        # The rules: a failed check fixes the label, whatever the score.
+        ruled: Label | None = None
+        reason = ""
         if conflict is not None:
             claimed, stated = conflict
-            finding.label = "contradicted"
-            finding.reason = f"claim says '{claimed.text}' but {where} says '{stated.text}'"
+            ruled = "contradicted"
+            reason = f"claim says '{claimed.text}' but {where} says '{stated.text}'"
         elif flip and strong_anchor and cosine[anchor] >= 0.6 and word_cov[anchor] >= 0.7:
-            finding.label = "contradicted"
-            finding.reason = _negation_reason(cue_claim, cue_anchor, where)
+            ruled = "contradicted"
+            reason = _negation_reason(cue_claim, cue_anchor, where)
         elif missing_numbers or missing_names:
-            finding.label = "unsupported"
-            finding.reason = "; ".join(
+            ruled = "unsupported"
+            reason = "; ".join(
                 [f"{_number_word(q)} '{q.text}' not found in any passage" for q in missing_numbers]
                 + [f"name '{n}' not found in any passage" for n in missing_names]
             )
 
         evidence = list(found.evidence)
-        if finding.label is not None:
+        if ruled is not None:
             score = min(score, self.unsupported_below / 2.0)
-            if finding.label == "contradicted":
+            if ruled == "contradicted":
                 evidence = self._anchor_first(found, anchor)
-            label: Label = finding.label
-            reason = finding.reason
+            label: Label = ruled
         elif score >= self.supported_at:
             label = "supported"
             reason = f"supported by {where}: {_signals(features, surface, ctx.stems)}"
@@ -774,7 +768,7 @@ class LocalVerifier(ClaimVerifier):
         else:
             label = "uncertain"
             reason = f"partial support from {where}: {_signals(features, surface, ctx.stems)}"
-        if flip and finding.label is None:
+        if flip and ruled is None:
             reason += "; " + _negation_reason(cue_claim, cue_anchor, where)
         return ClaimVerdict(
             text=claim.text,
@@ -785,35 +779,6 @@ class LocalVerifier(ClaimVerifier):
             reason=reason,
         )
 
-    @staticmethod
-    def _check_numbers(
-        text: str,
-        ctx: _Context,
-        relevance: np.ndarray,
-        anchor: int,
-        strong_anchor: bool,
-        finding: _Finding,
-    ) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
-        """Numbers of the claim found nowhere, and the first one the anchor contradicts."""
-        missing: list[Quantity] = []
-        conflict: tuple[Quantity, Quantity] | None = None
-        in_anchor = ctx.unit_quantities[anchor]
-        for q in extract_quantities(text):
-            if any(_matches(q, x) for x in in_anchor):
-                continue
-            # Stated in another sentence about as relevant as the anchor: fine.
-            homes = [
-                i for i in ctx.sentences if any(_matches(q, x) for x in ctx.unit_quantities[i])
-            ]
-            if homes and max(relevance[i] for i in homes) >= relevance[anchor] - 0.15:
-                continue
-            clash = next((x for x in in_anchor if _conflicts(q, x)), None)
-            if clash is not None and strong_anchor:
-                conflict = conflict or (q, clash)
-            elif not homes:
-                missing.append(q)
-        return missing, conflict
-
     def _anchor_first(self, found: ClaimEvidence, anchor: int) -> list[Evidence]:
         unit = found.units[anchor]
         rest = [
@@ -822,6 +787,32 @@ class LocalVerifier(ClaimVerifier):
             if not unit.overlaps(found.units[i])
         ]
         return [self.selector.as_evidence(unit, float(found.cosine[anchor])), *rest]
+
+
+def _check_numbers(
+    text: str, ctx: _Context, relevance: np.ndarray, anchor: int, strong_anchor: bool
+) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
+    """Return the claim's numbers found in no passage, and the first the anchor contradicts.
+
+    A number is fine when the anchor sentence (the one the claim is about)
+    states it, or another sentence about as relevant does. Otherwise, when the
+    anchor states a different value of the same kind, the claim contradicts it.
+    """
+    missing: list[Quantity] = []
+    conflict: tuple[Quantity, Quantity] | None = None
+    in_anchor = ctx.unit_quantities[anchor]
+    for q in extract_quantities(text):
+        if any(_matches(q, x) for x in in_anchor):
+            continue
+        homes = [i for i in ctx.sentences if any(_matches(q, x) for x in ctx.unit_quantities[i])]
+        if homes and max(relevance[i] for i in homes) >= relevance[anchor] - _RELEVANCE_MARGIN:
+            continue
+        clash = next((x for x in in_anchor if _conflicts(q, x)), None)
+        if clash is not None and strong_anchor:
+            conflict = conflict or (q, clash)
+        elif not homes:
+            missing.append(q)
+    return missing, conflict
 
 
 def _check_args(

@@ -9,6 +9,7 @@ from importlib import resources
 
 import pytest
 
+from langchain_reliable.embeddings import LocalEmbeddings
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier
 from langchain_reliable.verifiers.local import (
@@ -217,16 +218,16 @@ def test_bad_arguments_raise(verifier: LocalVerifier, passages: list[Passage]) -
         LocalVerifier(supported_at=0.3, unsupported_below=0.6)
 
 
-def test_fails_closed_when_the_model_breaks(passages: list[Passage]) -> None:
-    class Broken:
-        def encode(self, texts):
-            raise FileNotFoundError("model.onnx is missing")
-
+async def test_fails_closed_when_the_model_is_missing(tmp_path, passages: list[Passage]) -> None:
+    missing = LocalEmbeddings(model_dir=tmp_path / "no-model")
     claims = claims_of(answer("How does aspirin", 0))
-    result = LocalVerifier(Broken()).verify(claims, passages)
-    assert [v.label for v in result.verdicts] == ["uncertain"] * len(claims)
-    assert all(v.score == 0.5 for v in result.verdicts)
-    assert result.errors and "model.onnx is missing" in result.errors[0]
+    for result in (
+        LocalVerifier(missing).verify(claims, passages),
+        await LocalVerifier(missing).averify(claims, passages),
+    ):
+        assert [v.label for v in result.verdicts] == ["uncertain"] * len(claims)
+        assert all(v.score == 0.5 and "model.onnx" in v.reason for v in result.verdicts)
+        assert len(result.errors) == 1 and "FileNotFoundError" in result.errors[0]
 
 
 def test_scorer_is_a_seam(passages: list[Passage]) -> None:
