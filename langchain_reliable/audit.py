@@ -140,6 +140,7 @@ class AuditLog:
         self.failures = 0
         self.written = 0
         self._lock = threading.Lock()
+        self._count_lock = threading.Lock()
 
     @property
     def lock_path(self) -> Path:
@@ -211,13 +212,15 @@ class AuditLog:
         except Exception:
             self._failed(f"write to {self.path} failed")
             return False
-        self.written += 1
+        with self._count_lock:
+            self.written += 1
         return True
 
     # -- internals ---------------------------------------------------------------------
 
     def _failed(self, what: str, trace: bool = True) -> None:
-        self.failures += 1
+        with self._count_lock:
+            self.failures += 1
         if trace:
             logger.exception("audit log: %s", what)
         else:

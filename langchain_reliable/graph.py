@@ -189,7 +189,7 @@ def create_reliable_rag(
         limits: input bounds; see `Limits`.
 
     Example:
-        >>> rag = create_reliable_rag("openai:gpt-4o-mini", ["Paris is the capital of France."])
+        >>> rag = create_reliable_rag("openai:gpt-4o-mini", ["Paris is the capital of France."])  # doctest: +SKIP
         >>> out = rag.invoke({"question": "What is the capital of France?"})  # doctest: +SKIP
         >>> out["decision"]  # doctest: +SKIP
         'return'
@@ -204,7 +204,7 @@ def create_reliable_rag(
     nodes = _VerificationNodes(
         verification, base_policy, context_key="documents", max_retries=max_retries
     )
-    audit = as_audit_log(audit_log)
+    audit = as_audit_log(audit_log, chat_model=chat)
     limits = verification.limits
 
     def check_question(state: RAGState) -> str:

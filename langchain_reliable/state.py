@@ -6,6 +6,7 @@ import operator
 from typing import Annotated, Any
 
 from langchain_core.documents import Document
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from langchain_reliable.schemas import Decision, Level, Route
@@ -14,9 +15,11 @@ from langchain_reliable.schemas import Decision, Level, Route
 class VerifyInput(TypedDict):
     """Input of the verifier graph."""
 
-    answer: Annotated[str, "The text to verify."]
-    context: Annotated[list[str | Document], "Passages the answer must be grounded in."]
-    question: NotRequired[Annotated[str, "The question the answer responds to."]]
+    answer: Annotated[str, Field(description="The text to verify.")]
+    context: Annotated[
+        list[str | Document], Field(description="Passages the answer must be grounded in.")
+    ]
+    question: NotRequired[Annotated[str, Field(description="The question the answer responds to.")]]
 
 
 class VerifyState(VerifyInput, total=False):
@@ -29,19 +32,21 @@ class VerifyState(VerifyInput, total=False):
 class RAGInput(TypedDict):
     """Input of the Reliable RAG graph."""
 
-    question: Annotated[str, "The user's question."]
+    question: Annotated[str, Field(description="The user's question.")]
 
 
 class RAGOutput(TypedDict):
     """Output of the Reliable RAG graph."""
 
     question: str
-    answer: Annotated[str, "Final text shown to the user."]
+    answer: Annotated[str, Field(description="Final text shown to the user.")]
     decision: Decision
-    confidence: Annotated[Level, "Level of the final attempt: HIGH, MEDIUM or LOW."]
-    attempts: Annotated[int, "Generations made (1 + retries used)."]
-    report: Annotated[dict[str, Any], "ReliabilityReport of the final attempt."]
-    documents: Annotated[list[Document], "The retrieved passages."]
+    confidence: Annotated[
+        Level, Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
+    ]
+    attempts: Annotated[int, Field(description="Generations made (1 + retries used).")]
+    report: Annotated[dict[str, Any], Field(description="ReliabilityReport of the final attempt.")]
+    documents: Annotated[list[Document], Field(description="The retrieved passages.")]
 
 
 class RAGState(TypedDict, total=False):

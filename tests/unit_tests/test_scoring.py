@@ -33,8 +33,7 @@ def test_filter_removes_unverified_claims_and_stays_readable():
     spans = [(0, 23), (24, 43), (44, 60), (62, 82)]
     labels = ["supported", "unsupported", "supported", "contradicted"]
     vs = [
-        v(lab, 0.5, span=s, text=answer[s[0] : s[1]])
-        for lab, s in zip(labels, spans, strict=True)
+        v(lab, 0.5, span=s, text=answer[s[0] : s[1]]) for lab, s in zip(labels, spans, strict=True)
     ]
     text, removed = filter_answer(answer, vs)
     assert removed == 2

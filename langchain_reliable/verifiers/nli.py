@@ -1,0 +1,556 @@
+"""NLI cross-encoder verifier: any sequence-classification model saved in a local folder.
+
+For each claim the `EvidenceSelector` picks the `evidence_k` passage units
+(sentences and two-sentence windows) that bear on it; each unit is then
+cross-encoded with the claim (premise = the unit, hypothesis = the claim) and
+the model's class probabilities decide the verdict:
+
+- `score` is P(entailment), the maximum over the claim's units;
+- `supported` when that score is at least 0.5;
+- else `contradicted` when, for the unit most likely to contradict the claim,
+  P(contradiction) is at least 0.5 and beats its P(entailment);
+- else `uncertain` when the probabilities of the best unit are split (no class
+  reaches 0.5), and `unsupported` otherwise.
+
+Which output is "entailment" is read from the model's `config.json`; see
+`resolve_labels` for the names recognised and the fallbacks. Nothing is
+downloaded: the folder must hold the tokenizer and the weights
+(`save_pretrained` of both), and code from the folder is never run.
+
+The backend (`transformers` and a CPU `torch`) is the optional extra `nli`,
+imported only when the model is first used:
+`pip install 'langchain-reliable[nli]'`.
+
+Example:
+    ```python
+    from langchain_reliable.schemas import Claim, Passage
+    from langchain_reliable.verifiers.nli import NLIVerifier
+
+    verifier = NLIVerifier("models/my-nli-model")  # or get_verifier("nli:models/my-nli-model")
+    passages = [Passage(index=0, text="Paris is the capital of France.")]
+    claims = [Claim(text="The capital of France is Paris.", span=(0, 31))]
+    verifier.verify(claims, passages).verdicts[0].label  # 'supported' for a good NLI model
+    ```
+
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import math
+import re
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit
+from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
+from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+
+# Shared with the offline verifier so both validate arguments, name passages and
+# run the number and name checks the same way.
+from langchain_reliable.verifiers.local import (
+    _check_args,
+    _Context,
+    _matches,
+    _where,
+    extract_names,
+    extract_quantities,
+)
+
+__all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
+
+INSTALL_HINT = "pip install 'langchain-reliable[nli]'"
+
+# ---------------------------------------------------------------------------
+# Which output is which
+# ---------------------------------------------------------------------------
+
+_ENTAILMENT = frozenset(
+    """
+    entailment entailed entails entail entailing supported supports support consistent
+    faithful grounded factual attributable true yes
+    """.split()  # noqa: SIM905
+)
+_CONTRADICTION = frozenset(
+    """
+    contradiction contradicted contradicts contradict contradictory refuted refutes refute
+    refutation
+    """.split()  # noqa: SIM905
+)
+_NEUTRAL = frozenset(
+    """
+    neutral not_entailment non_entailment not_entailed not_supported unsupported
+    not_enough_info nei unverifiable unknown irrelevant inconsistent unfaithful
+    hallucinated hallucination not_factual false no
+    """.split()  # noqa: SIM905
+)
+_GENERIC = re.compile(r"(?:label_?)?\d+")
+_UNCERTAIN_BELOW = 0.5  # the best unit's top class probability under this: probabilities split
+_CAPPED_SCORE = 0.25  # score given to a "supported" claim a number/name check overrules
+
+
+@dataclass(frozen=True)
+class NLILabels:
+    """Where entailment and contradiction sit among a classifier's outputs.
+
+    Attributes:
+        entailment: Index of the entailment ("supported") output.
+        contradiction: Index of the contradiction output; `None` when the model
+            has none (two-label and single-logit models).
+        num_labels: Number of outputs. With 1, the single logit is read as the
+            log-odds of entailment (sigmoid); otherwise outputs are softmaxed.
+        names: Display name of each output, by index.
+        how: How the roles were found ("names", "label2id", "given", or the fallback used).
+
+    """
+
+    entailment: int
+    contradiction: int | None
+    num_labels: int
+    names: tuple[str, ...]
+    how: str = "names"
+
+
+def _role(name: str) -> str | None:
+    key = re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+    if key in _ENTAILMENT:
+        return "entailment"
+    if key in _CONTRADICTION:
+        return "contradiction"
+    if key in _NEUTRAL:
+        return "neutral"
+    return "generic" if _GENERIC.fullmatch(key) else None
+
+
+def _by_names(names: Sequence[str]) -> tuple[int | None, int | None]:
+    roles = [_role(n) for n in names]
+    entail = [i for i, r in enumerate(roles) if r == "entailment"]
+    contra = [i for i, r in enumerate(roles) if r == "contradiction"]
+    if len(entail) > 1 or len(contra) > 1:
+        raise ValueError(f"ambiguous NLI labels {list(names)}: pass labels={{...}} explicitly")
+    return (entail[0] if entail else None), (contra[0] if contra else None)
+
+
+def resolve_labels(
+    id2label: Mapping[Any, str] | None,
+    label2id: Mapping[str, Any] | None = None,
+    num_labels: int | None = None,
+    *,
+    given: Mapping[str, int] | None = None,
+) -> NLILabels:
+    """Find the entailment and contradiction outputs of a classifier from its config.
+
+    Names are matched case-insensitively, ignoring punctuation: entailment is
+    any of `entailment`, `supported`, `consistent`, `faithful`, `grounded`,
+    `true`, `yes` (and close forms); contradiction any of `contradiction`,
+    `contradicted`, `refuted` (and close forms); `neutral`, `not_entailment`,
+    `unsupported`, `hallucinated`, `false`, `no`... and any other name count as
+    "not supported". When `id2label` names nothing recognisable, the names of
+    `label2id` are tried. When every name is generic (`LABEL_0`, `0`, ...):
+
+    - 1 output: a single logit, the log-odds of entailment;
+    - 2 outputs: `[not supported, supported]`;
+    - 3 outputs: the order of the MNLI data set, `[entailment, neutral,
+      contradiction]`. Some checkpoints use another order (`roberta-large-mnli`
+      is `[contradiction, neutral, entailment]`) but those name their labels;
+      for one that does not, pass `given`.
+
+    Args:
+        id2label: The config's `id2label` (keys may be ints or digit strings).
+        label2id: The config's `label2id`, tried when `id2label` names nothing.
+        num_labels: Number of outputs; defaults to the size of `id2label`.
+        given: Explicit roles, e.g. `{"entailment": 2, "contradiction": 0}`;
+            they win over the names.
+
+    Returns:
+        The roles of the outputs.
+
+    Raises:
+        ValueError: the roles cannot be told apart, or `given` is out of range.
+
+    """
+    table = {int(k): str(v) for k, v in (id2label or {}).items()}
+    n = int(num_labels if num_labels is not None else (len(table) or 2))
+    if n < 1:
+        raise ValueError(f"a classifier needs at least one output, got num_labels={n}")
+    names = tuple(table.get(i, f"LABEL_{i}") for i in range(n))
+
+    if given:
+        unknown = set(given) - {"entailment", "contradiction", "neutral"}
+        if unknown or "entailment" not in given:
+            raise ValueError(
+                "labels must map 'entailment' (and optionally 'contradiction', 'neutral') "
+                f"to output indices, got {dict(given)}"
+            )
+        for role, index in given.items():
+            if not 0 <= int(index) < n:
+                raise ValueError(f"labels[{role!r}]={index} is outside 0..{n - 1}")
+        contra = given.get("contradiction")
+        return NLILabels(
+            int(given["entailment"]), None if contra is None else int(contra), n, names, "given"
+        )
+    if n == 1:
+        return NLILabels(0, None, 1, names, "single logit")
+
+    entail, contra = _by_names(names)
+    how = "names"
+    if entail is None and label2id:
+        by_id = {int(v): str(k) for k, v in label2id.items() if str(v).lstrip("-").isdigit()}
+        if set(by_id) == set(range(n)):
+            entail, contra = _by_names([by_id[i] for i in range(n)])
+            how = "label2id"
+            if entail is not None:
+                names = tuple(by_id[i] for i in range(n))
+    if entail is not None:
+        return NLILabels(entail, contra, n, names, how)
+
+    if all(_role(name) == "generic" for name in names):
+        if n == 2:
+            return NLILabels(1, None, 2, names, "two generic labels: [not supported, supported]")
+        if n == 3:
+            return NLILabels(0, 2, 3, names, "three generic labels: MNLI order")
+    raise ValueError(
+        f"cannot tell which output of {list(names)} means entailment: pass labels="
+        "{'entailment': i, 'contradiction': j} to NLIVerifier"
+    )
+
+
+# ---------------------------------------------------------------------------
+# The verifier
+# ---------------------------------------------------------------------------
+
+
+class NLIVerifier(ClaimVerifier):
+    """Judges claims with a sequence-classification cross-encoder saved in a local folder.
+
+    The folder is what `save_pretrained` writes for a model and its tokenizer
+    (e.g. an MNLI or MiniCheck-style checkpoint). Construction checks the folder,
+    reads the labels from `config.json` and checks the backend is installed;
+    the model itself loads on first use (or on `load()`). Inference runs in a
+    worker thread under `torch.inference_mode`, in batches of (unit, claim)
+    pairs. A failure while loading or running the model makes every claim of
+    the call `uncertain`, with the reason in `errors`.
+
+    Args:
+        path: The model folder.
+        batch_size: Pairs per forward pass.
+        max_length: Token limit of a pair (the longer text is truncated first);
+            also capped by the tokenizer's own limit.
+        device: Torch device to run on ("cpu", "cuda", "cuda:1", ...).
+        evidence_k: Passage units cross-encoded per claim (when `selector` is not given).
+        selector: The evidence selector; `EvidenceSelector(k=evidence_k)` on the
+            package's embedded model when omitted.
+        labels: Explicit output roles, e.g. `{"entailment": 2, "contradiction": 0}`,
+            for a model whose config names its labels in a way `resolve_labels`
+            does not recognise.
+        checks: Also apply the offline verifier's number and name checks: a
+            claim with a number or a name that occurs in no passage is
+            `unsupported` (score capped at 0.25), whatever the model says.
+
+    Raises:
+        FileNotFoundError: `path` is not a folder or holds no `config.json`.
+        ImportError: `transformers` or `torch` is not installed.
+        ValueError: bad arguments, an unreadable config, or labels that cannot
+            be told apart.
+
+    Example:
+        ```python
+        verifier = NLIVerifier("models/nli", batch_size=32, evidence_k=3)
+        result = await verifier.averify(claims, passages)
+        [(v.label, round(v.score, 2)) for v in result.verdicts]
+        ```
+
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        batch_size: int = 16,
+        max_length: int = 256,
+        device: str = "cpu",
+        evidence_k: int = 3,
+        selector: EvidenceSelector | None = None,
+        labels: Mapping[str, int] | None = None,
+        checks: bool = False,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if max_length < 8:
+            raise ValueError(f"max_length must be at least 8, got {max_length}")
+        if evidence_k < 1:
+            raise ValueError(f"evidence_k must be at least 1, got {evidence_k}")
+        folder = Path(path).expanduser()
+        if not folder.is_dir():
+            raise FileNotFoundError(f"NLI model folder not found: {folder}")
+        config_path = folder / "config.json"
+        if not config_path.is_file():
+            raise FileNotFoundError(f"no config.json in NLI model folder {folder}")
+        try:
+            config = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"cannot read {config_path}: {exc}") from None
+        if not isinstance(config, dict):
+            raise ValueError(f"{config_path} does not hold a JSON object")
+        self.labels = resolve_labels(
+            config.get("id2label"),
+            config.get("label2id"),
+            config.get("num_labels") or config.get("_num_labels"),
+            given=labels,
+        )
+        missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
+        if missing:
+            raise ImportError(
+                f"the NLI verifier needs {' and '.join(missing)}: {INSTALL_HINT}",
+                name=missing[0],
+            )
+        self.path = folder
+        self.name = f"nli:{folder.name or folder.resolve().name}"
+        self.batch_size = int(batch_size)
+        self.max_length = int(max_length)
+        self.device = device
+        self.checks = bool(checks)
+        self.selector = selector or EvidenceSelector(k=evidence_k)
+        self._lock = threading.Lock()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._torch: Any = None
+
+    # -- loading --------------------------------------------------------------
+
+    def load(self) -> NLIVerifier:
+        """Load the tokenizer and model now (otherwise done on first use); return self.
+
+        Raises:
+            ImportError: the backend is missing (`pip install 'langchain-reliable[nli]'`).
+            OSError: the folder lacks the tokenizer or weights files.
+            ValueError: the model's outputs do not match its config's labels.
+
+        """
+        with self._lock:
+            self._load()
+        return self
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        try:
+            import torch
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as exc:
+            raise ImportError(f"the NLI verifier needs transformers and torch: {INSTALL_HINT}") from exc
+        tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            str(self.path), local_files_only=True, trust_remote_code=False
+        )
+        outputs = int(model.config.num_labels)
+        if outputs != self.labels.num_labels:
+            raise ValueError(
+                f"{self.path}: the model has {outputs} outputs but its config names "
+                f"{self.labels.num_labels} labels"
+            )
+        model.to(self.device)
+        model.eval()
+        self._torch, self._tokenizer, self._model = torch, tokenizer, model
+
+    # -- the seam -------------------------------------------------------------
+
+    async def averify(
+        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    ) -> VerificationResult:
+        """Judge `claims` against `passages` (the work runs in a worker thread)."""
+        claims, passages = _check_args(claims, passages)
+        return await asyncio.to_thread(self._verify_locked, claims, passages)
+
+    def verify(
+        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    ) -> VerificationResult:
+        """Judge `claims` against `passages`, synchronously."""
+        claims, passages = _check_args(claims, passages)
+        return self._verify_locked(claims, passages)
+
+    def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
+        started = time.perf_counter()
+        with self._lock:
+            try:
+                verdicts = self._judge(claims, passages)
+                errors: list[str] = []
+            except Exception as exc:  # fail closed: every claim uncertain, reason recorded
+                reason = f"{self.name} failed: {type(exc).__name__}: {_first_line(exc)}"
+                verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
+                errors = [reason]
+        cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
+        return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
+
+    # -- the work -------------------------------------------------------------
+
+    def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
+        if not claims:
+            return []
+        passages = [p for p in passages if p.text.strip()]
+        if not passages:
+            return [
+                ClaimVerdict(
+                    text=c.text, span=c.span, label="unsupported", score=0.0,
+                    reason="no passage to check the claim against",
+                )
+                for c in claims
+            ]  # fmt: skip
+        units = self.selector.units(passages)
+        found = self.selector.select(claims, passages, units=units)
+        rows: dict[tuple[str, str], int] = {}
+        for claim, evidence in zip(claims, found, strict=True):
+            for i in evidence.top:
+                rows.setdefault((units[i].text, claim.text), len(rows))
+        self._load()
+        probs = self._probabilities(list(rows))
+        context = _Context(passages, units) if self.checks else None
+        verdicts = []
+        for claim, evidence in zip(claims, found, strict=True):
+            table = probs[[rows[(units[i].text, claim.text)] for i in evidence.top]]
+            verdicts.append(self._verdict(claim, evidence, table, context))
+        return verdicts
+
+    def _probabilities(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        """Class probabilities of each (premise, hypothesis) pair, shape `(pairs, labels)`."""
+        torch, tokenizer, model = self._torch, self._tokenizer, self._model
+        width = self.labels.num_labels
+        out = np.zeros((len(pairs), max(width, 2)), dtype=np.float64)
+        limit = self.max_length
+        model_max = getattr(tokenizer, "model_max_length", None)
+        if isinstance(model_max, int) and 8 <= model_max < limit:
+            limit = model_max
+        # Similar lengths together: less padding per batch.
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        with torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start : start + self.batch_size]
+                encoded = tokenizer(
+                    [pairs[i][0] for i in batch],
+                    [pairs[i][1] for i in batch],
+                    padding=True,
+                    truncation=True,
+                    max_length=limit,
+                    return_tensors="pt",
+                )
+                encoded = {k: v.to(self.device) for k, v in encoded.items()}
+                logits = model(**encoded).logits.float()
+                if logits.ndim != 2 or logits.shape[-1] != width:
+                    raise ValueError(
+                        f"model returned logits of shape {tuple(logits.shape)}, "
+                        f"expected (batch, {width})"
+                    )
+                if width == 1:
+                    p = torch.sigmoid(logits[:, 0])
+                    probs = torch.stack([1.0 - p, p], dim=-1)
+                else:
+                    probs = torch.softmax(logits, dim=-1)
+                out[batch] = probs.cpu().numpy()
+        if not np.isfinite(out).all():
+            raise ValueError("the model produced non-finite probabilities")
+        return out
+
+    def _columns(self, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P(entailment) and P(contradiction) of each row of `table`."""
+        if self.labels.num_labels == 1:
+            return table[:, 1], np.zeros(len(table))
+        entail = table[:, self.labels.entailment]
+        contra = self.labels.contradiction
+        return entail, (table[:, contra] if contra is not None else np.zeros(len(table)))
+
+    def _verdict(
+        self,
+        claim: Claim,
+        found: ClaimEvidence,
+        table: np.ndarray,
+        context: _Context | None,
+    ) -> ClaimVerdict:
+        units = [found.units[i] for i in found.top]
+        if not units:
+            return ClaimVerdict(
+                text=claim.text, span=claim.span, label="unsupported", score=0.0,
+                reason="no passage sentence to check the claim against",
+            )  # fmt: skip
+        entail, contra = self._columns(table)
+        best = int(np.argmax(entail))  # ties: the selector's order
+        worst = int(np.argmax(contra))
+        score = float(entail[best])
+        label: Label
+        if score >= 0.5:
+            label, lead = "supported", best
+            reason = f"entailed by {_where(units[best])} (P(entailment) {score:.2f})"
+        elif contra[worst] >= 0.5 and contra[worst] > entail[worst]:
+            label, lead = "contradicted", worst
+            reason = (
+                f"contradicted by {_where(units[worst])} "
+                f"(P(contradiction) {contra[worst]:.2f}, P(entailment) {entail[worst]:.2f})"
+            )
+        elif float(table[best].max()) < _UNCERTAIN_BELOW:
+            label, lead = "uncertain", best
+            reason = f"the model is split on {_where(units[best])}: {self._spread(table[best])}"
+        else:
+            label, lead = "unsupported", best
+            reason = (
+                f"not entailed by any of {len(units)} passage unit(s); best "
+                f"{_where(units[best])} (P(entailment) {score:.2f})"
+            )
+        if context is not None and label in ("supported", "uncertain"):
+            missing = _missing_facts(claim.text, context)
+            if missing:
+                label, score = "unsupported", min(score, _CAPPED_SCORE)
+                reason = "; ".join(missing) + f" (the model said: {reason})"
+        strength = np.maximum(entail, contra)
+        rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
+        evidence = [_evidence(units[i], float(strength[i])) for i in (lead, *rest)]
+        return ClaimVerdict(
+            text=claim.text,
+            span=claim.span,
+            label=label,
+            score=round(_unit(score), 6),
+            evidence=evidence,
+            reason=reason,
+        )
+
+    def _spread(self, row: np.ndarray) -> str:
+        if self.labels.num_labels == 1:
+            return f"P(entailment) {row[1]:.2f}"
+        return ", ".join(f"{n} {p:.2f}" for n, p in zip(self.labels.names, row, strict=False))
+
+
+def _missing_facts(text: str, context: _Context) -> list[str]:
+    """The offline verifier's checks: numbers and names of `text` that no passage gives."""
+    problems = [
+        f"number '{q.text}' not found in any passage"
+        for q in extract_quantities(text)
+        if not any(_matches(q, x) for x in context.quantities)
+    ]
+    problems += [
+        f"name '{n}' not found in any passage"
+        for n in extract_names(text)
+        if not context.has_name(n)
+    ]
+    return problems
+
+
+def _evidence(unit: Unit, strength: float) -> Evidence:
+    """`unit` quoted verbatim; its score is how strongly the model ties it to the claim."""
+    return Evidence(
+        passage=unit.passage, passage_id=unit.passage_id, quote=unit.text, score=_unit(strength)
+    )
+
+
+def _unit(x: float) -> float:
+    return min(1.0, max(0.0, x)) if math.isfinite(x) else 0.0
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else ""
