@@ -6,6 +6,7 @@ Both are compiled LangGraph graphs, so `invoke`, `ainvoke`, `batch`, `stream`,
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -219,10 +220,14 @@ def create_reliable_rag(
         return question
 
     def retrieve(state: RAGState, config: RunnableConfig) -> dict:
-        return {"documents": search.invoke(check_question(state), config)}
+        started_at = time.time()
+        docs = search.invoke(check_question(state), config)
+        return {"documents": docs, "started_at": started_at}
 
     async def aretrieve(state: RAGState, config: RunnableConfig) -> dict:
-        return {"documents": await search.ainvoke(check_question(state), config)}
+        started_at = time.time()
+        docs = await search.ainvoke(check_question(state), config)
+        return {"documents": docs, "started_at": started_at}
 
     def messages(state: RAGState) -> list:
         strict = state.get("attempts", 0) >= 1

@@ -54,6 +54,7 @@ class RAGState(TypedDict, total=False):
 
     question: str
     documents: list[Document]
+    started_at: float
     answer: str
     attempts: int
     prepared: Any
