@@ -346,7 +346,9 @@ class NLIVerifier(ClaimVerifier):
             import torch
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
         except ImportError as exc:
-            raise ImportError(f"the NLI verifier needs transformers and torch: {INSTALL_HINT}") from exc
+            raise ImportError(
+                f"the NLI verifier needs transformers and torch: {INSTALL_HINT}"
+            ) from exc
         tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
         model = AutoModelForSequenceClassification.from_pretrained(
             str(self.path), local_files_only=True, trust_remote_code=False

@@ -33,12 +33,14 @@ WORDS = """
 paris is the capital of france it has about two million inhabitants berlin eiffel tower
 was completed in for world's fair painted gold by napoleon marie curie won nobel prize
 physics chemistry she metformin lowers blood sugar a an and
-""".split()
+""".split()  # noqa: SIM905
 CHARS = list("abcdefghijklmnopqrstuvwxyz0123456789.,'’-")
 
 PASSAGES = [
     Passage(index=0, text="Paris is the capital of France. It has about two million inhabitants."),
-    Passage(index=1, text="The Eiffel Tower was completed in 1889 for the World's Fair.", id="doc-b"),
+    Passage(
+        index=1, text="The Eiffel Tower was completed in 1889 for the World's Fair.", id="doc-b"
+    ),
 ]
 CLAIMS_TEXT = [
     "Paris is the capital of France.",
@@ -239,7 +241,7 @@ def test_missing_folder_names_the_path(tmp_path: Path) -> None:
         get_verifier(f"nli:{missing}")
     empty = tmp_path / "empty-model"
     empty.mkdir()
-    with pytest.raises(FileNotFoundError, match="config.json") as exc:
+    with pytest.raises(FileNotFoundError, match=r"config\.json") as exc:
         NLIVerifier(empty)
     assert str(empty) in str(exc.value)
 
