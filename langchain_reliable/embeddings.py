@@ -5,8 +5,9 @@ ONNX graph with onnxruntime and a Hugging Face `tokenizers` tokenizer: no torch,
 no network, no model hub. The files live in `langchain_reliable/models/minilm/`
 and are made by `scripts/build_embedded_model.py`.
 
-A text's vector depends on the text alone, never on the other texts in its
-batch, so results are deterministic and a cached vector equals a fresh one.
+A text's vector depends on the text alone, not on the other texts in its batch
+(up to float rounding, about 1e-7), so results are deterministic and a cached
+vector matches a fresh one.
 
 Example:
     ```python

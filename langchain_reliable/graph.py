@@ -190,7 +190,8 @@ def create_reliable_rag(
         limits: input bounds; see `Limits`.
 
     Example:
-        >>> rag = create_reliable_rag("openai:gpt-4o-mini", ["Paris is the capital of France."])  # doctest: +SKIP
+        >>> passages = ["Paris is the capital of France."]
+        >>> rag = create_reliable_rag("openai:gpt-4o-mini", passages)  # doctest: +SKIP
         >>> out = rag.invoke({"question": "What is the capital of France?"})  # doctest: +SKIP
         >>> out["decision"]  # doctest: +SKIP
         'return'

@@ -25,10 +25,9 @@ from pydantic import BaseModel, Field
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
-from langchain_reliable.prompts import load_prompt
+from langchain_reliable.prompts import load_chat_prompt
 from langchain_reliable.schemas import Claim, Cost
 
-INPUT_MARKER = "<!-- input -->"
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
 
 
@@ -59,22 +58,9 @@ class ExtractionExample(BaseModel):
     claims: list[ExtractedClaim]
 
 
-def split_prompt(text: str) -> tuple[str, str]:
-    """Split the prompt into its system part and its user template.
-
-    Raises:
-        ValueError: the prompt has no `<!-- input -->` line.
-
-    """
-    system, marker, user = text.partition(INPUT_MARKER)
-    if not marker:
-        raise ValueError(f"the extract_claims prompt has no {INPUT_MARKER!r} line")
-    return system.strip(), user.strip()
-
-
 def load_examples() -> list[ExtractionExample]:
     """Return the few-shot examples in `prompts/extract_claims.md` (its json block)."""
-    system, _ = split_prompt(load_prompt("extract_claims"))
+    system, _ = load_chat_prompt("extract_claims")
     block = re.search(r"```json\n(.*?)\n```", system, re.DOTALL)
     if block is None:
         raise ValueError("the extract_claims prompt has no ```json block of examples")
@@ -130,7 +116,7 @@ class LLMClaimExtractor(ClaimExtractor):
         self.timeout = timeout
         self.fallback = fallback or SentenceClaimExtractor()
         self._structured = model.with_structured_output(ExtractedClaims, include_raw=True)
-        self._system, self._user = split_prompt(load_prompt("extract_claims"))
+        self._system, self._user = load_chat_prompt("extract_claims")
 
     def build_messages(self, answer: str, question: str = "") -> list[SystemMessage | HumanMessage]:
         """Build the messages sent to the model for this answer."""

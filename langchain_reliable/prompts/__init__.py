@@ -19,8 +19,26 @@ def load_prompt(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+INPUT_MARKER = "<!-- input -->"
+
+
+def load_chat_prompt(name: str) -> tuple[str, str]:
+    """Return the system part and the user template of a two-part prompt file.
+
+    The part before the `<!-- input -->` line is the system message; the part
+    after it is a `string.Template` for the user message.
+
+    Raises:
+        ValueError: the prompt has no `<!-- input -->` line.
+    """
+    system, marker, user = load_prompt(name).partition(INPUT_MARKER)
+    if not marker:
+        raise ValueError(f"the {name} prompt has no {INPUT_MARKER!r} line")
+    return system.strip(), user.strip()
+
+
 def wrap_passages(passages) -> str:
-    """Render passages as tagged data blocks, so that text inside them is never read as an instruction."""
+    """Render passages as tagged data blocks: text inside them is data, never an instruction."""
     blocks = []
     for p in passages:
         text = p.text.replace("</passage>", "&lt;/passage&gt;")

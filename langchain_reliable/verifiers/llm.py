@@ -24,11 +24,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_reliable.prompts import load_prompt, wrap_passages
+from langchain_reliable.prompts import load_chat_prompt, wrap_passages
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
-
-INPUT_MARKER = "<!-- input -->"
 
 
 class JudgeVerdict(BaseModel):
@@ -54,19 +52,6 @@ class JudgeOutput(BaseModel):
     """Verdicts on every claim, one per claim id."""
 
     verdicts: list[JudgeVerdict] = Field(description="Exactly one verdict per claim id.")
-
-
-def split_prompt(text: str) -> tuple[str, str]:
-    """Split the judge prompt into its system part and its user template.
-
-    Raises:
-        ValueError: the prompt has no `<!-- input -->` line.
-
-    """
-    system, marker, user = text.partition(INPUT_MARKER)
-    if not marker:
-        raise ValueError(f"the judge prompt has no {INPUT_MARKER!r} line")
-    return system.strip(), user.strip()
 
 
 class LLMJudge(ClaimVerifier):
@@ -118,7 +103,7 @@ class LLMJudge(ClaimVerifier):
         self.timeout = timeout
         self.max_quote_chars = max_quote_chars
         self._structured = model.with_structured_output(JudgeOutput, include_raw=True)
-        self._system, self._user = split_prompt(load_prompt("judge"))
+        self._system, self._user = load_chat_prompt("judge")
 
     def build_messages(
         self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""

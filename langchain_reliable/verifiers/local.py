@@ -190,11 +190,29 @@ _QUANTITY = re.compile(
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",
     re.IGNORECASE,
 )
+_CARDINAL_WORDS = {
+    w: float(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "  # noqa: SIM905
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_ORDINAL_WORDS = {
+    w: float(i)
+    for i, w in enumerate(
+        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "  # noqa: SIM905
+        "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+        "twentieth".split()
+    )
+}
+_SPELLED = re.compile(
+    r"\b(?:" + "|".join([*_CARDINAL_WORDS, *_ORDINAL_WORDS]) + r")\b", re.IGNORECASE
+)
 _SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
 
 
-def extract_quantities(text: str) -> list[Quantity]:
+def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
     """Find the numbers of `text`: dates, decades, ordinals, money, percentages, measures.
 
     Digits inside names and codes ("COX-2", "HbA1c", "A2") are not numbers. In a
@@ -203,6 +221,10 @@ def extract_quantities(text: str) -> list[Quantity]:
 
     Args:
         text: Any text.
+        spelled: Also read spelled-out numbers ("two", "ninth") as counts and
+            ordinals. Used on passages, so that a claim's "9th" meets a
+            passage's "ninth"; not on claims, where "first" or "one" is rarely
+            a figure that must be checked.
 
     Returns:
         The quantities in text order.
@@ -233,6 +255,13 @@ def extract_quantities(text: str) -> list[Quantity]:
         quantity = _quantity(m, text, start)
         if quantity is not None:
             found.append(quantity)
+    if spelled:
+        for m in _SPELLED.finditer(text):
+            word = m.group(0).lower()
+            if word in _ORDINAL_WORDS:
+                found.append(Quantity("ordinal", _ORDINAL_WORDS[word], None, m.group(0), *m.span()))
+            else:
+                found.append(Quantity("count", _CARDINAL_WORDS[word], None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
     return _propagate_range_units(found, text)
 
@@ -303,12 +332,19 @@ def _same(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _matches(claim: Quantity, other: Quantity) -> bool:
-    """Whether `other` (from the context) states the value of `claim`."""
+def _matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
+    """Whether `other` (from the context) states the value of `claim`.
+
+    A date given without its year ("November 2") matches a claim's full date
+    when the claim's year occurs elsewhere in the context (`years`).
+    """
     if claim.kind == "date":
         if other.kind != "date":
             return False
-        return all(c is None or c == o for c, o in zip(claim.value, other.value, strict=True))
+        (cy, cm, cd), (oy, om, od) = claim.value, other.value
+        if cy is not None and oy is None and cy in years and cm is not None and om is not None:
+            oy = cy
+        return all(c is None or c == o for c, o in zip((cy, cm, cd), (oy, om, od), strict=True))
     if claim.kind == "decade":
         if other.kind == "decade":
             return other.value == claim.value
@@ -451,8 +487,11 @@ class _Context:
         self.text = _normalise("\n".join(p.text for p in passages))
         self.words = frozenset(self.text.split())
         self.word_stems = frozenset(stem(w) for w in self.words)
-        per_passage = [extract_quantities(p.text) for p in passages]
+        per_passage = [extract_quantities(p.text, spelled=True) for p in passages]
         self.quantities = [q for qs in per_passage for q in qs]
+        self.years = frozenset(
+            q.value[0] for q in self.quantities if q.kind == "date" and q.value[0] is not None
+        )
         self.unit_quantities = [
             [q for q in per_passage[u.order] if q.start >= u.start and q.end <= u.end]
             for u in units
@@ -479,8 +518,8 @@ class _Context:
 # ---------------------------------------------------------------------------
 
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|unable|lacks?|"
-    r"lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
+    r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"without|cannot|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
     re.IGNORECASE,
 )
 _SCOPE_END = re.compile(r"[,;:.!?()]")
@@ -488,13 +527,19 @@ _SCOPE_WORDS = 6
 
 
 def _negated(text: str, about: frozenset[str] | None = None) -> str | None:
-    """Return the first negation cue of `text` whose scope mentions a word of `about`."""
+    """Return the first negation cue of `text`, or `None`.
+
+    With `about` (the claim's content stems), only a cue whose scope (the next
+    six words, up to punctuation) holds two of them counts (one when the claim
+    has a single content word), so a negation elsewhere in the sentence ("the
+    team without the ball") is not taken for the claim's.
+    """
     for m in _NEGATION.finditer(text):
         if about is None:
             return m.group(0)
         tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]
-        scope = [stem(t) for t in tokenize(tail)[:_SCOPE_WORDS]]
-        if any(s in about for s in scope):
+        scope = {stem(t) for t in tokenize(tail)[:_SCOPE_WORDS]}
+        if len(scope & about) >= min(2, len(about)):
             return m.group(0)
     return None
 
@@ -802,9 +847,13 @@ def _check_numbers(
     conflict: tuple[Quantity, Quantity] | None = None
     in_anchor = ctx.unit_quantities[anchor]
     for q in extract_quantities(text):
-        if any(_matches(q, x) for x in in_anchor):
+        if any(_matches(q, x, ctx.years) for x in in_anchor):
             continue
-        homes = [i for i in ctx.sentences if any(_matches(q, x) for x in ctx.unit_quantities[i])]
+        homes = [
+            i
+            for i in ctx.sentences
+            if any(_matches(q, x, ctx.years) for x in ctx.unit_quantities[i])
+        ]
         if homes and max(relevance[i] for i in homes) >= relevance[anchor] - _RELEVANCE_MARGIN:
             continue
         clash = next((x for x in in_anchor if _conflicts(q, x)), None)

@@ -13,8 +13,8 @@ from langchain_reliable.claims import (
     SentenceClaimExtractor,
     get_extractor,
 )
-from langchain_reliable.claims.llm import ExtractedClaims, load_examples, locate, split_prompt
-from langchain_reliable.prompts import load_prompt
+from langchain_reliable.claims.llm import ExtractedClaims, load_examples, locate
+from langchain_reliable.prompts import load_chat_prompt
 from tests.fakes import ScriptedChatModel, tool_call
 
 METFORMIN = (
@@ -480,7 +480,7 @@ def test_prompt_examples_are_valid() -> None:
 
 
 def test_prompt_has_system_part_and_input_template() -> None:
-    system, user = split_prompt(load_prompt("extract_claims"))
+    system, user = load_chat_prompt("extract_claims")
     assert "$answer" not in system and "$question" not in system
     assert "<answer>\n$answer\n</answer>" in user
     assert "<question>\n$question\n</question>" in user

@@ -10,15 +10,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from langchain_reliable.prompts import load_prompt
+from langchain_reliable.prompts import INPUT_MARKER, load_chat_prompt
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.llm import (
-    INPUT_MARKER,
     JudgeOutput,
     _find,
     _normalise,
-    split_prompt,
 )
 from tests.fakes import ScriptedChatModel, tool_call
 
@@ -310,7 +308,7 @@ async def test_claims_and_question_cannot_close_their_tags():
 
 
 def test_prompt_has_label_definitions_and_no_uncertain_label():
-    system, user = split_prompt(load_prompt("judge"))
+    system, user = load_chat_prompt("judge")
     for label in ("`supported`", "`unsupported`", "`contradicted`"):
         assert label in system
     assert "uncertain" not in system
@@ -319,7 +317,7 @@ def test_prompt_has_label_definitions_and_no_uncertain_label():
 
 
 def test_few_shot_examples_validate_against_the_schema():
-    system, _ = split_prompt(load_prompt("judge"))
+    system, _ = load_chat_prompt("judge")
     blocks = re.findall(r"```json\n(.*?)\n```", system, flags=re.S)
     assert len(blocks) == 1
     examples = json.loads(blocks[0])

@@ -106,6 +106,22 @@ def test_aspirin_second_answer_flags_only_the_history(
     assert "1897" in reason and "Felix Hoffmann" in reason
 
 
+def test_numbers_match_across_spellings(verifier: LocalVerifier) -> None:
+    passages = [
+        Passage(
+            index=0, text="Published 2004-10-19. The album hits stores on Election Day, November 2."
+        ),
+        Passage(index=1, text="Portola High opened with four hundred ninth-grade students."),
+    ]
+    claims = [
+        "The album hits stores on November 2, 2004.",  # the year is given elsewhere
+        "Portola High opened with 9th-grade students.",  # "9th" against "ninth"
+    ]
+    result = verifier.verify([Claim(text=t, span=(0, len(t))) for t in claims], passages)
+    for verdict in result.verdicts:
+        assert "not found" not in verdict.reason, verdict.reason
+
+
 # -- contradictions -------------------------------------------------------------------
 
 

@@ -1,0 +1,196 @@
+"""The notebooks in `notebooks/` run top to bottom, offline, as a user would run them.
+
+Each one is executed with nbclient in a fresh kernel (ipykernel on this very
+interpreter, through a kernel spec written to a temporary `JUPYTER_PATH`), in the
+`notebooks/` folder, with the offline, untraced environment the server tests use.
+Nothing is written back: the stored notebooks stay free of outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.integration_tests._servers import HOST, REPO, child_env
+
+pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
+
+NOTEBOOKS = REPO / "notebooks"
+KERNEL_NAME = "langchain-reliable-tests"
+CELL_TIMEOUT = 120  # seconds per cell
+LANGGRAPH = Path(sys.executable).parent / "langgraph"
+
+
+@pytest.fixture(scope="module")
+def kernel_name(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A kernel spec running ipykernel on `sys.executable`, visible through JUPYTER_PATH."""
+    pytest.importorskip("nbclient")
+    pytest.importorskip("nbformat")
+    pytest.importorskip("ipykernel")
+    data = tmp_path_factory.mktemp("jupyter")
+    spec = data / "kernels" / KERNEL_NAME
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": "langchain-reliable tests", "language": "python"})
+    )
+    paths = [str(data), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUPYTER_PATH", os.pathsep.join(paths))
+        yield KERNEL_NAME
+
+
+def _stored(name: str):
+    import nbformat
+
+    return nbformat.read(NOTEBOOKS / name, as_version=4)
+
+
+def _outputs(cells) -> str:
+    """The text a reader sees: streams, results and displays (plain text and markdown)."""
+    parts: list[str] = []
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "stream":
+                parts.append(output["text"])
+            elif output["output_type"] in ("execute_result", "display_data"):
+                data = output["data"]
+                parts.append(data.get("text/markdown") or data.get("text/plain", ""))
+            elif output["output_type"] == "error":
+                parts.append(f"ERROR {output['ename']}: {output['evalue']}")
+    return "\n".join(parts)
+
+
+def execute(name: str, kernel_name: str, seen: list[str] | None = None) -> str:
+    """Run notebook `name` in a fresh kernel; return the text of its outputs.
+
+    A first cell, added in memory only, prints the kernel's interpreter, which
+    must be this one. `seen` receives the outputs even when a cell fails.
+    """
+    import nbclient
+    import nbformat
+
+    nb = _stored(name)
+    nb.cells.insert(0, nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
+    client = nbclient.NotebookClient(
+        nb,
+        kernel_name=kernel_name,
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
+    started = time.monotonic()
+    try:
+        client.execute(env=child_env())
+    finally:
+        text = _outputs(nb.cells)
+        if seen is not None:
+            seen.append(text)
+        print(f"{name}: {time.monotonic() - started:.1f} s\n{text}")
+    probe = _outputs(nb.cells[:1]).strip()
+    assert os.path.realpath(probe) == os.path.realpath(sys.executable), probe
+    assert "ERROR" not in text
+    return text
+
+
+@pytest.mark.parametrize(
+    "name", ["01_quickstart.ipynb", "02_graph_in_lcel.ipynb", "03_deploy.ipynb"]
+)
+def test_notebook_is_stored_clean(name: str):
+    nb = _stored(name)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.source[:60]
+        assert "/work/" not in cell.source and "tests." not in cell.source, cell.source[:60]
+
+
+def test_quickstart(kernel_name: str):
+    text = execute("01_quickstart.ipynb", kernel_name)
+    # The table: three claims backed by a quote, the invented dose found in no passage.
+    assert text.count("**supported**") >= 3
+    assert "number '2550 mg' not found in any passage" in text
+    assert 'metformin-2: "' in text
+    assert "level MEDIUM | decision filter" in text
+    assert "**contradicted**" in text and "negation mismatch" in text
+    for line in ("strict    -> refuse", "balanced  -> filter", "lenient   -> return"):
+        assert line in text
+    assert "strict: refuse" in text and "custom: return" in text
+    assert '"label": "contradicted"' in text  # the JSON report
+
+
+def test_graph_in_lcel(kernel_name: str):
+    text = execute("02_graph_in_lcel.ipynb", kernel_name)
+    routes = re.findall(r"^route: (.+?)\s+confidence: (\w+)", text, flags=re.M)
+    assert routes == [
+        ("return", "HIGH"),
+        ("retry → return", "HIGH"),
+        ("retry → filter", "MEDIUM"),
+        ("retry → refuse", "LOW"),
+    ]
+    assert "Note: 1 statement that could not be verified" in text  # the filtered answer
+    assert "I cannot answer this from the available sources." in text  # the refusal
+    settings = dict(re.findall(r"^(\{.*?\})\s+route: (.+)$", text, flags=re.M))
+    assert settings == {
+        "{}": "retry → filter",
+        "{'policy': 'strict'}": "retry → refuse",
+        "{'policy': 'lenient'}": "retry → return",
+        "{'max_retries': 0}": "refuse",
+        "{'policy': 'lenient', 'max_retries': 0}": "filter",
+    }
+    # Streamed: one claim_verdict event per claim of both attempts (4 + 5).
+    assert text.count("claim_verdict ") == 9
+    assert "route: retry → filter" in text
+    # The scripted LLM judge: retry, then return; a fabricated quote is not trusted.
+    assert "decision: return after 2 attempts" in text and "verifier: llm" in text
+    assert re.search(r"^uncertain - .*not found in any passage", text, flags=re.M)
+    assert "'verifier_error'" in text
+
+
+def test_deploy(kernel_name: str):
+    pytest.importorskip("langserve")
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("langgraph_sdk")
+    pytest.importorskip("langgraph_api", reason="needs langgraph-cli[inmem]")
+    if not LANGGRAPH.exists():
+        pytest.skip(f"langgraph-cli is not installed next to {sys.executable}")
+    seen: list[str] = []
+    try:
+        text = execute("03_deploy.ipynb", kernel_name, seen)
+    finally:
+        # Whatever happened, no server outlives the test.
+        pids = [int(pid) for pid in re.findall(r"\(pid (\d+)\)", "".join(seen))]
+        leftover = [pid for pid in pids if _alive(pid)]
+        for pid in leftover:
+            os.killpg(pid, signal.SIGKILL)
+    assert len(pids) == 2 and not leftover, (pids, leftover)
+    assert f"is up at http://{HOST}:" in text
+    assert "invoke: return | HIGH" in text
+    assert "batch: [('return', 1), ('filter', 2)]" in text
+    assert "strict policy on the aspirin question: refuse" in text
+    assert "final decision: filter" in text
+    assert "POST /reliable-rag/batch (strict): ['return', 'refuse']" in text
+    assert "assistants: ['reliable_rag', 'verifier']" in text
+    assert "reliable_rag: return | HIGH" in text
+    assert "reliable_rag, strict: refuse after 2 attempts" in text
+    assert text.count("updates: generate") == 2 and "updates: filter" in text
+    assert "updates: verify 4/5 supported, MEDIUM" in text
+    assert text.count("claim_verdict: ") == 2
+    assert text.count(" stopped") == 2 and "still answers" not in text
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process now
+        return False
+    return True
