@@ -71,7 +71,6 @@ def make_answer(passages: list[str], rng: random.Random) -> str:
 
 def seed_method(embeddings, answer: str, passages: list[str]) -> bool:
     """The seed design's check: any claim whose best passage cosine is below 0.5."""
-    import numpy as np
 
     claims = [s for s in re.split(r"(?<=[.!?])\s+", answer) if s]
     vectors = embeddings.encode(claims + passages)
@@ -114,7 +113,9 @@ def main() -> None:
     # 2. Batch where passages recur (10 passage sets shared by 100 answers), cache on.
     cached = create_verifier()
     pool = sets[:10]
-    batch = [{"answer": make_answer(pool[i % 10], rng), "context": pool[i % 10]} for i in range(100)]
+    batch = [
+        {"answer": make_answer(pool[i % 10], rng), "context": pool[i % 10]} for i in range(100)
+    ]
     cached.batch(batch[:10])  # passages seen once, as in a running RAG system
     claims_per_s = []
     for _ in range(args.runs):
@@ -140,8 +141,12 @@ def main() -> None:
     ]
     for name, ours, seed, target in rows:
         print(f"{name:<44}{ours:>10.1f}{seed:>10.1f}{ours / seed:>8.2f}{target:>12}")
-    print(f"{'batch, passages recur (claims/s)':<44}{med(claims_per_s):>10.1f}{'':>18}{'>= 100':>12}")
-    print(f"{'import + model load + first answer (s)':<44}{med(startup):>10.2f}{'':>18}{'<= 3':>12}")
+    print(
+        f"{'batch, passages recur (claims/s)':<44}{med(claims_per_s):>10.1f}{'':>18}{'>= 100':>12}"
+    )
+    print(
+        f"{'import + model load + first answer (s)':<44}{med(startup):>10.2f}{'':>18}{'<= 3':>12}"
+    )
     print(f"{'peak RSS (MB)':<44}{med(rss):>10.0f}{'':>18}{'<= 500':>12}")
 
 

@@ -73,13 +73,15 @@ def execute(name: str, kernel_name: str, seen: list[str] | None = None) -> str:
     """Run notebook `name` in a fresh kernel; return the text of its outputs.
 
     A first cell, added in memory only, prints the kernel's interpreter, which
-    must be this one. `seen` receives the outputs even when a cell fails.
+    must be this one, and a variable of the environment the kernel was given.
+    `seen` receives the outputs even when a cell fails.
     """
     import nbclient
     import nbformat
 
     nb = _stored(name)
-    nb.cells.insert(0, nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
+    probe = "import os, sys\nprint(sys.executable, os.environ.get('LANGSMITH_TRACING'))"
+    nb.cells.insert(0, nbformat.v4.new_code_cell(probe))
     client = nbclient.NotebookClient(
         nb,
         kernel_name=kernel_name,
@@ -94,8 +96,9 @@ def execute(name: str, kernel_name: str, seen: list[str] | None = None) -> str:
         if seen is not None:
             seen.append(text)
         print(f"{name}: {time.monotonic() - started:.1f} s\n{text}")
-    probe = _outputs(nb.cells[:1]).strip()
-    assert os.path.realpath(probe) == os.path.realpath(sys.executable), probe
+    executable, tracing = _outputs(nb.cells[:1]).split()
+    assert os.path.realpath(executable) == os.path.realpath(sys.executable), executable
+    assert tracing == "false"  # the offline, untraced environment of `child_env`
     assert "ERROR" not in text
     return text
 
