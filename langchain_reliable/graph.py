@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.config import get_stream_writer
 from langgraph.runtime import get_runtime
 
 from langchain_reliable.audit import as_audit_log
@@ -51,6 +52,13 @@ def _node(name: str, func: Node, afunc: Node | None = None) -> Runnable:
         tags=[*TAGS, f"reliable:{name}"],
         metadata={"langchain_reliable_node": name},
     )
+
+
+def _write_verdicts(report: ReliabilityReport) -> None:
+    """Send each verdict to LangGraph's `custom` stream (the LangGraph server's progress feed)."""
+    writer = get_stream_writer()
+    for verdict in report.claims:
+        writer({"claim_verdict": verdict.model_dump()})
 
 
 class _VerificationNodes:
@@ -89,6 +97,7 @@ class _VerificationNodes:
         )
         for verdict in report.claims:
             await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
+        _write_verdicts(report)
         return self._result(state, report, policy, settings)
 
     def verify(self, state: dict, config: RunnableConfig) -> dict:
@@ -103,6 +112,7 @@ class _VerificationNodes:
         )
         for verdict in report.claims:
             dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
+        _write_verdicts(report)
         return self._result(state, report, policy, settings)
 
     def _result(
@@ -161,7 +171,7 @@ def create_verifier(
     builder.add_edge(START, "extract_claims")
     builder.add_edge("extract_claims", "verify")
     builder.add_edge("verify", END)
-    return builder.compile(name="reliable-verifier").with_config(tags=TAGS)  # type: ignore[return-value]
+    return _compile(builder, "reliable-verifier")
 
 
 def create_reliable_rag(
@@ -306,7 +316,19 @@ def create_reliable_rag(
     builder.add_edge("retry", "generate")
     for decision in ("return", "filter", "refuse"):
         builder.add_edge(decision, END)
-    return builder.compile(name="reliable-rag").with_config(tags=TAGS)  # type: ignore[return-value]
+    return _compile(builder, "reliable-rag")
+
+
+def _compile(builder: StateGraph, name: str) -> CompiledStateGraph:
+    """Compile with tags, streaming whole states by default.
+
+    Streaming values (not per-node updates) makes the graph a drop-in step of an
+    LCEL chain: under `chain.stream` the next step receives the graph's output.
+    Per-node updates remain one argument away: `stream(..., stream_mode="updates")`.
+    """
+    graph = builder.compile(name=name).with_config(tags=TAGS)
+    graph.stream_mode = "values"
+    return graph
 
 
 def route_after_retrieve(state: RAGState) -> Literal["generate", "refuse"]:

@@ -37,12 +37,15 @@ verifier.verify(claims, passages).verdicts[0].label  # 'contradicted'
 from __future__ import annotations
 
 import asyncio
+import json
 import math
+import os
 import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -497,6 +500,38 @@ class _Context:
             for u in units
         ]
         self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
+        sentence_stems = [self.unit_stems[i] for i in self.sentences]
+        df: dict[str, int] = {}
+        for pool in sentence_stems:
+            for s in pool:
+                df[s] = df.get(s, 0) + 1
+        self.df = df
+        self.n_sentences = len(sentence_stems)
+        self.bigrams: set[tuple[str, str]] = set()
+        for u in units:
+            if u.kind == "sentence":
+                seq = content_stems(u.text)
+                self.bigrams.update(zip(seq, seq[1:], strict=False))
+
+    def weighted_share(self, stems: Sequence[str]) -> float:
+        """Share of `stems` in the context, each weighted by its rarity there.
+
+        A word's weight is `log(2 + n / (1 + df))`, with `df` the number of
+        passage sentences holding it: rare and absent words weigh most.
+        """
+        if not stems:
+            return 1.0
+        n = self.n_sentences
+        weights = [math.log(2.0 + n / (1.0 + self.df.get(s, 0))) for s in stems]
+        found = sum(w for s, w in zip(stems, weights, strict=True) if s in self.stems)
+        return found / sum(weights)
+
+    def bigram_share(self, stems: Sequence[str]) -> float:
+        """Share of neighbouring content-word pairs of the claim found as neighbours."""
+        pairs = list(zip(stems, stems[1:], strict=False))
+        if not pairs:
+            return 1.0
+        return sum(p in self.bigrams for p in pairs) / len(pairs)
 
     def has_name(self, name: str) -> bool:
         phrase = _normalise(_strip_possessive(name))
@@ -561,6 +596,15 @@ class ClaimFeatures:
         missing_names: Names and codes of the claim found in no passage.
         number_conflict: A number differs from one of the same kind in the claim's sentence.
         negation_flip: The claim and its best sentence differ in negation.
+        novel_words: Content words of the claim found in no passage.
+        weighted_coverage: Share of the claim's content words found anywhere,
+            each weighted by its rarity in the context (a word in few passage
+            sentences, or none, weighs more than one in many).
+        bigram_coverage: Share of the claim's pairs of neighbouring content
+            words that occur as neighbours in a passage sentence (best unit).
+        anchor_similarity: Cosine between the claim and the sentence it is
+            about (the best by similarity and word overlap together).
+        claim_words: Number of distinct content words in the claim.
 
     """
 
@@ -571,9 +615,18 @@ class ClaimFeatures:
     missing_names: int = 0
     number_conflict: bool = False
     negation_flip: bool = False
+    novel_words: int = 0
+    weighted_coverage: float = 1.0
+    bigram_coverage: float = 1.0
+    anchor_similarity: float = 0.0
+    claim_words: int = 0
 
     def as_dict(self) -> dict[str, float]:
-        """Return the features as floats by name (what a learned scorer consumes)."""
+        """Return the features as floats by name (what a learned scorer consumes).
+
+        Counts are capped (numbers and names at 2, novel words at 4) and the
+        claim's length enters as `log1p(claim_words)`.
+        """
         return {
             "similarity": float(self.similarity),
             "coverage_best": float(self.coverage_best),
@@ -582,6 +635,11 @@ class ClaimFeatures:
             "missing_names": float(min(self.missing_names, 2)),
             "number_conflict": float(self.number_conflict),
             "negation_flip": float(self.negation_flip),
+            "novel_words": float(min(self.novel_words, 4)),
+            "weighted_coverage": float(self.weighted_coverage),
+            "bigram_coverage": float(self.bigram_coverage),
+            "anchor_similarity": float(self.anchor_similarity),
+            "claim_length": math.log1p(max(self.claim_words, 0)),
         }
 
 
@@ -629,6 +687,11 @@ class LogisticScorer:
         "missing_names": -3.0,
         "number_conflict": -4.0,
         "negation_flip": -3.0,
+        "novel_words": 0.0,
+        "weighted_coverage": 0.0,
+        "bigram_coverage": 0.0,
+        "anchor_similarity": 0.0,
+        "claim_length": 0.0,
     }
     DEFAULT_BIAS = -6.5
 
@@ -638,6 +701,30 @@ class LogisticScorer:
             raise ValueError(f"unknown feature weights: {sorted(unknown)}")
         self.weights = {**self.DEFAULT_WEIGHTS, **(weights or {})}
         self.bias = self.DEFAULT_BIAS if bias is None else float(bias)
+        self.info: dict[str, Any] = {}
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> LogisticScorer:
+        """Load weights saved as JSON: `{"weights": {name: w}, "bias": b, ...}`.
+
+        Other keys (how the weights were trained, on what) are kept in `info`.
+        """
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        scorer = cls(weights=data["weights"], bias=data["bias"])
+        scorer.info = {k: v for k, v in data.items() if k not in ("weights", "bias")}
+        return scorer
+
+    @classmethod
+    def learned(cls) -> LogisticScorer:
+        """The shipped weights (`models/verifier/scorer.json`), learned by `scripts/train_verifier.py`.
+
+        Trained on claims made without gold labels from passages (see the
+        file's `info`); loaded once per process.
+        """
+        global _LEARNED
+        if _LEARNED is None:
+            _LEARNED = cls.from_file(LEARNED_SCORER_PATH)
+        return _LEARNED
 
     def __call__(self, features: ClaimFeatures) -> float:
         """Return the support probability of `features`."""
@@ -646,6 +733,10 @@ class LogisticScorer:
             return 0.5
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
+
+LEARNED_SCORER_PATH = Path(__file__).resolve().parents[1] / "models" / "verifier" / "scorer.json"
+"""The shipped learned weights of `LogisticScorer` (see `LogisticScorer.learned`)."""
+_LEARNED: LogisticScorer | None = None
 
 # ---------------------------------------------------------------------------
 # The verifier
@@ -730,16 +821,33 @@ class LocalVerifier(ClaimVerifier):
 
     # -- the work -----------------------------------------------------------
 
+    def explain(
+        self, claims: Sequence[Claim], passages: Sequence[Passage]
+    ) -> list[tuple[ClaimVerdict, ClaimFeatures | None]]:
+        """Judge `claims` and return each verdict with the features it rests on.
+
+        The features are `None` for a claim judged without them (no passage).
+        Unlike `verify`, errors propagate. Used to train and inspect the scorer.
+        """
+        claims, passages = _check_args(claims, passages)
+        with self._lock:
+            return self._judge_explained(claims, passages)
+
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
+        return [verdict for verdict, _ in self._judge_explained(claims, passages)]
+
+    def _judge_explained(
+        self, claims: list[Claim], passages: list[Passage]
+    ) -> list[tuple[ClaimVerdict, ClaimFeatures | None]]:
         if not claims:
             return []
         passages = [p for p in passages if p.text.strip()]
         if not passages:
             return [
-                ClaimVerdict(
+                (ClaimVerdict(
                     text=c.text, span=c.span, label="unsupported", score=0.0,
                     reason="no passage to check the claim against",
-                )
+                ), None)
                 for c in claims
             ]  # fmt: skip
         units = self.selector.units(passages)
@@ -747,7 +855,9 @@ class LocalVerifier(ClaimVerifier):
         found = self.selector.select(claims, passages, units=units)
         return [self._verdict(c, f, context) for c, f in zip(claims, found, strict=True)]
 
-    def _verdict(self, claim: Claim, found: ClaimEvidence, ctx: _Context) -> ClaimVerdict:
+    def _verdict(
+        self, claim: Claim, found: ClaimEvidence, ctx: _Context
+    ) -> tuple[ClaimVerdict, ClaimFeatures]:
         surface: dict[str, str] = {}
         for token in tokenize(claim.text):
             if token not in STOPWORDS:
@@ -777,6 +887,11 @@ class LocalVerifier(ClaimVerifier):
             missing_names=len(missing_names),
             number_conflict=conflict is not None,
             negation_flip=flip,
+            novel_words=sum(s not in ctx.stems for s in stems),
+            weighted_coverage=ctx.weighted_share(stems),
+            bigram_coverage=ctx.bigram_share(stems),
+            anchor_similarity=_unit(float(cosine[anchor])),
+            claim_words=len(stems),
         )
         score = _unit(float(self.scorer(features)))
         where = _where(ctx.units[anchor])
@@ -815,7 +930,7 @@ class LocalVerifier(ClaimVerifier):
             reason = f"partial support from {where}: {_signals(features, surface, ctx.stems)}"
         if flip and ruled is None:
             reason += "; " + _negation_reason(cue_claim, cue_anchor, where)
-        return ClaimVerdict(
+        verdict = ClaimVerdict(
             text=claim.text,
             span=claim.span,
             label=label,
@@ -823,6 +938,7 @@ class LocalVerifier(ClaimVerifier):
             evidence=evidence[:3],
             reason=reason,
         )
+        return verdict, features
 
     def _anchor_first(self, found: ClaimEvidence, anchor: int) -> list[Evidence]:
         unit = found.units[anchor]

@@ -102,16 +102,17 @@ def test_remote_invoke_and_batch(server):
 
 def test_remote_stream(server):
     rag = remote(server, "/reliable-rag/")
+    # One state snapshot per step: the question first, the answer before its decision.
     chunks = list(rag.stream({"question": RETURNED}))
-    nodes = [node for chunk in chunks for node in chunk]
-    assert nodes == ["retrieve", "generate", "extract_claims", "verify", "return"]
-    final = chunks[-1]["return"]
-    assert final["decision"] == "return" and final["attempts"] == 1
+    assert len(chunks) >= 5
+    assert chunks[0]["question"] == RETURNED and "answer" not in chunks[0]
+    first_answer = next(i for i, c in enumerate(chunks) if "answer" in c)
+    assert all("decision" not in c for c in chunks[: first_answer + 1])
+    assert chunks[-1]["decision"] == "return" and chunks[-1]["attempts"] == 1
 
     check = remote(server, "/verify/")
     chunks = list(check.stream(VERIFY_INPUT))
-    assert [node for chunk in chunks for node in chunk] == ["extract_claims", "verify"]
-    assert len(chunks[-1]["verify"]["claims"]) == 2
+    assert len(chunks[-1]["claims"]) == 2
 
 
 async def test_remote_astream_events(server):
@@ -170,8 +171,8 @@ def test_raw_invoke_batch_and_stream(server):
     kinds = [event for event, _ in events]
     assert kinds[0] == "metadata" and kinds[-1] == "end"
     data = [payload for event, payload in events if event == "data"]
-    assert [node for chunk in data for node in chunk] == ["extract_claims", "verify"]
-    assert data[-1]["verify"]["supported"] == 1
+    assert len(data) >= 2 and "claims" not in data[0]
+    assert data[-1]["supported"] == 1
 
 
 def test_invalid_input_and_settings_are_rejected(server):

@@ -292,3 +292,17 @@ def test_documents_are_accepted_as_knowledge():
     out = create_reliable_rag(model, docs, verifier="llm", k=2).invoke({"question": "When?"})
     assert out["decision"] == "return"
     assert out["report"]["claims"][0]["evidence"][0]["passage_id"] in {"s0", "s1"}
+
+
+def test_claim_verdicts_on_the_custom_stream_and_values_by_default():
+    script = [AIMessage(f"{SIGNED} {FORCE}"), judge((SIGNED, "supported"), (FORCE, "supported"))]
+    _, rag = rag_with(script)
+    custom = [
+        c["claim_verdict"]["label"] for c in rag.stream({"question": "When?"}, stream_mode="custom")
+    ]
+    assert custom == ["supported", "supported"]
+    _, rag = rag_with(script)
+    chain = (
+        RunnableLambda(lambda q: {"question": q}) | rag | RunnableLambda(lambda o: o["decision"])
+    )
+    assert list(chain.stream("When?")) == ["return"]

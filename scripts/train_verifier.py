@@ -1,0 +1,407 @@
+"""Train the embedded verifier's scorer and report cross-dataset results.
+
+The shipped scorer (`langchain_reliable/models/verifier/scorer.json`) is a
+logistic regression over `ClaimFeatures`, trained on claims made **without any
+gold label**, from the passages of the shared files (their answers and labels
+are not read for it):
+
+- supported: a passage sentence (or its longest clause, a prefix, lower-cased,
+  or with a hedge such as "I think" in front), checked against its context;
+- unsupported (leave-one-sentence-out): the same sentence once it is cut out
+  of its passage;
+- unsupported (addition): the sentence with a clause of another record appended;
+- unsupported (off-topic): a sentence of another record;
+- contradicted: a number changed, a name swapped for another name of the
+  context, a negation inserted, or a content word swapped for another record's.
+
+Then it scores the gold items of the shared files with the verifier as shipped
+(rules included) and prints, and writes to `benchmarks/CROSS_DATASET.md`:
+
+1. the self-supervised scorer against the hand-set one on every file;
+2. leave-one-dataset-out: a scorer trained on the gold of the other files
+   (with and without the self-supervised data), tested on the held-out file.
+
+Everything is seeded; features are cached under `build/train_verifier/`.
+
+    .venv/bin/python scripts/train_verifier.py [--data ../shared/data] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from langchain_reliable.claims import SentenceClaimExtractor  # noqa: E402
+from langchain_reliable.eval import metrics  # noqa: E402
+from langchain_reliable.eval.datasets import load_records  # noqa: E402
+from langchain_reliable.evidence import content_stems, split_sentences  # noqa: E402
+from langchain_reliable.schemas import Claim, Passage  # noqa: E402
+from langchain_reliable.verifiers.local import (  # noqa: E402
+    LEARNED_SCORER_PATH,
+    ClaimFeatures,
+    LocalVerifier,
+    LogisticScorer,
+    extract_names,
+)
+
+FILES = {"faithbench": "faithbench.jsonl", "wice": "wice_dev.jsonl", "begin": "begin_dev.jsonl"}
+LEVEL = {"faithbench": "response", "wice": "claim", "begin": "claim"}
+FEATURES = list(LogisticScorer.DEFAULT_WEIGHTS)
+SOURCES = {"faithbench": 350, "wice": 150, "begin": 450}  # records sampled per file
+SEED = 0
+C = 1.0
+HEDGES = ["I think ", "I know that ", "Did you know that ", "Actually, ", "Apparently, "]
+NEGATABLE = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|did|could|would)\b")
+
+
+# ---------------------------------------------------------------------------
+# Claims made from passages, without labels
+# ---------------------------------------------------------------------------
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return [
+        (s, e)
+        for s, e in split_sentences(text)
+        if 8 <= len(text[s:e].split()) <= 40 and len(content_stems(text[s:e])) >= 4
+    ]
+
+
+def _clause(sentence: str, rng: random.Random) -> str:
+    parts = [p.strip() for p in re.split(r"[,;:]\s+|\s+-\s+", sentence) if p.strip()]
+    parts = [p for p in parts if len(p.split()) >= 5]
+    return rng.choice(parts) if parts else sentence
+
+
+def _supported_variant(sentence: str, rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.3:
+        return sentence
+    if r < 0.55:
+        return _clause(sentence, rng)
+    if r < 0.7:
+        words = sentence.split()
+        return " ".join(words[: max(6, int(len(words) * rng.uniform(0.5, 0.8)))])
+    if r < 0.85:
+        return sentence.lower()
+    text = sentence[0].lower() + sentence[1:]
+    return rng.choice(HEDGES) + text
+
+
+def _fragment(other: str, rng: random.Random) -> str:
+    words = other.rstrip(".!?").split()
+    start = rng.randrange(0, max(1, len(words) - 6))
+    return " ".join(words[start : start + rng.randint(5, 9)])
+
+
+def _contradict(sentence: str, context: str, other: str, rng: random.Random) -> str | None:
+    """A number changed, a name swapped, a negation inserted or a word swapped."""
+    ways = []
+    if re.search(r"\d", sentence):
+        ways.append("number")
+    names = extract_names(sentence)
+    others = [n for n in extract_names(context) if n not in names and n not in sentence]
+    if names and others:
+        ways.append("name")
+    if NEGATABLE.search(sentence):
+        ways.append("negation")
+    ways.append("word")
+    way = rng.choice(ways)
+    if way == "number":
+
+        def bump(m: re.Match[str]) -> str:
+            value = int(m.group(0))
+            return str(value + rng.choice([1, 2, 3, 5, 10, 20]) * rng.choice([-1, 1]))
+
+        digits = list(re.finditer(r"\d+", sentence))
+        m = rng.choice(digits)
+        return sentence[: m.start()] + bump(m) + sentence[m.end() :]
+    if way == "name":
+        return sentence.replace(rng.choice(names), rng.choice(others), 1)
+    if way == "negation":
+        m = NEGATABLE.search(sentence)
+        assert m is not None
+        return sentence[: m.end()] + " not" + sentence[m.end() :]
+    words = sentence.split()
+    spots = [i for i, w in enumerate(words) if len(w) > 4 and w.isalpha() and w.islower()]
+    donors = [w for w in other.split() if len(w) > 4 and w.isalpha() and w.islower()]
+    if not spots or not donors:
+        return None
+    words[rng.choice(spots)] = rng.choice(donors)
+    return " ".join(words)
+
+
+def synthetic_examples(data: Path) -> list[dict]:
+    """Claims with their context and a label, made from passages alone (no gold read)."""
+    rng = random.Random(SEED)
+    examples: list[dict] = []
+    for name, file in FILES.items():
+        contexts = [r.context for r in load_records(data / file)]
+        pool = [(i, j, s, e) for i, c in enumerate(contexts) for j, p in enumerate(c) for s, e in _sentences(p)]
+        chosen = rng.sample(range(len(contexts)), min(SOURCES[name], len(contexts)))
+        by_record: dict[int, list] = {}
+        for i, j, s, e in pool:
+            by_record.setdefault(i, []).append((j, s, e))
+        for i in chosen:
+            if i not in by_record:
+                continue
+            j, s, e = rng.choice(by_record[i])
+            context = list(contexts[i])
+            if len(context) > 3:  # long web pages: the sentence's passage and two others
+                rest = [k for k in range(len(context)) if k != j]
+                keep = sorted([j, *rng.sample(rest, 2)])
+                j = keep.index(j)
+                context = [context[k] for k in keep]
+            sentence = context[j][s:e]
+            oi, oj, os_, oe = rng.choice([x for x in pool if x[0] != i])
+            other = contexts[oi][oj][os_:oe]
+            whole = " ".join(context)
+            group = f"{name}:{i}"
+            claims = [(_supported_variant(sentence, rng), 1, "supported")]
+            contradicted = _contradict(sentence, whole, other, rng)
+            if contradicted and contradicted != sentence:
+                claims.append((contradicted, 0, "swap"))
+            claims.append(
+                (sentence.rstrip(".!? ") + ", and " + _fragment(other, rng) + ".", 0, "addition")
+            )
+            claims.append((other, 0, "off-topic"))
+            for text, label, kind in claims:
+                examples.append(dict(group=group, context=context, claim=text, label=label, kind=kind))
+            cut = context[j][:s] + context[j][e:]
+            loso = [p if k != j else cut for k, p in enumerate(context)]
+            if cut.strip():
+                text = sentence if rng.random() < 0.5 else _supported_variant(sentence, rng)
+                examples.append(dict(group=group, context=loso, claim=text, label=0, kind="loso"))
+    return examples
+
+
+# ---------------------------------------------------------------------------
+# Features
+# ---------------------------------------------------------------------------
+
+
+def featurise(verifier: LocalVerifier, claims: list[str], context: list[str]) -> list[dict]:
+    passages = [Passage(index=i, text=t) for i, t in enumerate(context)]
+    claim_objs = [Claim(text=c, span=(0, len(c))) for c in claims]
+    out = []
+    for verdict, features in verifier.explain(claim_objs, passages):
+        feats = (features or ClaimFeatures(0.0, 0.0, 0.0)).as_dict()
+        # Whether a rule fixed the label (its score is then capped).
+        ruled = verdict.label == "contradicted" or (
+            verdict.label == "unsupported" and verdict.reason.endswith("not found in any passage")
+        )
+        out.append({"x": [feats[f] for f in FEATURES], "ruled": bool(ruled or features is None)})
+    return out
+
+
+def synthetic_features(verifier: LocalVerifier, data: Path, cache: Path) -> dict[str, np.ndarray]:
+    path = cache / "synthetic.npz"
+    if path.exists():
+        return dict(np.load(path, allow_pickle=False))
+    examples = synthetic_examples(data)
+    grouped: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for k, ex in enumerate(examples):
+        grouped.setdefault((ex["group"], tuple(ex["context"])), []).append(k)
+    X = np.zeros((len(examples), len(FEATURES)))
+    ruled = np.zeros(len(examples), dtype=bool)
+    for (_, context), rows in grouped.items():
+        feats = featurise(verifier, [examples[k]["claim"] for k in rows], list(context))
+        for k, f in zip(rows, feats, strict=True):
+            X[k], ruled[k] = f["x"], f["ruled"]
+    arrays = {
+        "X": X,
+        "ruled": ruled,
+        "y": np.array([ex["label"] for ex in examples]),
+        "kind": np.array([ex["kind"] for ex in examples]),
+        "group": np.array([ex["group"] for ex in examples]),
+    }
+    np.savez(path, **arrays)
+    return arrays
+
+
+def gold_features(verifier: LocalVerifier, data: Path, name: str, cache: Path) -> dict:
+    """Claim features of a shared file's gold items; `item` maps claims to scored items."""
+    path = cache / f"gold_{name}.npz"
+    if path.exists():
+        return dict(np.load(path, allow_pickle=False))
+    extractor = SentenceClaimExtractor()
+    rows, ruled, item, y_item = [], [], [], []
+    records = load_records(data / FILES[name])
+    started = time.perf_counter()
+    for r in records:
+        if LEVEL[name] == "claim" and r.claims:
+            units = [([c.text], not c.supported) for c in r.claims]
+        else:
+            claims = [c.text for c in extractor.extract(r.answer).claims]
+            units = [(claims, r.hallucinated)]
+        for claims, hallucinated in units:
+            feats = featurise(verifier, claims, r.context) if claims else []
+            for f in feats:
+                rows.append(f["x"])
+                ruled.append(f["ruled"])
+                item.append(len(y_item))
+            y_item.append(hallucinated)
+            if not claims:  # no claim: scored 0 (not hallucinated)
+                rows.append([np.nan] * len(FEATURES))
+                ruled.append(False)
+                item.append(len(y_item) - 1)
+    print(f"  {name}: {len(y_item)} items in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    arrays = {
+        "X": np.array(rows, dtype=float),
+        "ruled": np.array(ruled, dtype=bool),
+        "item": np.array(item),
+        "y": np.array(y_item, dtype=bool),
+    }
+    np.savez(path, **arrays)
+    return arrays
+
+
+# ---------------------------------------------------------------------------
+# Fit and evaluate
+# ---------------------------------------------------------------------------
+
+
+def fit(X: np.ndarray, y: np.ndarray) -> LogisticScorer:
+    """Balanced, L2-regularised logistic regression; weights on the raw features."""
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=C, class_weight="balanced", max_iter=5000, random_state=SEED)
+    model.fit((X - mean) / scale, y)
+    coef = model.coef_[0] / scale
+    bias = float(model.intercept_[0] - (coef * mean).sum())
+    return LogisticScorer(weights=dict(zip(FEATURES, coef.tolist(), strict=True)), bias=bias)
+
+
+def support(scorer: LogisticScorer, X: np.ndarray, ruled: np.ndarray, cap: float = 0.175) -> np.ndarray:
+    """Support probability per claim as the verifier gives it (rules cap the score)."""
+    w = np.array([scorer.weights[f] for f in FEATURES])
+    z = np.clip(scorer.bias + np.nan_to_num(X, nan=0.0) @ w, -50, 50)
+    p = 1.0 / (1.0 + np.exp(-z))
+    p = np.where(ruled, np.minimum(p, cap), p)
+    return np.where(np.isnan(X).any(axis=1), 1.0, p)  # no claim: nothing to doubt
+
+
+def evaluate(scorer: LogisticScorer, gold: dict) -> dict:
+    p = support(scorer, gold["X"], gold["ruled"])
+    score = np.zeros(len(gold["y"]))
+    np.maximum.at(score, gold["item"], 1.0 - p)
+    y = gold["y"].astype(bool)
+    pred = score >= 0.5
+    return {
+        "n": int(len(y)),
+        "balanced_accuracy": metrics.balanced_accuracy(y, pred),
+        "auroc": metrics.auroc(y, score),
+    }
+
+
+def gold_training(gold: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Gold claims as training rows: a claim takes its item's label (support = not hallucinated).
+
+    At response level an answer's claims all take the answer's label, which is
+    noisy for hallucinated answers (most of their claims are fine); those rows
+    weigh 1/claims.
+    """
+    ok = ~np.isnan(gold["X"]).any(axis=1)
+    return gold["X"][ok], (~gold["y"][gold["item"][ok]]).astype(int)
+
+
+def table(rows: list[list[str]], head: list[str]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def fmt(result: dict) -> str:
+    return f"{result['balanced_accuracy']:.3f} / {result['auroc']:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--cache", type=Path, default=ROOT / "build" / "train_verifier")
+    parser.add_argument("--no-write", action="store_true", help="do not write the scorer file")
+    args = parser.parse_args()
+    args.cache.mkdir(parents=True, exist_ok=True)
+
+    verifier = LocalVerifier(scorer=LogisticScorer())  # features do not depend on the scorer
+    print("features: synthetic claims", file=sys.stderr)
+    syn = synthetic_features(verifier, args.data, args.cache)
+    gold = {}
+    for name in FILES:
+        print(f"features: gold {name}", file=sys.stderr)
+        gold[name] = gold_features(verifier, args.data, name, args.cache)
+
+    kinds = {str(k): int((syn["kind"] == k).sum()) for k in np.unique(syn["kind"])}
+    shipped = fit(syn["X"], syn["y"])
+    shipped.info = {
+        "model": "logistic regression (scikit-learn, C=1, class_weight=balanced)",
+        "trained_on": (
+            "claims made without gold labels from passages of the shared files "
+            "(faithbench, wice_dev, begin_dev): sentence supported by its passage, "
+            "unsupported once cut out (leave-one-sentence-out), with a clause appended, "
+            "off-topic, or contradicted by a number/name/negation/word swap"
+        ),
+        "examples": int(len(syn["y"])),
+        "by_kind": kinds,
+        "seed": SEED,
+        "script": "scripts/train_verifier.py",
+    }
+    if not args.no_write:
+        LEARNED_SCORER_PATH.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "weights": {k: round(v, 6) for k, v in shipped.weights.items()},
+            "bias": round(shipped.bias, 6),
+            **shipped.info,
+        }
+        LEARNED_SCORER_PATH.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {LEARNED_SCORER_PATH.relative_to(ROOT)}", file=sys.stderr)
+
+    hand = LogisticScorer()
+    head = ["scorer (trained on)", *[f"{n} ({LEVEL[n]})" for n in FILES]]
+    rows = [
+        ["hand-set weights (none)", *[fmt(evaluate(hand, gold[n])) for n in FILES]],
+        ["self-supervised, shipped (passages, no labels)", *[fmt(evaluate(shipped, gold[n])) for n in FILES]],
+    ]
+    lodo_rows = []
+    for held in FILES:
+        train = [n for n in FILES if n != held]
+        Xs, ys = zip(*(gold_training(gold[n]) for n in train), strict=True)
+        only_gold = fit(np.vstack(Xs), np.concatenate(ys))
+        both = fit(np.vstack([*Xs, syn["X"]]), np.concatenate([*ys, syn["y"]]))
+        lodo_rows.append(
+            [held, " + ".join(train), fmt(evaluate(only_gold, gold[held])), fmt(evaluate(both, gold[held]))]
+        )
+    text = (
+        "## Cross-dataset results of the embedded verifier's scorer\n\n"
+        "Balanced accuracy at the verifier's own threshold (hallucinated when "
+        "1 - support >= 0.5) / AUROC. FaithBench at response level (weakest claim of "
+        "the answer), WiCE and BEGIN at claim level. Rules (missing number or name, "
+        "number conflict, negation) apply as in the shipped verifier.\n\n"
+        + table(rows, head)
+        + "\n\nLeave one dataset out: a scorer trained on the gold labels of the other two "
+        "files (claim-level gold; FaithBench answers' claims take the answer's label), "
+        "alone or with the self-supervised claims, tested on the held-out file.\n\n"
+        + table(lodo_rows, ["held out", "trained on gold of", "gold only", "gold + self-supervised"])
+        + f"\n\nSelf-supervised training claims: {len(syn['y'])} ({kinds}); seed {SEED}.\n"
+        "Reproduce: `.venv/bin/python scripts/train_verifier.py`.\n"
+    )
+    print(text)
+    print("weights:", json.dumps({k: round(v, 3) for k, v in shipped.weights.items()}), "bias", round(shipped.bias, 3))
+    if not args.no_write:
+        (ROOT / "benchmarks" / "CROSS_DATASET.md").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
