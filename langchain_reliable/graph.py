@@ -14,9 +14,9 @@ from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_cu
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.config import get_stream_writer
 from langgraph.runtime import get_runtime
 
 from langchain_reliable.audit import as_audit_log
