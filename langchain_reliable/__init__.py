@@ -13,33 +13,83 @@ Example:
 
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from langchain_reliable._version import __version__
-from langchain_reliable.audit import AuditLog
-from langchain_reliable.claims import (
-    ClaimExtractor,
-    ExtractionResult,
-    LLMClaimExtractor,
-    SentenceClaimExtractor,
-)
-from langchain_reliable.config import Limits, ReliabilityContext
-from langchain_reliable.graph import create_reliable_rag, create_verifier
-from langchain_reliable.policy import PRESETS, Policy
-from langchain_reliable.schemas import (
-    Claim,
-    ClaimVerdict,
-    Cost,
-    Evidence,
-    Passage,
-    ReliabilityReport,
-)
-from langchain_reliable.verifiers import (
-    CascadeVerifier,
-    ClaimVerifier,
-    LLMJudge,
-    LocalVerifier,
-    VerificationResult,
-    get_verifier,
-)
+
+if TYPE_CHECKING:
+    from langchain_reliable.audit import AuditLog
+    from langchain_reliable.claims import (
+        ClaimExtractor,
+        ExtractionResult,
+        LLMClaimExtractor,
+        SentenceClaimExtractor,
+    )
+    from langchain_reliable.config import Limits, ReliabilityContext
+    from langchain_reliable.graph import create_reliable_rag, create_verifier
+    from langchain_reliable.policy import PRESETS, Policy
+    from langchain_reliable.schemas import (
+        Claim,
+        ClaimVerdict,
+        Cost,
+        Evidence,
+        Passage,
+        ReliabilityReport,
+    )
+    from langchain_reliable.verifiers import (
+        CascadeVerifier,
+        ClaimVerifier,
+        LLMJudge,
+        LocalVerifier,
+        VerificationResult,
+        get_verifier,
+    )
+
+# Public names and the module each lives in: imported on first access, so that
+# `import langchain_reliable` stays fast (LangGraph and LangChain's model classes
+# load only when a name that needs them is used).
+_EXPORTS = {
+    "AuditLog": "audit",
+    "ClaimExtractor": "claims",
+    "ExtractionResult": "claims",
+    "LLMClaimExtractor": "claims",
+    "SentenceClaimExtractor": "claims",
+    "Limits": "config",
+    "ReliabilityContext": "config",
+    "create_reliable_rag": "graph",
+    "create_verifier": "graph",
+    "PRESETS": "policy",
+    "Policy": "policy",
+    "Claim": "schemas",
+    "ClaimVerdict": "schemas",
+    "Cost": "schemas",
+    "Evidence": "schemas",
+    "Passage": "schemas",
+    "ReliabilityReport": "schemas",
+    "CascadeVerifier": "verifiers",
+    "ClaimVerifier": "verifiers",
+    "LLMJudge": "verifiers",
+    "LocalVerifier": "verifiers",
+    "VerificationResult": "verifiers",
+    "get_verifier": "verifiers",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "PRESETS",

@@ -60,7 +60,16 @@ FEATURES = list(LogisticScorer.DEFAULT_WEIGHTS)
 SOURCES = {"faithbench": 350, "wice": 150, "begin": 450}  # records sampled per file
 SEED = 0
 C = 1.0
-HEDGES = ["I think ", "I know that ", "Did you know that ", "Actually, ", "Apparently, "]
+HEDGES = [
+    "I think ",
+    "I know that ",
+    "Did you know that ",
+    "Actually, ",
+    "Apparently, ",
+    "The article says that ",
+    "According to the text, ",
+    "It is reported that ",
+]
 NEGATABLE = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|did|could|would)\b")
 
 
@@ -83,19 +92,46 @@ def _clause(sentence: str, rng: random.Random) -> str:
     return rng.choice(parts) if parts else sentence
 
 
-def _supported_variant(sentence: str, rng: random.Random) -> str:
+def _drop_words(sentence: str, rng: random.Random) -> str:
+    """Leave out one to three lower-case words (a compressed restatement)."""
+    words = sentence.split()
+    spots = [i for i, w in enumerate(words) if w.isalpha() and w.islower() and i > 0]
+    drop = set(rng.sample(spots, min(len(spots), rng.randint(1, 3))))
+    return " ".join(w for i, w in enumerate(words) if i not in drop)
+
+
+def _swap_clauses(sentence: str, rng: random.Random) -> str:
+    parts = [p.strip() for p in re.split(r",\s+", sentence.rstrip(".!? ")) if p.strip()]
+    if len(parts) < 2:
+        return _drop_words(sentence, rng)
+    rng.shuffle(parts)
+    text = ", ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def _supported_variant(sentence: str, rng: random.Random, next_sentence: str = "") -> str:
+    """A restatement of `sentence` that its passage still supports."""
     r = rng.random()
-    if r < 0.3:
-        return sentence
-    if r < 0.55:
-        return _clause(sentence, rng)
-    if r < 0.7:
+    if r < 0.1:
+        text = sentence
+    elif r < 0.25:
+        text = _clause(sentence, rng)
+    elif r < 0.35:
         words = sentence.split()
-        return " ".join(words[: max(6, int(len(words) * rng.uniform(0.5, 0.8)))])
-    if r < 0.85:
-        return sentence.lower()
-    text = sentence[0].lower() + sentence[1:]
-    return rng.choice(HEDGES) + text
+        text = " ".join(words[: max(6, int(len(words) * rng.uniform(0.5, 0.8)))])
+    elif r < 0.55:
+        text = _drop_words(sentence, rng)
+    elif r < 0.65:
+        text = _swap_clauses(sentence, rng)
+    elif r < 0.8 and next_sentence:  # two neighbouring sentences fused, as summaries do
+        text = sentence.rstrip(".!? ") + ", and " + _clause(next_sentence, rng)
+    else:
+        text = _drop_words(sentence, rng)
+    if rng.random() < 0.25:
+        text = text.lower()
+    if rng.random() < 0.25:
+        text = rng.choice(HEDGES) + text[0].lower() + text[1:]
+    return text
 
 
 def _fragment(other: str, rng: random.Random) -> str:
@@ -163,11 +199,16 @@ def synthetic_examples(data: Path) -> list[dict]:
                 j = keep.index(j)
                 context = [context[k] for k in keep]
             sentence = context[j][s:e]
+            nxt = split_sentences(context[j][e:])
+            next_sentence = context[j][e:][nxt[0][0] : nxt[0][1]] if nxt else ""
             oi, oj, os_, oe = rng.choice([x for x in pool if x[0] != i])
             other = contexts[oi][oj][os_:oe]
             whole = " ".join(context)
             group = f"{name}:{i}"
-            claims = [(_supported_variant(sentence, rng), 1, "supported")]
+            claims = [
+                (_supported_variant(sentence, rng, next_sentence), 1, "supported"),
+                (_supported_variant(sentence, rng, next_sentence), 1, "supported"),
+            ]
             contradicted = _contradict(sentence, whole, other, rng)
             if contradicted and contradicted != sentence:
                 claims.append((contradicted, 0, "swap"))
