@@ -323,7 +323,8 @@ def _jsonable(out: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """Argument type: an integer of at least 1."""
     try:
         value = int(text)
     except ValueError:
@@ -357,7 +358,7 @@ def _add_ask(sub: Subparsers) -> None:
     parser.add_argument(
         "--model", default=None, metavar="PROVIDER:NAME", help="chat model, e.g. openai:gpt-4o-mini"
     )
-    parser.add_argument("--k", type=_positive, default=4, help="passages retrieved (default 4)")
+    parser.add_argument("--k", type=positive_int, default=4, help="passages retrieved (default 4)")
     parser.add_argument(
         "--max-retries", type=_non_negative, default=1, help="regenerations allowed (default 1)"
     )
@@ -429,7 +430,7 @@ def _add_ingest(sub: Subparsers) -> None:
     )
     parser.add_argument(
         "--chunk-size",
-        type=_positive,
+        type=positive_int,
         default=CHUNK_SIZE,
         help=f"tokens per chunk (default {CHUNK_SIZE})",
     )
@@ -440,7 +441,7 @@ def _add_ingest(sub: Subparsers) -> None:
         help=f"tokens shared by neighbouring chunks (default {CHUNK_OVERLAP})",
     )
     parser.add_argument(
-        "--batch-size", type=_positive, default=64, help="chunks embedded per batch (default 64)"
+        "--batch-size", type=positive_int, default=64, help="chunks embedded per batch (default 64)"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=_ingest)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from langchain_core.documents import Document
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -105,6 +105,17 @@ class Cost(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     milliseconds: float = 0.0
+
+    @classmethod
+    def of_llm_call(cls, message: Any, milliseconds: float) -> Cost:
+        """Cost of one chat-model call, from its message's `usage_metadata` (if any)."""
+        usage = getattr(message, "usage_metadata", None) or {}
+        return cls(
+            llm_calls=1,
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+            milliseconds=milliseconds,
+        )
 
     def __add__(self, other: Cost) -> Cost:
         return Cost(

@@ -147,7 +147,7 @@ class LLMClaimExtractor(ClaimExtractor):
         except Exception as exc:
             cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
             return self._fall_back(answer, f"claim extraction call failed: {_describe(exc)}", cost)
-        cost = _cost(result, _ms_since(started))
+        cost = Cost.of_llm_call(_raw(result), _ms_since(started))
 
         parsed = result.get("parsed") if isinstance(result, dict) else None
         if not isinstance(parsed, ExtractedClaims):
@@ -324,12 +324,6 @@ def _ms_since(started: float) -> float:
     return (time.perf_counter() - started) * 1000.0
 
 
-def _cost(result: Any, ms: float) -> Cost:
-    raw = result.get("raw") if isinstance(result, dict) else None
-    usage = getattr(raw, "usage_metadata", None) or {}
-    return Cost(
-        llm_calls=1,
-        input_tokens=int(usage.get("input_tokens") or 0),
-        output_tokens=int(usage.get("output_tokens") or 0),
-        milliseconds=ms,
-    )
+def _raw(result: Any) -> Any:
+    """The raw message of a `with_structured_output(..., include_raw=True)` result."""
+    return result.get("raw") if isinstance(result, dict) else None

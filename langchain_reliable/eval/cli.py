@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from langchain_reliable.cli import positive_int
 from langchain_reliable.eval.datasets import EvalRecord, load_records
 from langchain_reliable.eval.detectors import (
     LexicalBaseline,
@@ -54,16 +55,6 @@ PROG = "reliable-rag eval"
 
 class UsageError(Exception):
     """A problem with the command line or its inputs (exit status 2)."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="claim extractor at response level (default: the package default)",
     )
-    parser.add_argument("--limit", type=_positive_int, metavar="N", help="first N records per file")
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="first N records per file")
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout instead of tables"
     )
@@ -119,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--concurrency",
-        type=_positive_int,
+        type=positive_int,
         default=8,
         metavar="N",
         help="answers verified at the same time (default: 8)",

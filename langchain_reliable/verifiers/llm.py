@@ -149,7 +149,7 @@ class LLMJudge(ClaimVerifier):
         except Exception as exc:
             cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
             return self._all_uncertain(claims, f"judge call failed: {_describe(exc)}", cost)
-        cost = _cost(result, _ms_since(started))
+        cost = Cost.of_llm_call(_raw(result), _ms_since(started))
 
         errors: list[str] = []
         items = self._verdicts_from(result, errors)
@@ -381,17 +381,6 @@ def _raw_arguments(raw: Any) -> Any:
     return None
 
 
-def _cost(result: Any, ms: float) -> Cost:
-    raw = result.get("raw") if isinstance(result, dict) else None
-    usage = getattr(raw, "usage_metadata", None) or {}
-    return Cost(
-        llm_calls=1,
-        input_tokens=int(usage.get("input_tokens") or 0),
-        output_tokens=int(usage.get("output_tokens") or 0),
-        milliseconds=ms,
-    )
-
-
 def _ms_since(started: float) -> float:
     return (time.perf_counter() - started) * 1000.0
 
@@ -400,3 +389,8 @@ def _describe(exc: BaseException, limit: int = 300) -> str:
     text = f"{type(exc).__name__}: {exc}".strip()
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _raw(result: Any) -> Any:
+    """The raw message of a `with_structured_output(..., include_raw=True)` result."""
+    return result.get("raw") if isinstance(result, dict) else None
