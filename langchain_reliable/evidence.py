@@ -373,6 +373,10 @@ class EvidenceSelector:
         windows: Also score windows of two neighbouring sentences.
         rrf_k: The constant of reciprocal-rank fusion.
         max_sentence_chars: Longer sentences are cut into pieces of this size.
+        window_encoding: `"mean"` (default): a window's vector is the
+            length-weighted mean of its sentences' vectors, so only sentences
+            are encoded (about 3x fewer tokens); `"model"`: windows are encoded
+            as text too.
 
     Example:
         ```python
@@ -390,9 +394,13 @@ class EvidenceSelector:
         windows: bool = True,
         rrf_k: int = 60,
         max_sentence_chars: int = 600,
+        window_encoding: Literal["mean", "model"] = "mean",
     ) -> None:
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
+        if window_encoding not in ("mean", "model"):
+            raise ValueError(f"window_encoding must be 'mean' or 'model', got {window_encoding!r}")
+        self.window_encoding = window_encoding
         self._embeddings = embeddings
         self.k = k
         self.windows = windows
@@ -461,7 +469,7 @@ class EvidenceSelector:
     ) -> list[ClaimEvidence]:
         """Score every unit of `passages` against each claim and keep the top `k`.
 
-        All claims are embedded in one `encode` call and all units in another.
+        Claims and units are embedded in one `encode` call.
 
         Args:
             claims: Claim texts or `Claim`s.
@@ -480,8 +488,7 @@ class EvidenceSelector:
             empty = np.zeros(0, dtype=np.float64)
             return [ClaimEvidence(t, units, empty, empty, empty) for t in texts]
 
-        claim_vecs = self.encode(texts)
-        unit_vecs = self.encode([u.text for u in units])
+        claim_vecs, unit_vecs = self._encode_units(texts, units)
         cosine = np.clip(claim_vecs @ unit_vecs.T, -1.0, 1.0).astype(np.float64)
         cosine = np.nan_to_num(cosine, nan=0.0)
 
@@ -496,6 +503,33 @@ class EvidenceSelector:
             found.evidence = [self.as_evidence(units[i], float(dense[i])) for i in found.top]
             results.append(found)
         return results
+
+    def _encode_units(
+        self, texts: Sequence[str], units: Sequence[Unit]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Embed claims and units in one `encode` call.
+
+        With `window_encoding="mean"` only sentences go through the model; a
+        window's vector is the length-weighted mean of its two sentences'
+        vectors, renormalised (what mean pooling over the joined text gives, up
+        to context effects), which cuts the tokens encoded by about two thirds.
+        """
+        if self.window_encoding == "model":
+            vectors = self.encode([*texts, *(u.text for u in units)])
+            return vectors[: len(texts)], vectors[len(texts) :]
+        sentences = {(u.order, u.sentence): i for i, u in enumerate(units) if u.kind == "sentence"}
+        rows = [i for i, u in enumerate(units) if u.kind == "sentence"]
+        vectors = self.encode([*texts, *(units[i].text for i in rows)])
+        claim_vecs, sentence_vecs = vectors[: len(texts)], vectors[len(texts) :]
+        unit_vecs = np.zeros((len(units), vectors.shape[1]), dtype=np.float32)
+        unit_vecs[rows] = sentence_vecs
+        for i, u in enumerate(units):
+            if u.kind != "window":
+                continue
+            a, b = sentences[(u.order, u.sentence)], sentences[(u.order, u.sentence + 1)]
+            mixed = len(units[a].text) * unit_vecs[a] + len(units[b].text) * unit_vecs[b]
+            unit_vecs[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
+        return claim_vecs, unit_vecs
 
     def _top(self, units: Sequence[Unit], fused: np.ndarray) -> list[int]:
         top: list[int] = []

@@ -55,7 +55,8 @@ COLUMNS = (
     Column("faithbench", "faithbench.jsonl", "response", "FaithBench"),
     Column("wice-claim", "wice_dev.jsonl", "claim", "WiCE dev, claim"),
     Column("wice-response", "wice_dev.jsonl", "response", "WiCE dev, response"),
-    Column("begin", "begin_dev.jsonl", "response", "BEGIN dev"),
+    Column("begin", "begin_dev.jsonl", "response", "BEGIN dev, response"),
+    Column("begin-claim", "begin_dev.jsonl", "claim", "BEGIN dev, claim"),
 )
 
 PEER_TITLES = {
@@ -73,6 +74,7 @@ TARGETS = {
     ("faithbench", "balanced_accuracy"): 0.60,
     ("wice-claim", "auroc"): 0.80,
     ("begin", "auroc"): 0.96,
+    ("begin-claim", "auroc"): 0.96,
 }
 
 CITATIONS = (
@@ -132,6 +134,9 @@ def main(
                 title = f"{PEER_TITLES.get(peer, peer)} (published)"
                 rows.setdefault(title, {})[column.key] = _run(recs, PeerDetector(peer), column)
     text = render(rows, records, args, notes)
+    cross = ROOT / "benchmarks" / "CROSS_DATASET.md"
+    if cross.is_file() and args.limit is None:  # written by scripts/train_verifier.py
+        text = text.rstrip("\n") + "\n\n" + cross.read_text(encoding="utf-8")
     if args.out == "-":
         sys.stdout.write(text)
     else:

@@ -16,10 +16,15 @@ it (BM25 and dense cosine, fused). The verdict then rests on:
 5. **negation**: a claim negated where its evidence is not (or the reverse),
    with the two otherwise alike, is `contradicted`.
 
-Signals 1-5 are combined into a support probability by a `SupportScorer`; the
-default `LogisticScorer` uses hand-set weights, documented on the class, and a
-learned scorer can replace it through the constructor. Checks 3-5 are rules: a
-failed one fixes the label and caps the score below `unsupported_below`.
+Signals 1-5, with a few more lexical ones (`ClaimFeatures`: rarity-weighted and
+bigram coverage, novel words, claim length), are combined into a support
+probability by a `SupportScorer`. The default is `LogisticScorer.learned()`:
+weights shipped in `models/verifier/scorer.json`, learned by
+`scripts/train_verifier.py` from claims made without gold labels (passage
+sentences, the same sentences cut out of their passage, swaps of numbers, names
+and negation). `LogisticScorer()` keeps the original hand-set weights, and any
+scorer plugs in through the constructor. Checks 3-5 are rules: a failed one
+fixes the label and caps the score below `unsupported_below`.
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
@@ -45,6 +50,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -511,7 +517,7 @@ class _Context:
         for u in units:
             if u.kind == "sentence":
                 seq = content_stems(u.text)
-                self.bigrams.update(zip(seq, seq[1:], strict=False))
+                self.bigrams.update(pairwise(seq))
 
     def weighted_share(self, stems: Sequence[str]) -> float:
         """Share of `stems` in the context, each weighted by its rarity there.
@@ -528,7 +534,7 @@ class _Context:
 
     def bigram_share(self, stems: Sequence[str]) -> float:
         """Share of neighbouring content-word pairs of the claim found as neighbours."""
-        pairs = list(zip(stems, stems[1:], strict=False))
+        pairs = list(pairwise(stems))
         if not pairs:
             return 1.0
         return sum(p in self.bigrams for p in pairs) / len(pairs)
@@ -716,7 +722,7 @@ class LogisticScorer:
 
     @classmethod
     def learned(cls) -> LogisticScorer:
-        """The shipped weights (`models/verifier/scorer.json`), learned by `scripts/train_verifier.py`.
+        """The shipped weights, `models/verifier/scorer.json` (see `scripts/train_verifier.py`).
 
         Trained on claims made without gold labels from passages (see the
         file's `info`); loaded once per process.
@@ -757,7 +763,8 @@ class LocalVerifier(ClaimVerifier):
             when a rule found a contradiction); scores in between are `uncertain`.
         k: Evidence quotes kept per claim (at most 3 are reported).
         scorer: Maps `ClaimFeatures` to a support probability; defaults to
-            `LogisticScorer()` (hand-set weights). A learned scorer plugs in here.
+            `LogisticScorer.learned()` (the shipped learned weights);
+            `LogisticScorer()` gives the hand-set weights.
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
 
     Example:
@@ -775,7 +782,7 @@ class LocalVerifier(ClaimVerifier):
         self,
         embeddings: Any | None = None,
         *,
-        supported_at: float = 0.75,
+        supported_at: float = 0.65,
         unsupported_below: float = 0.35,
         k: int = 3,
         scorer: SupportScorer | None = None,
@@ -788,7 +795,7 @@ class LocalVerifier(ClaimVerifier):
             )
         self.supported_at = float(supported_at)
         self.unsupported_below = float(unsupported_below)
-        self.scorer: SupportScorer = scorer or LogisticScorer()
+        self.scorer: SupportScorer = scorer or LogisticScorer.learned()
         self.selector = selector or EvidenceSelector(embeddings, k=min(max(k, 1), 3))
         self._lock = threading.Lock()
 

@@ -552,7 +552,7 @@ def test_quality_table_script(tmp_path: Path, monkeypatch) -> None:
         assert f"| {row}" in text or f"({row})" in text
     assert "Bao et al." in text and "Kamoi et al." in text and "Dziri et al." in text
     table = [line for line in text.splitlines() if line.startswith("| ")]
-    assert len(table[0].split("|")) - 2 == 1 + 8  # detector + 4 datasets x 2 metrics
+    assert len(table[0].split("|")) - 2 == 1 + 10  # detector + 5 columns x 2 metrics
     assert len(table) == 2 + 3 + 2  # header, rule, 3 detectors, 2 peers
 
 

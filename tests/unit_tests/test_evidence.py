@@ -152,13 +152,37 @@ def test_selection_shape_scores_and_quotes(
     assert results[0].claim == "Aspirin irreversibly inhibits COX-1."
 
 
-def test_encodes_claims_and_units_in_two_calls(passages: list[Passage]) -> None:
+def test_encodes_claims_and_sentences_in_one_call(passages: list[Passage]) -> None:
     encoder = CountingEncoder()
     selector = EvidenceSelector(encoder, k=2)
     claims = [f"Claim number {i} about aspirin." for i in range(5)]
     results = selector.select(claims, passages)
     assert len(results) == 5
-    assert encoder.calls == [5, len(selector.units(passages))]
+    sentences = [u for u in selector.units(passages) if u.kind == "sentence"]
+    assert encoder.calls == [5 + len(sentences)]  # windows are not encoded
+
+    encoder = CountingEncoder()
+    selector = EvidenceSelector(encoder, k=2, window_encoding="model")
+    selector.select(claims, passages)
+    assert encoder.calls == [5 + len(selector.units(passages))]
+    with pytest.raises(ValueError):
+        EvidenceSelector(encoder, window_encoding="nonsense")  # type: ignore[arg-type]
+
+
+def test_window_vector_is_close_to_encoding_the_window(passages: list[Passage]) -> None:
+    """The mean of a window's sentence vectors stands in for encoding its text."""
+    from langchain_reliable.embeddings import default_embeddings
+
+    claims = ["Aspirin irreversibly inhibits COX-1 and COX-2."]
+    mean = EvidenceSelector(default_embeddings()).select(claims, passages)[0]
+    model = EvidenceSelector(default_embeddings(), window_encoding="model").select(
+        claims, passages
+    )[0]
+    windows = [i for i, u in enumerate(mean.units) if u.kind == "window"]
+    assert windows
+    assert np.max(np.abs(mean.cosine[windows] - model.cosine[windows])) < 0.15
+    sentences = [i for i, u in enumerate(mean.units) if u.kind == "sentence"]
+    assert np.allclose(mean.cosine[sentences], model.cosine[sentences], atol=1e-5)
 
 
 def test_langchain_embeddings_without_encode_work(passages: list[Passage]) -> None:
