@@ -41,13 +41,10 @@ verifier.verify(claims, passages).verdicts[0].label  # 'contradicted'
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
 import re
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -65,8 +62,12 @@ from langchain_reliable.evidence import (
     stem,
     tokenize,
 )
-from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
-from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
+from langchain_reliable.verifiers.base import (
+    BlockingVerifier,
+    check_args,
+    unsupported_without_passage,
+)
 
 __all__ = [
     "ClaimFeatures",
@@ -752,7 +753,7 @@ _LEARNED: LogisticScorer | None = None
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 
 
-class LocalVerifier(ClaimVerifier):
+class LocalVerifier(BlockingVerifier):
     """Judges claims offline with the embedded MiniLM model and lexical checks.
 
     Args:
@@ -797,34 +798,7 @@ class LocalVerifier(ClaimVerifier):
         self.unsupported_below = float(unsupported_below)
         self.scorer: SupportScorer = scorer or LogisticScorer.learned()
         self.selector = selector or EvidenceSelector(embeddings, k=min(max(k, 1), 3))
-        self._lock = threading.Lock()
-
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
-    ) -> VerificationResult:
-        """Judge `claims` against `passages` (the work runs in a worker thread)."""
-        claims, passages = _check_args(claims, passages)
-        return await asyncio.to_thread(self._verify_locked, claims, passages)
-
-    def verify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
-    ) -> VerificationResult:
-        """Judge `claims` against `passages`, synchronously."""
-        claims, passages = _check_args(claims, passages)
-        return self._verify_locked(claims, passages)
-
-    def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
-        started = time.perf_counter()
-        with self._lock:
-            try:
-                verdicts = self._judge(claims, passages)
-                errors: list[str] = []
-            except Exception as exc:  # fail closed: every claim uncertain, reason recorded
-                reason = f"local verifier failed: {type(exc).__name__}: {exc}"
-                verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
-                errors = [reason]
-        cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
-        return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
+        super().__init__()
 
     # -- the work -----------------------------------------------------------
 
@@ -836,7 +810,7 @@ class LocalVerifier(ClaimVerifier):
         The features are `None` for a claim judged without them (no passage).
         Unlike `verify`, errors propagate. Used to train and inspect the scorer.
         """
-        claims, passages = _check_args(claims, passages)
+        claims, passages = check_args(claims, passages)
         with self._lock:
             return self._judge_explained(claims, passages)
 
@@ -850,13 +824,7 @@ class LocalVerifier(ClaimVerifier):
             return []
         passages = [p for p in passages if p.text.strip()]
         if not passages:
-            return [
-                (ClaimVerdict(
-                    text=c.text, span=c.span, label="unsupported", score=0.0,
-                    reason="no passage to check the claim against",
-                ), None)
-                for c in claims
-            ]  # fmt: skip
+            return [(unsupported_without_passage(c), None) for c in claims]
         units = self.selector.units(passages)
         context = _Context(passages, units)
         found = self.selector.select(claims, passages, units=units)
@@ -985,20 +953,6 @@ def _check_numbers(
         elif not homes:
             missing.append(q)
     return missing, conflict
-
-
-def _check_args(
-    claims: Sequence[Claim], passages: Sequence[Passage]
-) -> tuple[list[Claim], list[Passage]]:
-    claims = list(claims)
-    passages = list(passages)
-    for i, c in enumerate(claims):
-        if not isinstance(c, Claim):
-            raise TypeError(f"claims[{i}] must be a Claim, got {type(c).__name__}")
-    for i, p in enumerate(passages):
-        if not isinstance(p, Passage):
-            raise TypeError(f"passages[{i}] must be a Passage, got {type(p).__name__}")
-    return claims, passages
 
 
 def _share(stems: Sequence[str], pool: frozenset[str]) -> float:

@@ -36,13 +36,10 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import json
 import math
 import re
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,13 +48,12 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit
-from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
-from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
+from langchain_reliable.verifiers.base import BlockingVerifier
 
 # Shared with the offline verifier so both validate arguments, name passages and
 # run the number and name checks the same way.
 from langchain_reliable.verifiers.local import (
-    _check_args,
     _Context,
     _matches,
     _where,
@@ -228,7 +224,7 @@ def resolve_labels(
 # ---------------------------------------------------------------------------
 
 
-class NLIVerifier(ClaimVerifier):
+class NLIVerifier(BlockingVerifier):
     """Judges claims with a sequence-classification cross-encoder saved in a local folder.
 
     The folder is what `save_pretrained` writes for a model and its tokenizer
@@ -319,7 +315,7 @@ class NLIVerifier(ClaimVerifier):
         self.device = device
         self.checks = bool(checks)
         self.selector = selector or EvidenceSelector(k=evidence_k)
-        self._lock = threading.Lock()
+        super().__init__()
         self._model: Any = None
         self._tokenizer: Any = None
         self._torch: Any = None
@@ -365,47 +361,9 @@ class NLIVerifier(ClaimVerifier):
 
     # -- the seam -------------------------------------------------------------
 
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
-    ) -> VerificationResult:
-        """Judge `claims` against `passages` (the work runs in a worker thread)."""
-        claims, passages = _check_args(claims, passages)
-        return await asyncio.to_thread(self._verify_locked, claims, passages)
-
-    def verify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
-    ) -> VerificationResult:
-        """Judge `claims` against `passages`, synchronously."""
-        claims, passages = _check_args(claims, passages)
-        return self._verify_locked(claims, passages)
-
-    def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
-        started = time.perf_counter()
-        with self._lock:
-            try:
-                verdicts = self._judge(claims, passages)
-                errors: list[str] = []
-            except Exception as exc:  # fail closed: every claim uncertain, reason recorded
-                reason = f"{self.name} failed: {type(exc).__name__}: {_first_line(exc)}"
-                verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
-                errors = [reason]
-        cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
-        return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
-
     # -- the work -------------------------------------------------------------
 
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
-        if not claims:
-            return []
-        passages = [p for p in passages if p.text.strip()]
-        if not passages:
-            return [
-                ClaimVerdict(
-                    text=c.text, span=c.span, label="unsupported", score=0.0,
-                    reason="no passage to check the claim against",
-                )
-                for c in claims
-            ]  # fmt: skip
         units = self.selector.units(passages)
         found = self.selector.select(claims, passages, units=units)
         rows: dict[tuple[str, str], int] = {}
@@ -551,8 +509,3 @@ def _evidence(unit: Unit, strength: float) -> Evidence:
 
 def _unit(x: float) -> float:
     return min(1.0, max(0.0, x)) if math.isfinite(x) else 0.0
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else ""

@@ -267,7 +267,7 @@ def test_broken_weights_fail_closed(random_model: Path, tmp_path: Path) -> None:
     result = verifier.verify(claims, PASSAGES)
     assert [v.label for v in result.verdicts] == ["uncertain"] * len(claims)
     assert all(v.score == 0.5 for v in result.verdicts)
-    assert len(result.errors) == 1 and result.errors[0].startswith("nli:broken failed")
+    assert len(result.errors) == 1 and result.errors[0].startswith("verifier nli:broken failed")
     assert result.verdicts[0].reason == result.errors[0]
 
 
