@@ -86,12 +86,13 @@ def test_order_preserved_with_mixed_lengths() -> None:
     np.testing.assert_allclose(reversed_, singles, atol=1e-5)
 
 
-def test_truncation_caps_long_texts(emb: LocalEmbeddings) -> None:
+def test_truncation_caps_long_texts() -> None:
+    emb = LocalEmbeddings(cache_size=0, long_texts="truncate")
     base = " ".join(["the quick brown fox jumps over the lazy dog"] * 60)  # > 256 tokens
     longer = base + " completely different tail about quantum chromodynamics"
     a, b = emb.encode([base, longer])
     np.testing.assert_allclose(a, b, atol=1e-6)
-    short = LocalEmbeddings(max_length=8, cache_size=0)
+    short = LocalEmbeddings(max_length=8, cache_size=0, long_texts="truncate")
     x, y = short.encode(["one two three four five six seven", "one two three four five six eight"])
     np.testing.assert_allclose(x, y, atol=1e-6)
 
@@ -320,3 +321,25 @@ def test_agrees_with_the_torch_model_when_installed(
     cosines = (emb.encode(texts) * expected).sum(axis=1)
     assert cosines.min() > 0.98
     assert cosines.mean() > 0.99
+
+
+def test_long_texts_are_embedded_whole_by_windows():
+    head = "The museum opened in 1902 and houses Roman coins. " * 30  # > 256 tokens
+    tail = "Its garden grows rare orchids from Madagascar."
+    whole = LocalEmbeddings(cache_size=0)
+    cut = LocalEmbeddings(cache_size=0, long_texts="truncate")
+    query = whole.encode([tail])[0]
+    long_text = head + tail
+    v_whole, v_cut = whole.encode([long_text])[0], cut.encode([long_text])[0]
+    assert abs(float(np.linalg.norm(v_whole)) - 1.0) < 1e-5
+    # the tail lies beyond the first window: only the windowed vector sees it
+    assert float(v_whole @ query) > float(v_cut @ query) + 0.02
+    # short texts are untouched by the mode
+    short = ["A short sentence about orchids."]
+    assert np.allclose(whole.encode(short), cut.encode(short), atol=1e-6)
+    assert whole.stats().model_runs > 0
+
+
+def test_long_texts_option_is_checked():
+    with pytest.raises(ValueError, match="long_texts"):
+        LocalEmbeddings(long_texts="average")
