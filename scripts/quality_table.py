@@ -277,7 +277,7 @@ def render(
                 f"- {column.title}: {result.n} {column.level}s ({result.positives}){extra}, "
                 f"from {result.records} records"
             )
-    lines += ["", "Targets (issue 4), for our verifier at its default threshold:", ""]
+    lines += ["", "Targets for our verifier at its default threshold:", ""]
     for (key, metric), target in TARGETS.items():
         title = next(c.title for c in COLUMNS if c.key == key)
         label = dict(metrics)[metric]
