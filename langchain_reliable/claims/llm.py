@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
 from langchain_reliable.prompts import load_chat_prompt
+from langchain_reliable.retrieval import check_structured_model
 from langchain_reliable.schemas import Claim, Cost
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
@@ -106,12 +107,7 @@ class LLMClaimExtractor(ClaimExtractor):
         timeout: float | None = 60,
         fallback: SentenceClaimExtractor | None = None,
     ) -> None:
-        if not hasattr(model, "with_structured_output"):
-            raise TypeError(
-                f"model must be a chat model with structured output, got {type(model).__name__}"
-            )
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+        check_structured_model(model, timeout)
         self.model = model
         self.timeout = timeout
         self.fallback = fallback or SentenceClaimExtractor()

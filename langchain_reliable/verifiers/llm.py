@@ -25,6 +25,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable.prompts import load_chat_prompt, wrap_passages
+from langchain_reliable.retrieval import check_structured_model
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
 
@@ -91,12 +92,7 @@ class LLMJudge(ClaimVerifier):
         timeout: float | None = 60,
         max_quote_chars: int = 300,
     ) -> None:
-        if not hasattr(model, "with_structured_output"):
-            raise TypeError(
-                f"model must be a chat model with structured output, got {type(model).__name__}"
-            )
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+        check_structured_model(model, timeout)
         if max_quote_chars < 1:
             raise ValueError(f"max_quote_chars must be at least 1, got {max_quote_chars!r}")
         self.model = model
