@@ -7,7 +7,7 @@ Both are compiled LangGraph graphs, so `invoke`, `ainvoke`, `batch`, `stream`,
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
@@ -88,32 +88,33 @@ class _VerificationNodes:
         return run_sync(self.aextract_claims(state, config))
 
     async def averify(self, state: dict, config: RunnableConfig) -> dict:
-        settings = _settings(config)
-        policy = resolve_policy(self.policy, settings)
-        report = await self.verification.averify(
-            Prepared.model_validate(state["prepared"]),
-            Extracted.model_validate(state["extracted"]),
-            policy,
-        )
+        job, policy, settings = self._verification_job(state, config)
+        report = await job
         for verdict in report.claims:
             await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
         _write_verdicts(report)
         return self._result(state, report, policy, settings)
 
     def verify(self, state: dict, config: RunnableConfig) -> dict:
-        settings = _settings(config)
-        policy = resolve_policy(self.policy, settings)
-        report = run_sync(
-            self.verification.averify(
-                Prepared.model_validate(state["prepared"]),
-                Extracted.model_validate(state["extracted"]),
-                policy,
-            )
-        )
+        job, policy, settings = self._verification_job(state, config)
+        report = run_sync(job)
         for verdict in report.claims:
             dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
         _write_verdicts(report)
         return self._result(state, report, policy, settings)
+
+    def _verification_job(
+        self, state: dict, config: RunnableConfig
+    ) -> tuple[Coroutine[Any, Any, ReliabilityReport], Policy, dict]:
+        """The verification to await, under the policy this run's settings give."""
+        settings = _settings(config)
+        policy = resolve_policy(self.policy, settings)
+        job = self.verification.averify(
+            Prepared.model_validate(state["prepared"]),
+            Extracted.model_validate(state["extracted"]),
+            policy,
+        )
+        return job, policy, settings
 
     def _result(
         self, state: dict, report: ReliabilityReport, policy: Policy, settings: dict
