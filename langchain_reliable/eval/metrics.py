@@ -140,15 +140,26 @@ def auroc(y_true: ArrayLike, y_score: ArrayLike) -> float | None:
         The AUROC, or ``None`` when only one class is present.
 
     """
+    classes = _both_classes(y_true, y_score)
+    if classes is None:
+        return None
+    truth, scores, positives, negatives = classes
+    ranks = _average_ranks(scores)
+    u = ranks[truth].sum() - positives * (positives + 1) / 2.0
+    return float(u / (positives * negatives))
+
+
+def _both_classes(
+    y_true: ArrayLike, y_score: ArrayLike
+) -> tuple[NDArray[np.bool_], NDArray[np.float64], int, int] | None:
+    """Checked labels and scores with the class sizes; None when a class is absent."""
     truth = _labels(y_true)
     scores = _scores(y_score, truth.size)
     positives = int(truth.sum())
     negatives = truth.size - positives
     if positives == 0 or negatives == 0:
         return None
-    ranks = _average_ranks(scores)
-    u = ranks[truth].sum() - positives * (positives + 1) / 2.0
-    return float(u / (positives * negatives))
+    return truth, scores, positives, negatives
 
 
 def roc_curve(
@@ -166,12 +177,10 @@ def roc_curve(
         ``None`` when only one class is present.
 
     """
-    truth = _labels(y_true)
-    scores = _scores(y_score, truth.size)
-    positives = int(truth.sum())
-    negatives = truth.size - positives
-    if positives == 0 or negatives == 0:
+    classes = _both_classes(y_true, y_score)
+    if classes is None:
         return None
+    truth, scores, positives, negatives = classes
     order = np.argsort(-scores, kind="mergesort")
     sorted_scores = scores[order]
     sorted_truth = truth[order]
