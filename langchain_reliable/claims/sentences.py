@@ -96,8 +96,14 @@ _PREFIXES = [
         r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
         r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
         r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
-        r"(?:the )?(?:passages?|sources?|context|documents?|texts?) (?:says?|states?|indicates?|"
-        r"shows?|mentions?|explains?|notes?)(?: that\s+|\s*:\s+)(?=\S)",
+        r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
+        r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
+        r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
+        # What a summary is about: "The passage discusses the activities of ..."
+        r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
+        r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
+        r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"
+        r"\s+(?=\S)",
     )
 ]
 
@@ -121,6 +127,8 @@ _META = [
     r"let me (?:explain|summarize|summarise|break (?:it|this|that) down|walk you through|"
     r"clarify|check|look)\b.*",
     r"(?:i'll|i will|let's|let us) (?:explain|summarize|summarise|break|walk|look|go)\b.*",
+    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|"
+    r"includes|highlights|provides|gives|focuses|summari[sz]es)\b.*",
 ]
 _HEDGES = [
     r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"

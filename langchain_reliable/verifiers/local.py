@@ -53,6 +53,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from langchain_reliable.claims.sentences import is_question
 from langchain_reliable.evidence import (
     STOPWORDS,
     ClaimEvidence,
@@ -121,13 +122,17 @@ _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 )
+# In any case: passages are sometimes lower-cased ("on july 11"); but a day before
+# "may" must be "May" ("rule 3 may apply" is no date).
 _DATE_PATTERNS = [
-    re.compile(
-        rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>{_MONTH})(?:,?\s+(?P<y>\d{{4}}))?\b"
-    ),
-    re.compile(rf"\b(?P<m>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b"),
-    re.compile(rf"\b(?P<m>{_MONTH}),?\s+(?:of\s+)?(?P<y>\d{{4}})\b"),
-    re.compile(r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b"),
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        rf"(?P<m>{_MONTH.replace('May', '(?-i:May)')})(?:,?\s+(?P<y>\d{{4}}))?\b",
+        rf"\b(?P<m>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b",
+        rf"\b(?P<m>{_MONTH}),?\s+(?:of\s+)?(?P<y>\d{{4}})\b",
+        r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b",
+    )
 ]
 
 _CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
@@ -215,8 +220,19 @@ _ORDINAL_WORDS = {
         "twentieth".split()
     )
 }
-_SPELLED = re.compile(
-    r"\b(?:" + "|".join([*_CARDINAL_WORDS, *_ORDINAL_WORDS]) + r")\b", re.IGNORECASE
+_TENS = {
+    w: 10.0 * i
+    for i, w in enumerate(
+        "twenty thirty forty fifty sixty seventy eighty ninety".split(),  # noqa: SIM905
+        2,
+    )
+}
+_CARDINAL_WORDS.update({**_TENS, "hundred": 100.0})
+_SPELLED = re.compile(  # "fifty", "twenty-five", "ninth"
+    rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:one|two|three|four|five|six|seven|eight|nine)|"
+    + "|".join(sorted([*_CARDINAL_WORDS, *_ORDINAL_WORDS], key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
 )
 _SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
@@ -271,7 +287,8 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
             if word in _ORDINAL_WORDS:
                 found.append(Quantity("ordinal", _ORDINAL_WORDS[word], None, m.group(0), *m.span()))
             else:
-                found.append(Quantity("count", _CARDINAL_WORDS[word], None, m.group(0), *m.span()))
+                value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", word))
+                found.append(Quantity("count", value, None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
     return _propagate_range_units(found, text)
 
@@ -412,6 +429,9 @@ _CONNECTORS = frozenset(
         "y",
     ]
 )
+_NAME_AFFIXES = frozenset(
+    "mr mrs ms dr prof sir st jr sr fc afc inc ltd plc llc co corp ceo".split()  # noqa: SIM905
+)
 _NOT_NAMES = frozenset(_MONTHS) | frozenset(
     ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"]
 )
@@ -541,11 +561,20 @@ class _Context:
         return sum(p in self.bigrams for p in pairs) / len(pairs)
 
     def has_name(self, name: str) -> bool:
+        """Whether the passages give `name`: all its words, or a person's surname.
+
+        Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley"
+        is found where the passages say "Presley".
+        """
         phrase = _normalise(_strip_possessive(name))
         if phrase in self.text:
             return True
-        tokens = [t for t in phrase.split() if t not in _CONNECTORS]
-        return bool(tokens) and all(self._has_word(t) for t in tokens)
+        tokens = [t for t in phrase.split() if t not in _CONNECTORS and t not in _NAME_AFFIXES]
+        if not tokens:
+            return False
+        return all(self._has_word(t) for t in tokens) or (
+            len(tokens) > 1 and self._has_word(tokens[-1])
+        )
 
     def _has_word(self, token: str) -> bool:
         if token in self.words or stem(token) in self.word_stems:
@@ -874,7 +903,10 @@ class LocalVerifier(BlockingVerifier):
         # The rules: a failed check fixes the label, whatever the score.
         ruled: Label | None = None
         reason = ""
-        if conflict is not None:
+        if is_question(claim.text):
+            ruled = "unsupported"
+            reason = "a question, not a statement: the passages cannot support it"
+        elif conflict is not None:
             claimed, stated = conflict
             ruled = "contradicted"
             reason = f"claim says '{claimed.text}' but {where} says '{stated.text}'"

@@ -219,13 +219,23 @@ def test_options() -> None:
         SentenceClaimExtractor(min_words=0)
 
 
-def test_prefixes_are_left_out_of_the_span() -> None:
-    answer = "According to the passages, the treaty was signed in 1919. Sure, it held for years."
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "According to the passages, the treaty was signed in 1919. Sure, it held for years.",
+            ["the treaty was signed in 1919.", "it held for years."],
+        ),
+        (  # what a summary's frame says is checked; a line about the summary itself is not
+            "The article states that the plant closed in 2019. The passage discusses the "
+            "activities of three cyber groups. This summary covers the main people involved.",
+            ["the plant closed in 2019.", "the activities of three cyber groups."],
+        ),
+    ],
+)
+def test_prefixes_are_left_out_of_the_span(answer: str, expected: list[str]) -> None:
     result = SentenceClaimExtractor().extract(answer)
-    assert [c.text for c in result.claims] == [
-        "the treaty was signed in 1919.",
-        "it held for years.",
-    ]
+    assert [c.text for c in result.claims] == expected
     assert_spans_exact(answer, result)
 
 

@@ -122,6 +122,40 @@ def test_numbers_match_across_spellings(verifier: LocalVerifier) -> None:
         assert "not found" not in verdict.reason, verdict.reason
 
 
+def test_lower_cased_passages_spelled_tens_and_surnames_are_found(
+    verifier: LocalVerifier,
+) -> None:
+    passages = [
+        Passage(index=0, text="mcgregor fights jose aldo for the title in las vegas on july 11 ."),
+        Passage(index=1, text="They spent fifty years in a dream, said Presley of Aberdeen."),
+    ]
+    claims = [
+        "McGregor fights Aldo on July 11th.",
+        "They spent 50 years in a dream.",
+        "Elvis Presley of Aberdeen FC said so.",
+    ]
+    result = verifier.verify([Claim(text=t, span=(0, len(t))) for t in claims], passages)
+    for verdict in result.verdicts:
+        assert "not found" not in verdict.reason, verdict.reason
+
+
+def test_missing_date_and_unknown_person_are_still_caught(verifier: LocalVerifier) -> None:
+    passages = [Passage(index=0, text="mcgregor fights jose aldo in las vegas on july 11 .")]
+    claims = ["McGregor fights Aldo on July 12.", "McGregor fights Nate Diaz on July 11."]
+    result = verifier.verify([Claim(text=t, span=(0, len(t))) for t in claims], passages)
+    assert all(v.label in ("contradicted", "unsupported") for v in result.verdicts)
+    assert "July 12" in result.verdicts[0].reason
+    assert "Nate Diaz" in result.verdicts[1].reason
+
+
+def test_a_question_is_never_supported(verifier: LocalVerifier, passages: list[Passage]) -> None:
+    text = "Was the Treaty of Versailles signed on 28 June 1919?"
+    [verdict] = verifier.verify([Claim(text=text, span=(0, len(text)))], passages).verdicts
+    assert verdict.label == "unsupported"
+    assert verdict.score < verifier.unsupported_below
+    assert "question" in verdict.reason
+
+
 # -- contradictions -------------------------------------------------------------------
 
 
@@ -293,10 +327,17 @@ def test_logistic_scorer_is_finite_and_monotone() -> None:
         ("10% of 2,000 cases", [("percent", 10.0, "%"), ("count", 2000.0, None)]),
         ("COX-1, COX-2, HbA1c and thromboxane A2", []),
         ("every 4 hours in the 1990s", [("measure", 4.0, "h"), ("decade", 1990, None)]),
+        ("on july 11 and 3 may", [("date", (None, 7, 11), None), ("count", 3.0, None)]),
+        ("rule 3 may apply from may 2010", [("count", 3.0, None), ("date", (2010, 5, None), None)]),
     ],
 )
 def test_extract_quantities(text: str, expected: list[tuple]) -> None:
     assert [(q.kind, q.value, q.unit) for q in extract_quantities(text)] == expected
+
+
+def test_spelled_numbers_in_passages() -> None:
+    found = extract_quantities("fifty years, a twelve-bar song, twenty-five men", spelled=True)
+    assert [(q.kind, q.value) for q in found] == [("count", 50.0), ("count", 12.0), ("count", 25.0)]
 
 
 @pytest.mark.parametrize(
