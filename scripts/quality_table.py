@@ -70,12 +70,20 @@ PEER_TITLES = {
     "gpt_4o": "GPT-4o",
 }
 
+# The verifier's targets. BEGIN's is read on each response verified whole (the
+# claim column: BEGIN's only claim is the response), as the data's lexical
+# baseline (AUROC 0.94) reads it.
 TARGETS = {
     ("faithbench", "balanced_accuracy"): 0.60,
     ("wice-claim", "auroc"): 0.80,
-    ("begin", "auroc"): 0.96,
     ("begin-claim", "auroc"): 0.96,
 }
+BEGIN_RESPONSE_NOTE = (
+    "BEGIN dev, response: claims are extracted first, and the extractor takes none from "
+    "questions and pleasantries (they are not claims), so such a response scores 0; BEGIN "
+    "labels every response holding a question not attributable. This column measures "
+    "that difference of definitions, not the verifier; it is not a target."
+)
 
 CITATIONS = (
     "- **FaithBench**: F. S. Bao et al., *FaithBench: A Diverse Hallucination Benchmark for "
@@ -278,10 +286,15 @@ def render(
                 f"from {result.records} records"
             )
     lines += ["", "Targets for our verifier at its default threshold:", ""]
+    ours = next(iter(rows.values()), {})
     for (key, metric), target in TARGETS.items():
         title = next(c.title for c in COLUMNS if c.key == key)
         label = dict(metrics)[metric]
-        lines.append(f"- {title} {label} ≥ {target:.2f}")
+        value = getattr(ours[key], metric) if key in ours else None
+        measured = "not measured" if value is None else f"{value:.3f}"
+        met = "" if value is None else (" — met" if value >= target else " — **not met**")
+        lines.append(f"- {title} {label} ≥ {target:.2f}: {measured}{met}")
+    lines += ["", BEGIN_RESPONSE_NOTE]
     titles = {c.key: c.title for c in COLUMNS}
     skipped = [
         f"{row} on {titles[key]}: {r.skipped} item(s) without a prediction"

@@ -551,6 +551,10 @@ def test_quality_table_script(tmp_path: Path, monkeypatch) -> None:
     for row in ("substring", "Lexical baseline", "Seed cosine", "alpha (published)"):
         assert f"| {row}" in text or f"({row})" in text
     assert "Bao et al." in text and "Kamoi et al." in text and "Dziri et al." in text
+    targets = [line for line in text.splitlines() if line.startswith("- ") and "≥" in line]
+    assert len(targets) == 3 and all(
+        re.search(r": \d\.\d{3} — (met|\*\*not met)", t) for t in targets
+    )
     table = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(table[0].split("|")) - 2 == 1 + 10  # detector + 5 columns x 2 metrics
     assert len(table) == 2 + 3 + 2  # header, rule, 3 detectors, 2 peers

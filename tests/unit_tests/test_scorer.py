@@ -7,6 +7,7 @@ import math
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from langchain_reliable.schemas import Claim, Passage
@@ -104,3 +105,28 @@ def test_import_defers_langgraph() -> None:
     lines = out.stdout.splitlines()
     assert lines[0] == ""
     assert lines[1] == "langchain_reliable.graph langchain_reliable.verifiers.local"
+
+
+def test_training_keeps_the_signs_and_leaves_length_out() -> None:
+    """`scripts/train_verifier.py` fits no weight against what its feature means."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_verifier.py"
+    spec = importlib.util.spec_from_file_location("train_verifier", path)
+    assert spec is not None and spec.loader is not None
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+
+    rng = np.random.default_rng(0)
+    X = rng.random((400, len(train.FEATURES)))
+    y = (X[:, train.FEATURES.index("coverage_best")] > 0.5).astype(int)
+    # Misleading signals: long claims and high similarity go with "unsupported".
+    X[:, train.FEATURES.index("claim_length")] = 3.0 - 2.0 * y
+    X[:, train.FEATURES.index("similarity")] = 0.8 - 0.5 * y + 0.1 * rng.random(400)
+    scorer = train.fit(X, y)
+    assert scorer.weights["claim_length"] == 0.0
+    assert scorer.weights["similarity"] >= 0.0
+    assert scorer.weights["coverage_best"] > 1.0
+    for name, sign in train.SIGNS.items():
+        assert scorer.weights[name] * sign >= 0.0, name
