@@ -81,8 +81,8 @@ TARGETS = {
 BEGIN_RESPONSE_NOTE = (
     "BEGIN dev, response: claims are extracted first, and the extractor takes none from "
     "questions and pleasantries (they are not claims), so such a response scores 0; BEGIN "
-    "labels every response holding a question not attributable. This column measures "
-    "that difference of definitions, not the verifier; it is not a target."
+    "labels every response holding a question not attributable. The column is lower "
+    "than the claim column mostly for that difference of definitions; it is not a target."
 )
 
 CITATIONS = (
