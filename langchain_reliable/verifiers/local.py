@@ -205,13 +205,20 @@ _QUANTITY = re.compile(
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",
     re.IGNORECASE,
 )
-_CARDINAL_WORDS = {
-    w: float(i)
+_DIGIT_WORDS = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
+_TENS = {
+    w: 10.0 * i
     for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "  # noqa: SIM905
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+        "twenty thirty forty fifty sixty seventy eighty ninety".split(),  # noqa: SIM905
+        2,
     )
 }
+_TEEN_WORDS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+_CARDINAL_WORDS = (
+    {w: float(i) for i, w in enumerate(_DIGIT_WORDS + _TEEN_WORDS.split())}
+    | _TENS
+    | {"hundred": 100.0}
+)
 _ORDINAL_WORDS = {
     w: float(i)
     for i, w in enumerate(
@@ -220,18 +227,9 @@ _ORDINAL_WORDS = {
         "twentieth".split()
     )
 }
-_TENS = {
-    w: 10.0 * i
-    for i, w in enumerate(
-        "twenty thirty forty fifty sixty seventy eighty ninety".split(),  # noqa: SIM905
-        2,
-    )
-}
-_CARDINAL_WORDS.update({**_TENS, "hundred": 100.0})
 _SPELLED = re.compile(  # "fifty", "twenty-five", "ninth"
-    rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:one|two|three|four|five|six|seven|eight|nine)|"
-    + "|".join(sorted([*_CARDINAL_WORDS, *_ORDINAL_WORDS], key=len, reverse=True))
-    + r")\b",
+    rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:{'|'.join(_DIGIT_WORDS[1:])})|"
+    rf"{'|'.join([*_CARDINAL_WORDS, *_ORDINAL_WORDS])})\b",
     re.IGNORECASE,
 )
 _SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
