@@ -559,6 +559,15 @@ def test_quality_table_script(tmp_path: Path, monkeypatch) -> None:
     assert len(table[0].split("|")) - 2 == 1 + 10  # detector + 5 columns x 2 metrics
     assert len(table) == 2 + 3 + 2  # header, rule, 3 detectors, 2 peers
 
+    # Baselines only: the targets are not measured, never read off another row.
+    code = module.main(
+        ["--data", str(data), "--limit", "8", "--out", str(out), "--skip-verifier"],
+        embeddings=WordEmbeddings(),
+    )
+    assert code == 0
+    targets = [line for line in out.read_text().splitlines() if "≥" in line]
+    assert len(targets) == 3 and all(t.endswith(": not measured") for t in targets)
+
 
 def test_records_are_models() -> None:
     record = load_records(TINY, limit=1)[0]
