@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
+from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
 
 # From most to least conservative: a claim judged false beats one left open,
@@ -66,35 +66,46 @@ class CascadeVerifier(ClaimVerifier):
         if not claims:
             return VerificationResult(verdicts=[])
 
-        first = await self.first.averify(claims, passages, question)
-        errors = [f"{self.first.name}: {e}" for e in first.errors]
-        verdicts = list(first.verdicts)
-        if len(verdicts) != len(claims):
-            errors.append(
-                f"{self.first.name}: returned {len(verdicts)} verdicts for {len(claims)} "
-                "claims; all claims sent to the second verifier"
-            )
-            reason = f"{self.first.name} returned no usable verdict"
-            verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
-
+        verdicts, cost, errors = await _ask(
+            self.first, claims, passages, question, "all claims sent to the second verifier"
+        )
         routed = [i for i, v in enumerate(verdicts) if self.needs_second(v)]
         if not routed:
-            return VerificationResult(verdicts=verdicts, cost=first.cost, errors=errors)
+            return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
-        second = await self.second.averify([claims[i] for i in routed], passages, question)
-        errors += [f"{self.second.name}: {e}" for e in second.errors]
-        answers = list(second.verdicts)
-        if len(answers) != len(routed):
-            errors.append(
-                f"{self.second.name}: returned {len(answers)} verdicts for {len(routed)} "
-                "claims; its verdicts were discarded"
-            )
-            reason = f"{self.second.name} returned no usable verdict"
-            answers = [ClaimVerdict.uncertain(claims[i], reason) for i in routed]
-
+        unsure = [claims[i] for i in routed]
+        answers, second_cost, second_errors = await _ask(
+            self.second, unsure, passages, question, "its verdicts were discarded"
+        )
+        errors += second_errors
         for i, answer in zip(routed, answers, strict=True):
             verdicts[i] = _merge(verdicts[i], answer, self.first.name, self.second.name)
-        return VerificationResult(verdicts=verdicts, cost=first.cost + second.cost, errors=errors)
+        return VerificationResult(verdicts=verdicts, cost=cost + second_cost, errors=errors)
+
+
+async def _ask(
+    verifier: ClaimVerifier,
+    claims: list[Claim],
+    passages: list[Passage],
+    question: str,
+    otherwise: str,
+) -> tuple[list[ClaimVerdict], Cost, list[str]]:
+    """Run `verifier`; a wrong number of verdicts makes every claim `uncertain`.
+
+    Returns the verdicts, the cost and the errors, each prefixed with the
+    verifier's name; `otherwise` says what a wrong count led to.
+    """
+    result = await verifier.averify(claims, passages, question)
+    errors = [f"{verifier.name}: {e}" for e in result.errors]
+    verdicts = list(result.verdicts)
+    if len(verdicts) != len(claims):
+        errors.append(
+            f"{verifier.name}: returned {len(verdicts)} verdicts for {len(claims)} "
+            f"claims; {otherwise}"
+        )
+        reason = f"{verifier.name} returned no usable verdict"
+        verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
+    return verdicts, result.cost, errors
 
 
 def _merge(
