@@ -19,6 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import get_runtime
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor, get_extractor
 from langchain_reliable.config import Limits, ReliabilityContext, collect_settings, resolve_policy
@@ -30,7 +31,6 @@ from langchain_reliable.schemas import Passage, ReliabilityReport, Route
 from langchain_reliable.state import RAGInput, RAGOutput, RAGState, VerifyInput, VerifyState
 from langchain_reliable.verification import Extracted, Prepared, Verification, build_report
 from langchain_reliable.verifiers import ClaimVerifier, get_verifier
-from langchain_reliable.verifiers.base import run_sync
 
 Node = Callable[..., Any]
 TAGS = ["langchain-reliable"]

@@ -6,8 +6,8 @@ from abc import ABC, abstractmethod
 
 from pydantic import BaseModel, Field
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.schemas import Claim, Cost
-from langchain_reliable.verifiers.base import run_sync
 
 
 class ExtractionResult(BaseModel):

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkab
 
 import numpy as np
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.base import run_sync
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings

@@ -23,10 +23,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.datasets import EvalRecord
 from langchain_reliable.eval.detectors import Detector, EvalLevel, Item
-from langchain_reliable.verifiers.base import run_sync
 
 __all__ = ["METRIC_KEYS", "EvalResult", "aevaluate", "build_items", "evaluate", "plot"]
 

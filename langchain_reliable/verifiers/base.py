@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 
 
@@ -127,14 +128,3 @@ def check_args(
             raise TypeError(f"passages[{i}] must be a Passage, got {type(p).__name__}")
     return claims, passages
 
-
-def run_sync(coro):
-    """Run a coroutine from synchronous code, also inside a running loop's thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
