@@ -1,12 +1,13 @@
 """Evidence selection: claim -> the few passage sentences that bear on it.
 
-Passages are cut into *units*: single sentences and windows of two neighbouring
-sentences, each kept as character offsets into its passage so a quote is always
-a verbatim substring. Every unit is scored against each claim twice, lexically
-(BM25 over the units of the given passages) and densely (cosine of sentence
-embeddings), and the two rankings are fused with reciprocal-rank fusion. The
-selector returns the top units as `Evidence` plus the raw signals a verifier
-needs (per-unit cosine, BM25 and fused scores).
+Passages are cut into *units* (by `text.split_passage_sentences`): single
+sentences and windows of two neighbouring sentences, each kept as character
+offsets into its passage so a quote is always a verbatim substring. Every unit
+is scored against each claim twice, lexically (BM25 over the units of the given
+passages) and densely (cosine of sentence embeddings), and the two rankings are
+fused with reciprocal-rank fusion. The selector returns the top units as
+`Evidence` plus the raw signals a verifier needs (per-unit cosine, BM25 and
+fused scores).
 
 Example:
     ```python
@@ -24,237 +25,21 @@ Example:
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 import numpy as np
 
 from langchain_reliable.schemas import Claim, Evidence, Passage
+from langchain_reliable.text import STOPWORDS, split_passage_sentences, tokenize
 
-__all__ = [
-    "ClaimEvidence",
-    "EvidenceSelector",
-    "TextEncoder",
-    "Unit",
-    "content_stems",
-    "split_sentences",
-    "stem",
-    "tokenize",
-]
+__all__ = ["ClaimEvidence", "EvidenceSelector", "Unit", "clamp_score"]
 
 # ---------------------------------------------------------------------------
-# Sentence splitting
+# Units and results
 # ---------------------------------------------------------------------------
-
-_ABBREVIATIONS = frozenset(
-    """
-    mr mrs ms dr prof sr jr st mt ft vs etc al fig figs no nos vol vols pp ed eds
-    approx est dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
-    nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf ca resp min max
-    """.split()  # noqa: SIM905
-)
-# A candidate boundary: terminal punctuation, optional closing quotes/brackets,
-# whitespace, then something that can open a sentence.
-_BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
-_HARD_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•▪◦]|\d+[.)])\s)")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
-
-
-def split_sentences(text: str, max_chars: int = 600) -> list[tuple[int, int]]:
-    """Split `text` into sentences, as `(start, end)` character offsets.
-
-    A small rule-based splitter: it breaks after `.`, `!`, `?` followed by
-    whitespace and a capital letter or digit, unless the period ends a known
-    abbreviation or an initial ("Dr.", "e.g.", "J."); it also breaks at blank
-    lines and before bullet lines. Sentences longer than `max_chars` are cut at
-    the last space before the limit. Offsets exclude surrounding whitespace, so
-    `text[start:end]` is the sentence verbatim.
-
-    Args:
-        text: The text to split.
-        max_chars: Longest sentence kept whole.
-
-    Returns:
-        The sentence offsets in text order; empty for blank text.
-
-    """
-    cuts = {0, len(text)}
-    for match in _HARD_BREAK.finditer(text):
-        cuts.add(match.end())
-    for match in _BOUNDARY.finditer(text):
-        head = text[: match.start() + 1]
-        word = _WORD_BEFORE.search(head)
-        if word is not None and text[match.start()] == ".":
-            token = word.group(1).lower()
-            if (
-                token in _ABBREVIATIONS
-                or len(token) == 1
-                or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token)
-            ):
-                continue
-        cuts.add(match.end())
-    spans: list[tuple[int, int]] = []
-    ordered = sorted(cuts)
-    for start, end in pairwise(ordered):
-        spans.extend(_trim_and_cap(text, start, end, max_chars))
-    return spans
-
-
-def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    out: list[tuple[int, int]] = []
-    while end - start > max_chars:
-        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
-        if cut <= start:
-            cut = start + max_chars
-        out.append((start, cut))
-        start = cut
-        while start < end and text[start].isspace():
-            start += 1
-    if end > start:
-        out.append((start, end))
-    return out
-
-
-# ---------------------------------------------------------------------------
-# Tokens and light stemming
-# ---------------------------------------------------------------------------
-
-STOPWORDS = frozenset(
-    """
-    a an the and or but if then else so than that this these those there here of in
-    on at to for from by with without within into onto over under about above below
-    between through during before after since until upon per via as is are was were
-    be been being am do does did done doing have has had having will would shall
-    should can could may might must it its it's they them their theirs he him his
-    she her hers we us our ours you your yours i me my mine who whom whose which
-    what when where why how all any both each few more most other some such only own
-    same too very also just not no nor never none n't cannot can't won't don't
-    doesn't didn't isn't aren't wasn't weren't hasn't haven't hadn't wouldn't
-    shouldn't couldn't mustn't s t up down out off again further once one ones
-    usually often mainly about around however while whereas although though because
-    due thus therefore still yet even ever
-    """.split()  # noqa: SIM905
-)
-
-_NUMBER_WORDS = {
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-    "twice": "2",
-    "dozen": "12",
-    "hundred": "100",
-    "thousand": "1000",
-}
-
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:[-'’][^\W_]+)*")
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word and number tokens of `text`.
-
-    Numbers lose thousands separators ("2,550" -> "2550"); hyphenated words are
-    split into their parts unless a part holds a digit or is a single letter
-    ("COX-2" stays "cox-2"); possessive "'s" is dropped.
-    """
-    tokens: list[str] = []
-    for match in _TOKEN.finditer(text):
-        token = match.group(0).lower().replace("’", "'")
-        if token[0].isdigit():
-            tokens.append(_normalise_number_token(token))
-            continue
-        if token.endswith("'s"):
-            token = token[:-2]
-        if "-" in token:
-            parts = [p for p in token.split("-") if p]
-            if any(len(p) == 1 or any(c.isdigit() for c in p) for p in parts):
-                tokens.append(token)
-            else:
-                tokens.extend(parts)
-        elif token:
-            tokens.append(token)
-    return tokens
-
-
-def _normalise_number_token(token: str) -> str:
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
-        token = token.replace(",", "")
-    token = token.replace(",", ".")
-    if "." in token:
-        token = token.rstrip("0").rstrip(".") or "0"
-    return token
-
-
-_VOWELS = set("aeiouy")
-
-
-def stem(token: str) -> str:
-    """Light suffix stripping so inflections meet ("inhibits", "inhibiting" -> "inhibit").
-
-    Deliberately conservative: plural and verb endings, "-ly", a final "e" and
-    a doubled final consonant; numbers and codes are returned unchanged.
-    """
-    if not token.isalpha() or len(token) <= 3:
-        return _NUMBER_WORDS.get(token, token)
-    if token in _NUMBER_WORDS:
-        return _NUMBER_WORDS[token]
-    word = token
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("sses") or (word.endswith("es") and len(word) > 4 and word[-3] in "sxz"):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        word = word[:-1]
-    for suffix in ("ingly", "edly", "ing", "ed"):
-        if not word.endswith(suffix):
-            continue
-        base = word[: -len(suffix)]
-        if len(base) >= 3 and any(c in _VOWELS for c in base):
-            word = base
-        elif len(base) == 2:  # "used" -> "use", "using" -> "use"
-            word = base + "e"
-        break
-    if word.endswith("ly") and len(word) > 5:
-        word = word[:-2]
-    if word.endswith("e") and len(word) > 4:
-        word = word[:-1]
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1].isalpha():
-        word = word[:-1]
-    return word
-
-
-def content_stems(text: str) -> list[str]:
-    """Stems of the content words of `text` (stopwords dropped), in order."""
-    return [stem(t) for t in tokenize(text) if t not in STOPWORDS]
-
-
-# ---------------------------------------------------------------------------
-# Units, encoder protocol and results
-# ---------------------------------------------------------------------------
-
-
-@runtime_checkable
-class TextEncoder(Protocol):
-    """Anything that turns texts into L2-normalised vectors (e.g. `LocalEmbeddings`)."""
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Return a float array of shape `(len(texts), dim)`, rows L2-normalised."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -421,7 +206,7 @@ class EvidenceSelector:
         units: list[Unit] = []
         for order, passage in enumerate(passages):
             text = passage.text
-            spans = split_sentences(text, self.max_sentence_chars)
+            spans = split_passage_sentences(text, self.max_sentence_chars)
             for i, (start, end) in enumerate(spans):
                 units.append(
                     Unit(
@@ -545,7 +330,20 @@ class EvidenceSelector:
     @staticmethod
     def as_evidence(unit: Unit, cosine: float) -> Evidence:
         """Return `unit` as `Evidence`, scored by its cosine clipped to 0-1."""
-        score = min(1.0, max(0.0, cosine)) if math.isfinite(cosine) else 0.0
         return Evidence(
-            passage=unit.passage, passage_id=unit.passage_id, quote=unit.text, score=score
+            passage=unit.passage,
+            passage_id=unit.passage_id,
+            quote=unit.text,
+            score=clamp_score(cosine),
         )
+
+
+def clamp_score(x: float) -> float:
+    """Return `x` clipped to 0-1; a non-finite `x` gives 0.
+
+    Example:
+        >>> clamp_score(1.7), clamp_score(-0.2), clamp_score(float("nan"))
+        (1.0, 0.0, 0.0)
+
+    """
+    return min(1.0, max(0.0, x)) if math.isfinite(x) else 0.0

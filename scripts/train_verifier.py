@@ -41,17 +41,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from langchain_reliable.checks.names import extract_names  # noqa: E402
 from langchain_reliable.claims import SentenceClaimExtractor  # noqa: E402
 from langchain_reliable.eval import metrics  # noqa: E402
 from langchain_reliable.eval.datasets import load_records  # noqa: E402
-from langchain_reliable.evidence import content_stems, split_sentences  # noqa: E402
 from langchain_reliable.schemas import Claim, Passage  # noqa: E402
-from langchain_reliable.verifiers.local import (  # noqa: E402
+from langchain_reliable.text import content_stems, split_passage_sentences  # noqa: E402
+from langchain_reliable.verifiers.local import LocalVerifier  # noqa: E402
+from langchain_reliable.verifiers.scorer import (  # noqa: E402
     LEARNED_SCORER_PATH,
     ClaimFeatures,
-    LocalVerifier,
     LogisticScorer,
-    extract_names,
 )
 
 FILES = {"faithbench": "faithbench.jsonl", "wice": "wice_dev.jsonl", "begin": "begin_dev.jsonl"}
@@ -81,7 +81,7 @@ NEGATABLE = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|did|could
 def _sentences(text: str) -> list[tuple[int, int]]:
     return [
         (s, e)
-        for s, e in split_sentences(text)
+        for s, e in split_passage_sentences(text)
         if 8 <= len(text[s:e].split()) <= 40 and len(content_stems(text[s:e])) >= 4
     ]
 
@@ -246,7 +246,7 @@ def synthetic_examples(data: Path) -> list[dict]:
                 j = keep.index(j)
                 context = [context[k] for k in keep]
             sentence = context[j][s:e]
-            nxt = split_sentences(context[j][e:])
+            nxt = split_passage_sentences(context[j][e:])
             next_sentence = context[j][e:][nxt[0][0] : nxt[0][1]] if nxt else ""
             oi, oj, os_, oe = rng.choice([x for x in pool if x[0] != i])
             other = contexts[oi][oj][os_:oe]

@@ -6,7 +6,8 @@ lines of a hard-wrapped paragraph are joined. Each unit is split into sentences
 by `pysbd` (rule-based, handles "Dr.", "e.g.", "U.S.", "1.5", "mg/dL"), and
 compound sentences are split into clauses only where both sides are independent
 clauses. What is not a factual claim — questions, pleasantries, meta lines,
-refusals, empty hedges — is dropped by the small predicates below.
+refusals, empty hedges — is dropped by the predicates of `langchain_reliable.text`.
+Passages are split by another splitter, `text.split_passage_sentences`; see there.
 """
 
 from __future__ import annotations
@@ -20,8 +21,20 @@ import pysbd
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.schemas import Claim
-
-Span = tuple[int, int]
+from langchain_reliable.text import (
+    WORD,
+    Span,
+    blank_line_breaks,
+    count_words,
+    is_abstention,
+    is_lead_in,
+    is_meta,
+    is_not_a_claim,
+    is_pleasantry,
+    is_question,
+    straight_quotes,
+    trim,
+)
 
 # --- markdown structure -------------------------------------------------------------
 
@@ -46,7 +59,6 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-_WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
 _AUX = _set(
     "is are was were be been being am has have had do does did can could will would "
     "shall should may might must"
@@ -82,7 +94,7 @@ _CONNECTOR = re.compile(
 )
 _NEXT_WORD = re.compile(r"\w+\s+")
 
-# --- what is not a claim ------------------------------------------------------------
+# --- openers ------------------------------------------------------------------------
 
 # Openers removed from the front of a sentence: "Sure, ...", "Here's what I found: ...".
 _PREFIXES = [
@@ -107,136 +119,12 @@ _PREFIXES = [
     )
 ]
 
-# Whole units that carry no content (matched against the normalised unit).
-_PLEASANTRIES = [
-    r"(?:sure|certainly|of course|absolutely|okay|ok|yes|no|hi|hello|hey|great|good|thanks|"
-    r"thank you|you're welcome|no problem)(?: thing)?",
-    r"(?:great|good|excellent|interesting|nice) question",
-    r"(?:i )?hope (?:this|that|it) helps?\b.*",
-    r"(?:please )?(?:let me know|feel free|don't hesitate|do not hesitate)\b.*",
-    r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to (?:help|assist|clarify|explain)\b.*",
-    r"thanks? (?:you )?for (?:asking|your question)\b.*",
-    r"good luck\b.*",
-    r"have a (?:great|nice|good) (?:day|one)\b.*",
-    r"(?:is there )?anything else\b.*",
-]
-_META = [
-    r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are))\b.*",
-    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
-    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)",
-    r"let me (?:explain|summarize|summarise|break (?:it|this|that) down|walk you through|"
-    r"clarify|check|look)\b.*",
-    r"(?:i'll|i will|let's|let us) (?:explain|summarize|summarise|break|walk|look|go)\b.*",
-    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|"
-    r"includes|highlights|provides|gives|focuses|summari[sz]es)\b.*",
-]
-_HEDGES = [
-    r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"
-    r"circumstances|individual|person))?",
-    r"(?:it's|it is|that's|that is) (?:hard|difficult|impossible|not easy) to (?:say|tell|know)",
-    r"(?:hard|difficult) to (?:say|tell)",
-    r"(?:maybe|perhaps|possibly|probably|not necessarily|it's possible|it is possible|"
-    r"it's complicated|it is complicated|who knows)",
-    r"(?:it's|it is|this is|that is|that's) (?:unclear|uncertain|not clear|not certain)",
-    r"(?:i think|i believe|i guess) so",
-]
-_SOURCES = (
-    r"(?:the |these |this )?(?:provided |given |retrieved |available |supplied )?"
-    r"(?:passages?|sources?|context|documents?|texts?|excerpts?|information|search results)"
-    r"(?: provided| given| above| available)?"
-)
-# Refusals and abstentions, matched at the start of the normalised unit.
-_ABSTENTIONS = [
-    r"i (?:do not|don't|did not|didn't) (?:know|have|find|see)\b",
-    r"i(?:'m| am) (?:not (?:sure|certain|able)|unsure|unable|sorry|afraid)\b",
-    r"i (?:cannot|can't|can not|could not|couldn't|was unable to|am unable to|"
-    r"was not able to)\b",
-    r"(?:sorry|unfortunately|regrettably),? (?:but )?i\b",
-    _SOURCES + r" (?:do|does|did) ?n(?:o|')t\b",
-    r"there (?:is|was|are|were) (?:no|not enough|insufficient|limited) (?:information|data|"
-    r"details?|evidence|mention)\b",
-    r"(?:no|not enough|insufficient) (?:information|data|details?|evidence)\b",
-    r"(?:it is|it's) (?:not possible|impossible|unclear|not clear|difficult|hard) to "
-    r"(?:say|determine|tell|know|answer)\b",
-    r"(?:this|that|the question|your question) (?:cannot|can't|can not) be answered\b",
-    r"i (?:have no|lack) (?:information|data|knowledge|access)\b",
-    r"as an ai\b",
-]
-# Abstentions anywhere in the unit: "The dose is not mentioned in the passages."
-_ABSTENTIONS_ANYWHERE = [
-    r"\bnot (?:mentioned|stated|specified|provided|covered|discussed|addressed|included|given|"
-    r"found) in " + _SOURCES + r"\b",
-    r"\bcannot be (?:determined|answered|found|inferred) (?:from|based on)\b",
-]
-
-_PLEASANTRY_RE = re.compile("|".join(f"(?:{p})" for p in _PLEASANTRIES))
-_META_RE = re.compile("|".join(f"(?:{p})" for p in _META))
-_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in _HEDGES))
-_ABSTENTION_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS))
-_ABSTENTION_ANYWHERE_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS_ANYWHERE))
-_TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
-_LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
-
-
-def _normalise(text: str) -> str:
-    """Lower-case, straight quotes, single spaces, no surrounding punctuation or markup."""
-    text = " ".join(text.translate(_QUOTES).lower().split())
-    return _TRAILING.sub("", _LEADING.sub("", text))
-
-
-def is_question(text: str) -> bool:
-    """Tell whether `text` is a question ("Is it safe?")."""
-    return text.rstrip(" \t\n*_\"')]`’”").endswith("?")
-
-
-def is_pleasantry(text: str) -> bool:
-    """Tell whether `text` is a pleasantry ("Sure!", "Great question", "I hope this helps")."""
-    return _PLEASANTRY_RE.fullmatch(_normalise(text)) is not None
-
-
-def is_meta(text: str) -> bool:
-    """Tell whether `text` is about the answer itself ("Here is a summary of the passage")."""
-    return _META_RE.fullmatch(_normalise(text)) is not None
-
-
-def is_hedge(text: str) -> bool:
-    """Tell whether `text` is a hedge with no content ("It depends.", "Hard to say.")."""
-    return _HEDGE_RE.fullmatch(_normalise(text)) is not None
-
-
-def is_abstention(text: str) -> bool:
-    """Tell if `text` is a refusal or abstention ("I don't know", "The passages don't say")."""
-    norm = _normalise(text)
-    return bool(_ABSTENTION_RE.match(norm) or _ABSTENTION_ANYWHERE_RE.search(norm))
-
-
-def is_lead_in(text: str) -> bool:
-    """Tell whether `text` introduces what follows ("Common side effects include:")."""
-    return text.rstrip(" \t\n*_").endswith(":")
-
-
-def is_not_a_claim(text: str) -> bool:
-    """Tell whether `text` is a question, pleasantry, meta line, hedge or abstention."""
-    return (
-        is_question(text)
-        or is_pleasantry(text)
-        or is_meta(text)
-        or is_hedge(text)
-        or is_abstention(text)
-    )
-
-
-def count_words(text: str) -> int:
-    """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
-    return len(_WORD.findall(text))
-
 
 # --- clause splitting ---------------------------------------------------------------
 
 
 def _verbish(word: str, *, strong_only: bool = False) -> bool:
-    w = word.lower().translate(_QUOTES)
+    w = straight_quotes(word.lower())
     if w in _AUX or w in _IRREGULAR:
         return True
     if strong_only:
@@ -296,8 +184,8 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
             if connector.group().strip().lower() == "and" and "," in left:
                 continue
         subject_start = connector.end() if connector else right_start
-        left_words = _WORD.findall(left)
-        right_words = _WORD.findall(sentence[subject_start:])
+        left_words = WORD.findall(left)
+        right_words = WORD.findall(sentence[subject_start:])
         if (
             len(left_words) >= 4
             and len(right_words) >= 4
@@ -308,7 +196,7 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
             pieces.append((start + piece_start, start + m.start()))
             piece_start = subject_start
     pieces.append((start + piece_start, end))
-    return [s for s in (_trim(answer, a, b) for a, b in pieces) if s[1] > s[0]]
+    return [s for s in (trim(answer, a, b) for a, b in pieces) if s[1] > s[0]]
 
 
 # --- sentence splitting -------------------------------------------------------------
@@ -321,14 +209,6 @@ class _Block:
     item: bool  # a bullet / numbered / quoted item
     skip: bool = False  # a heading, rule or code block: holds no claims
     heading: str | None = None  # a heading's text: the lead-in of the items below it
-
-
-def _trim(text: str, start: int, end: int) -> Span:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 def _blocks(answer: str) -> list[_Block]:
@@ -381,18 +261,19 @@ def _continues(previous: str, line: str, block: _Block) -> bool:
     return body[:1].islower() or previous.rstrip().endswith((",", ";"))
 
 
-_BREAK_CHAR = re.compile(r"[^\S \t]")  # any line break: \n, \r, \u2028, ...
 _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
-def split_sentences(answer: str, start: int, end: int) -> list[Span]:
+def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
     """Sentence spans of `answer[start:end]`, trimmed, covering every character of it.
 
     pysbd gives the sentence starts; each sentence runs to the next start, so text
     that pysbd leaves out still belongs to a sentence. Line breaks inside the block
-    are read as spaces (same length, so offsets hold).
+    are read as spaces (same length, so offsets hold). Answers only: passages are
+    cut by `text.split_passage_sentences`, which differs on some inputs, and the
+    verdicts rest on how passages are cut.
     """
-    text = _BREAK_CHAR.sub(" ", answer[start:end])
+    text = blank_line_breaks(answer[start:end])
     if not text.strip():
         return []
     try:
@@ -407,10 +288,10 @@ def split_sentences(answer: str, start: int, end: int) -> list[Span]:
     bounds = [*starts, len(text)]
     spans: list[Span] = []
     for a, b in pairwise(bounds):
-        span = _trim(answer, start + a, start + b)
+        span = trim(answer, start + a, start + b)
         if span[1] <= span[0]:
             continue
-        if spans and not _WORD.search(answer, span[0], span[1]):
+        if spans and not WORD.search(answer, span[0], span[1]):
             spans[-1] = (spans[-1][0], span[1])  # a stray "**" or ")" ends the sentence before
         else:
             spans.append(span)
@@ -505,7 +386,7 @@ class SentenceClaimExtractor(ClaimExtractor):
         for block in _blocks(answer):
             if block.skip:
                 continue
-            for sentence in split_sentences(answer, block.start, block.end):
+            for sentence in split_answer_sentences(answer, block.start, block.end):
                 if self.split_clauses:
                     spans.extend(split_clauses(answer, *sentence))
                 else:
@@ -521,7 +402,7 @@ class SentenceClaimExtractor(ClaimExtractor):
                 continue
             if not block.item:
                 lead_in = None
-            for start, end in split_sentences(answer, block.start, block.end):
+            for start, end in split_answer_sentences(answer, block.start, block.end):
                 start = _strip_prefixes(answer, start, end)
                 text = _clean(answer[start:end])
                 if is_lead_in(text):
@@ -535,12 +416,12 @@ class SentenceClaimExtractor(ClaimExtractor):
 def _as_lead_in(text: str) -> str | None:
     """Return `text` as the lead-in of list items, or `None` when it says nothing."""
     text = text.strip(" \t*_")
-    if is_meta(text) or is_pleasantry(text) or is_abstention(text) or not _WORD.search(text):
+    if is_meta(text) or is_pleasantry(text) or is_abstention(text) or not WORD.search(text):
         return None
     return text
 
 
 def _is_sentence(text: str) -> bool:
     """Tell whether a list item reads as a sentence: capitalised, with a verb."""
-    words = _WORD.findall(text)
+    words = WORD.findall(text)
     return bool(words) and words[0][:1].isupper() and _has_verb(words)

@@ -13,7 +13,7 @@ the model's class probabilities decide the verdict:
   reaches 0.5), and `unsupported` otherwise.
 
 Which output is "entailment" is read from the model's `config.json`; see
-`resolve_labels` for the names recognised and the fallbacks. Nothing is
+`nli_labels.resolve_labels` for the names recognised and the fallbacks. Nothing is
 downloaded: the folder must hold the tokenizer and the weights
 (`save_pretrained` of both), and code from the folder is never run.
 
@@ -38,185 +38,26 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit
-from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
+from langchain_reliable.checks.names import extract_names
+from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
+from langchain_reliable.checks.quantities import extract_quantities, matches
+from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
+from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier
-
-# Shared with the offline verifier so both validate arguments, name passages and
-# run the number and name checks the same way.
-from langchain_reliable.verifiers.local import (
-    _Context,
-    _matches,
-    _where,
-    extract_names,
-    extract_quantities,
-)
+from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
 
 __all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
 
 INSTALL_HINT = "pip install 'langchain-reliable[nli]'"
 
-# ---------------------------------------------------------------------------
-# Which output is which
-# ---------------------------------------------------------------------------
-
-_ENTAILMENT = frozenset(
-    """
-    entailment entailed entails entail entailing supported supports support consistent
-    faithful grounded factual attributable true yes
-    """.split()  # noqa: SIM905
-)
-_CONTRADICTION = frozenset(
-    """
-    contradiction contradicted contradicts contradict contradictory refuted refutes refute
-    refutation
-    """.split()  # noqa: SIM905
-)
-_NEUTRAL = frozenset(
-    """
-    neutral not_entailment non_entailment not_entailed not_supported unsupported
-    not_enough_info nei unverifiable unknown irrelevant inconsistent unfaithful
-    hallucinated hallucination not_factual false no
-    """.split()  # noqa: SIM905
-)
-_GENERIC = re.compile(r"(?:label_?)?\d+")
 _UNCERTAIN_BELOW = 0.5  # the best unit's top class probability under this: probabilities split
 _CAPPED_SCORE = 0.25  # score given to a "supported" claim a number/name check overrules
-
-
-@dataclass(frozen=True)
-class NLILabels:
-    """Where entailment and contradiction sit among a classifier's outputs.
-
-    Attributes:
-        entailment: Index of the entailment ("supported") output.
-        contradiction: Index of the contradiction output; `None` when the model
-            has none (two-label and single-logit models).
-        num_labels: Number of outputs. With 1, the single logit is read as the
-            log-odds of entailment (sigmoid); otherwise outputs are softmaxed.
-        names: Display name of each output, by index.
-        how: How the roles were found ("names", "label2id", "given", or the fallback used).
-
-    """
-
-    entailment: int
-    contradiction: int | None
-    num_labels: int
-    names: tuple[str, ...]
-    how: str = "names"
-
-
-def _role(name: str) -> str | None:
-    key = re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
-    if key in _ENTAILMENT:
-        return "entailment"
-    if key in _CONTRADICTION:
-        return "contradiction"
-    if key in _NEUTRAL:
-        return "neutral"
-    return "generic" if _GENERIC.fullmatch(key) else None
-
-
-def _by_names(names: Sequence[str]) -> tuple[int | None, int | None]:
-    roles = [_role(n) for n in names]
-    entail = [i for i, r in enumerate(roles) if r == "entailment"]
-    contra = [i for i, r in enumerate(roles) if r == "contradiction"]
-    if len(entail) > 1 or len(contra) > 1:
-        raise ValueError(f"ambiguous NLI labels {list(names)}: pass labels={{...}} explicitly")
-    return (entail[0] if entail else None), (contra[0] if contra else None)
-
-
-def resolve_labels(
-    id2label: Mapping[Any, str] | None,
-    label2id: Mapping[str, Any] | None = None,
-    num_labels: int | None = None,
-    *,
-    given: Mapping[str, int] | None = None,
-) -> NLILabels:
-    """Find the entailment and contradiction outputs of a classifier from its config.
-
-    Names are matched case-insensitively, ignoring punctuation: entailment is
-    any of `entailment`, `supported`, `consistent`, `faithful`, `grounded`,
-    `true`, `yes` (and close forms); contradiction any of `contradiction`,
-    `contradicted`, `refuted` (and close forms); `neutral`, `not_entailment`,
-    `unsupported`, `hallucinated`, `false`, `no`... and any other name count as
-    "not supported". When `id2label` names nothing recognisable, the names of
-    `label2id` are tried. When every name is generic (`LABEL_0`, `0`, ...):
-
-    - 1 output: a single logit, the log-odds of entailment;
-    - 2 outputs: `[not supported, supported]`;
-    - 3 outputs: the order of the MNLI data set, `[entailment, neutral,
-      contradiction]`. Some checkpoints use another order (`roberta-large-mnli`
-      is `[contradiction, neutral, entailment]`) but those name their labels;
-      for one that does not, pass `given`.
-
-    Args:
-        id2label: The config's `id2label` (keys may be ints or digit strings).
-        label2id: The config's `label2id`, tried when `id2label` names nothing.
-        num_labels: Number of outputs; defaults to the size of `id2label`.
-        given: Explicit roles, e.g. `{"entailment": 2, "contradiction": 0}`;
-            they win over the names.
-
-    Returns:
-        The roles of the outputs.
-
-    Raises:
-        ValueError: the roles cannot be told apart, or `given` is out of range.
-
-    """
-    table = {int(k): str(v) for k, v in (id2label or {}).items()}
-    n = int(num_labels if num_labels is not None else (len(table) or 2))
-    if n < 1:
-        raise ValueError(f"a classifier needs at least one output, got num_labels={n}")
-    names = tuple(table.get(i, f"LABEL_{i}") for i in range(n))
-
-    if given:
-        unknown = set(given) - {"entailment", "contradiction", "neutral"}
-        if unknown or "entailment" not in given:
-            raise ValueError(
-                "labels must map 'entailment' (and optionally 'contradiction', 'neutral') "
-                f"to output indices, got {dict(given)}"
-            )
-        for role, index in given.items():
-            if not 0 <= int(index) < n:
-                raise ValueError(f"labels[{role!r}]={index} is outside 0..{n - 1}")
-        contra = given.get("contradiction")
-        return NLILabels(
-            int(given["entailment"]), None if contra is None else int(contra), n, names, "given"
-        )
-    if n == 1:
-        return NLILabels(0, None, 1, names, "single logit")
-
-    entail, contra = _by_names(names)
-    how = "names"
-    if entail is None and label2id:
-        by_id = {int(v): str(k) for k, v in label2id.items() if str(v).lstrip("-").isdigit()}
-        if set(by_id) == set(range(n)):
-            entail, contra = _by_names([by_id[i] for i in range(n)])
-            how = "label2id"
-            if entail is not None:
-                names = tuple(by_id[i] for i in range(n))
-    if entail is not None:
-        return NLILabels(entail, contra, n, names, how)
-
-    if all(_role(name) == "generic" for name in names):
-        if n == 2:
-            return NLILabels(1, None, 2, names, "two generic labels: [not supported, supported]")
-        if n == 3:
-            return NLILabels(0, 2, 3, names, "three generic labels: MNLI order")
-    raise ValueError(
-        f"cannot tell which output of {list(names)} means entailment: pass labels="
-        "{'entailment': i, 'contradiction': j} to NLIVerifier"
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -359,8 +200,6 @@ class NLIVerifier(BlockingVerifier):
         model.eval()
         self._torch, self._tokenizer, self._model = torch, tokenizer, model
 
-    # -- the seam -------------------------------------------------------------
-
     # -- the work -------------------------------------------------------------
 
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
@@ -372,7 +211,7 @@ class NLIVerifier(BlockingVerifier):
                 rows.setdefault((units[i].text, claim.text), len(rows))
         self._load()
         probs = self._probabilities(list(rows))
-        context = _Context(passages, units) if self.checks else None
+        context = PassageFacts(passages, units) if self.checks else None
         verdicts = []
         for claim, evidence in zip(claims, found, strict=True):
             table = probs[[rows[(units[i].text, claim.text)] for i in evidence.top]]
@@ -431,7 +270,7 @@ class NLIVerifier(BlockingVerifier):
         claim: Claim,
         found: ClaimEvidence,
         table: np.ndarray,
-        context: _Context | None,
+        context: PassageFacts | None,
     ) -> ClaimVerdict:
         units = [found.units[i] for i in found.top]
         if not units:
@@ -446,21 +285,23 @@ class NLIVerifier(BlockingVerifier):
         label: Label
         if score >= 0.5:
             label, lead = "supported", best
-            reason = f"entailed by {_where(units[best])} (P(entailment) {score:.2f})"
+            reason = f"entailed by {passage_label(units[best])} (P(entailment) {score:.2f})"
         elif contra[worst] >= 0.5 and contra[worst] > entail[worst]:
             label, lead = "contradicted", worst
             reason = (
-                f"contradicted by {_where(units[worst])} "
+                f"contradicted by {passage_label(units[worst])} "
                 f"(P(contradiction) {contra[worst]:.2f}, P(entailment) {entail[worst]:.2f})"
             )
         elif float(table[best].max()) < _UNCERTAIN_BELOW:
             label, lead = "uncertain", best
-            reason = f"the model is split on {_where(units[best])}: {self._spread(table[best])}"
+            reason = (
+                f"the model is split on {passage_label(units[best])}: {self._spread(table[best])}"
+            )
         else:
             label, lead = "unsupported", best
             reason = (
                 f"not entailed by any of {len(units)} passage unit(s); best "
-                f"{_where(units[best])} (P(entailment) {score:.2f})"
+                f"{passage_label(units[best])} (P(entailment) {score:.2f})"
             )
         if context is not None and label in ("supported", "uncertain"):
             missing = _missing_facts(claim.text, context)
@@ -469,12 +310,14 @@ class NLIVerifier(BlockingVerifier):
                 reason = "; ".join(missing) + f" (the model said: {reason})"
         strength = np.maximum(entail, contra)
         rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
-        evidence = [_evidence(units[i], float(strength[i])) for i in (lead, *rest)]
+        evidence = [
+            EvidenceSelector.as_evidence(units[i], float(strength[i])) for i in (lead, *rest)
+        ]
         return ClaimVerdict(
             text=claim.text,
             span=claim.span,
             label=label,
-            score=round(_unit(score), 6),
+            score=round(clamp_score(score), 6),
             evidence=evidence,
             reason=reason,
         )
@@ -485,12 +328,12 @@ class NLIVerifier(BlockingVerifier):
         return ", ".join(f"{n} {p:.2f}" for n, p in zip(self.labels.names, row, strict=False))
 
 
-def _missing_facts(text: str, context: _Context) -> list[str]:
+def _missing_facts(text: str, context: PassageFacts) -> list[str]:
     """The offline verifier's checks: numbers and names of `text` that no passage gives."""
     problems = [
         f"number '{q.text}' not found in any passage"
         for q in extract_quantities(text)
-        if not any(_matches(q, x) for x in context.quantities)
+        if not any(matches(q, x) for x in context.quantities)
     ]
     problems += [
         f"name '{n}' not found in any passage"
@@ -498,14 +341,3 @@ def _missing_facts(text: str, context: _Context) -> list[str]:
         if not context.has_name(n)
     ]
     return problems
-
-
-def _evidence(unit: Unit, strength: float) -> Evidence:
-    """`unit` quoted verbatim; its score is how strongly the model ties it to the claim."""
-    return Evidence(
-        passage=unit.passage, passage_id=unit.passage_id, quote=unit.text, score=_unit(strength)
-    )
-
-
-def _unit(x: float) -> float:
-    return min(1.0, max(0.0, x)) if math.isfinite(x) else 0.0

@@ -8,15 +8,10 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from langchain_reliable.evidence import (
-    ClaimEvidence,
-    EvidenceSelector,
-    content_stems,
-    split_sentences,
-    stem,
-    tokenize,
-)
+from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.text import content_stems, stem, tokenize
+from langchain_reliable.text import split_passage_sentences as split_sentences
 
 
 @pytest.fixture(scope="module")

@@ -9,16 +9,13 @@ from importlib import resources
 
 import pytest
 
+from langchain_reliable.checks.names import extract_names
+from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.embeddings import LocalEmbeddings
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier
-from langchain_reliable.verifiers.local import (
-    ClaimFeatures,
-    LocalVerifier,
-    LogisticScorer,
-    extract_names,
-    extract_quantities,
-)
+from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer
 
 DEMO = json.loads(resources.files("langchain_reliable").joinpath("data/demo.json").read_text())
 

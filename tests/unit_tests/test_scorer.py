@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.local import (
+from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.scorer import (
     LEARNED_SCORER_PATH,
     ClaimFeatures,
-    LocalVerifier,
     LogisticScorer,
 )
 

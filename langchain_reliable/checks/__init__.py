@@ -1,0 +1,7 @@
+"""Deterministic checks any verifier can run: numbers, dates, units, names, negation.
+
+- `quantities`: numbers, dates, money, percentages and measures, and whether two agree.
+- `names`: capitalised names, acronyms and codes a claim relies on.
+- `negation`: the cue that makes a sentence say the opposite.
+- `passage_facts`: what the checks need to know about one answer's passages.
+"""

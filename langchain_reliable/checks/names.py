@@ -1,0 +1,111 @@
+"""Names: capitalised multiword names, acronyms and codes a claim relies on.
+
+`extract_names` finds them in a claim; `name_form` and `name_words` give the
+forms in which `checks.passage_facts.PassageFacts.has_name` looks for them in
+the passages.
+
+Example:
+    >>> extract_names("Felix Hoffmann of Bayer made aspirin; it blocks COX-2.")
+    ['Felix Hoffmann of Bayer', 'COX-2']
+    >>> name_form("Reye's syndrome"), name_words("Dr. Felix Hoffmann")
+    (' reye syndrome ', ['felix', 'hoffmann'])
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
+from langchain_reliable.text import STOPWORDS
+
+__all__ = ["extract_names", "name_form", "name_words", "strip_possessive"]
+
+_WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’\-]*")
+_CONNECTORS = frozenset(
+    "of the de la le du von van der den di da del des al bin for y".split()  # noqa: SIM905
+)
+_NAME_AFFIXES = frozenset(
+    "mr mrs ms dr prof sir st jr sr fc afc inc ltd plc llc co corp ceo".split()  # noqa: SIM905
+)
+_NOT_NAMES = MONTH_WORDS | frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"]
+)
+
+
+def _is_code(word: str) -> bool:
+    if is_unit_word(word):
+        return False
+    upper = sum(c.isupper() for c in word)
+    has_digit = any(c.isdigit() for c in word)
+    return upper >= 2 or (has_digit and word[0].isalpha()) or (upper >= 1 and not word[0].isupper())
+
+
+def strip_possessive(word: str) -> str:
+    """Return `word` without a possessive "'s" (or a trailing "'" or "-")."""
+    word = word.replace("’", "'")
+    return word[:-2] if word.endswith("'s") else word.rstrip("'-")
+
+
+def extract_names(text: str) -> list[str]:
+    """Capitalised names ("League of Nations", "Felix Hoffmann") and codes ("COX-2", "eGFR").
+
+    A lone capitalised word that opens a sentence is skipped (it may be any
+    word), as are capitalised stopwords, months and weekdays.
+
+    Args:
+        text: A claim.
+
+    Returns:
+        The names in text order, possessives dropped, without repeats.
+
+    """
+    words = [(m.start(), strip_possessive(m.group(0))) for m in _WORD.finditer(text)]
+    names: list[str] = []
+    group: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        while group and group[-1][1].lower() in _CONNECTORS:
+            group.pop()
+        if group and any(len(w) > 1 for _, w in group):
+            first_start = group[0][0]
+            opening = not text[:first_start].strip() or text[:first_start].rstrip()[-1] in '.!?:"“'
+            if len(group) > 1 or not opening or _is_code(group[0][1]):
+                name = text[first_start : group[-1][0] + len(group[-1][1])]
+                if name not in names:
+                    names.append(name)
+        group.clear()
+
+    for start, word in words:
+        if not word:
+            continue
+        if group:  # a name runs on across spaces, a possessive or the period of an initial
+            prev_start, prev = group[-1]
+            gap = text[prev_start + len(prev) : start].strip()
+            if gap and not (gap == "." and len(prev) == 1) and gap not in ("'s", "’s"):
+                flush()
+        lower = word.lower()
+        capital = word[0].isupper()
+        acronym = len(word) > 1 and word.isupper()
+        if capital and not group and not acronym and (lower in STOPWORDS or lower in _NOT_NAMES):
+            continue
+        if (capital and lower not in _NOT_NAMES) or (group and lower in _CONNECTORS):
+            group.append((start, word))
+        else:
+            flush()
+            if _is_code(word) and word not in names:
+                names.append(word)
+    flush()
+    return names
+
+
+def name_form(text: str) -> str:
+    """Lower-case words of `text` between single spaces, padded: `" x "` finds whole words."""
+    text = re.sub(r"'s\b", " ", text.lower().replace("’", "'"))
+    return " " + re.sub(r"[^\w]+", " ", text).strip() + " "
+
+
+def name_words(name: str) -> list[str]:
+    """The words of `name` that must be found, in `name_form`: no connectors, titles or suffixes."""
+    phrase = name_form(strip_possessive(name))
+    return [t for t in phrase.split() if t not in _CONNECTORS and t not in _NAME_AFFIXES]

@@ -1,0 +1,43 @@
+"""Negation: the cue that makes a sentence say the opposite ("not", "never", "without").
+
+Example:
+    >>> negation_cue("The drug is not approved for children.")
+    'not'
+    >>> negation_cue("The team without the ball defends.", frozenset({"drug", "approv"})) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import stem, tokenize
+
+__all__ = ["negation_cue"]
+
+_NEGATION = re.compile(
+    r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"without|cannot|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
+    re.IGNORECASE,
+)
+_SCOPE_END = re.compile(r"[,;:.!?()]")
+_SCOPE_WORDS = 6
+
+
+def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
+    """Return the first negation cue of `text`, or `None`.
+
+    With `about` (the claim's content stems), only a cue whose scope (the next
+    six words, up to punctuation) holds two of them counts (one when the claim
+    has a single content word), so a negation elsewhere in the sentence ("the
+    team without the ball") is not taken for the claim's.
+    """
+    for m in _NEGATION.finditer(text):
+        if about is None:
+            return m.group(0)
+        tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]
+        scope = {stem(t) for t in tokenize(tail)[:_SCOPE_WORDS]}
+        if len(scope & about) >= min(2, len(about)):
+            return m.group(0)
+    return None

@@ -1,0 +1,405 @@
+"""Text tools shared by the claim extractors, the evidence selector and the checks.
+
+- Tokens: `tokenize`, `stem`, `STOPWORDS`, `content_stems` (lower-cased words
+  and numbers, light suffix stripping, stopwords dropped).
+- Passage sentences: `split_passage_sentences`, a small rule-based splitter that
+  keeps character offsets. Answers are split by pysbd instead
+  (`langchain_reliable.claims.sentences.split_answer_sentences`): the two differ
+  on some inputs and the verdicts rest on how passages are cut, so both stay.
+- Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
+  `blank_line_breaks` (line breaks read as spaces, same length).
+- Sentence kinds: `is_question`, `is_pleasantry`, `is_meta`, `is_hedge`,
+  `is_abstention`, `is_lead_in`, `is_not_a_claim`; `normalise` is the form
+  they match on, `count_words` counts "1.5" and "mg/dL" as one word each.
+
+Example:
+    >>> content_stems("It is used to relieve the pain")
+    ['use', 'reliev', 'pain']
+    >>> text = "Dr. Smith arrived. He left."
+    >>> [text[a:b] for a, b in split_passage_sentences(text)]
+    ['Dr. Smith arrived.', 'He left.']
+    >>> is_question("Is it safe?"), is_hedge("It depends."), is_abstention("I don't know.")
+    (True, True, True)
+
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+__all__ = [
+    "STOPWORDS",
+    "WORD",
+    "Span",
+    "blank_line_breaks",
+    "content_stems",
+    "count_words",
+    "is_abstention",
+    "is_hedge",
+    "is_lead_in",
+    "is_meta",
+    "is_not_a_claim",
+    "is_pleasantry",
+    "is_question",
+    "normalise",
+    "split_passage_sentences",
+    "stem",
+    "straight_quotes",
+    "tokenize",
+    "trim",
+]
+
+Span = tuple[int, int]
+"""A `(start, end)` pair of character offsets: `text[start:end]`."""
+
+# ---------------------------------------------------------------------------
+# Offsets
+# ---------------------------------------------------------------------------
+
+_BREAK_CHAR = re.compile(r"[^\S \t]")  # any line break: \n, \r, \u2028, ...
+
+
+def trim(text: str, start: int, end: int) -> Span:
+    """Return the span `text[start:end]` without its leading and trailing whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def blank_line_breaks(text: str) -> str:
+    """Return `text` with every line break read as a space (same length: offsets hold)."""
+    return _BREAK_CHAR.sub(" ", text)
+
+
+# ---------------------------------------------------------------------------
+# Passage sentences
+# ---------------------------------------------------------------------------
+
+_ABBREVIATIONS = frozenset(
+    """
+    mr mrs ms dr prof sr jr st mt ft vs etc al fig figs no nos vol vols pp ed eds
+    approx est dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
+    nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf ca resp min max
+    """.split()  # noqa: SIM905
+)
+# A candidate boundary: terminal punctuation, optional closing quotes/brackets,
+# whitespace, then something that can open a sentence.
+_BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
+_HARD_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•▪◦]|\d+[.)])\s)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+
+
+def split_passage_sentences(text: str, max_chars: int = 600) -> list[Span]:
+    """Split `text` into sentences, as `(start, end)` character offsets.
+
+    A small rule-based splitter: it breaks after `.`, `!`, `?` followed by
+    whitespace and a capital letter or digit, unless the period ends a known
+    abbreviation or an initial ("Dr.", "e.g.", "J."); it also breaks at blank
+    lines and before bullet lines. Sentences longer than `max_chars` are cut at
+    the last space before the limit. Offsets exclude surrounding whitespace, so
+    `text[start:end]` is the sentence verbatim.
+
+    Args:
+        text: The text to split.
+        max_chars: Longest sentence kept whole.
+
+    Returns:
+        The sentence offsets in text order; empty for blank text.
+
+    """
+    cuts = {0, len(text)}
+    for match in _HARD_BREAK.finditer(text):
+        cuts.add(match.end())
+    for match in _BOUNDARY.finditer(text):
+        head = text[: match.start() + 1]
+        word = _WORD_BEFORE.search(head)
+        if word is not None and text[match.start()] == ".":
+            token = word.group(1).lower()
+            if (
+                token in _ABBREVIATIONS
+                or len(token) == 1
+                or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token)
+            ):
+                continue
+        cuts.add(match.end())
+    spans: list[Span] = []
+    ordered = sorted(cuts)
+    for start, end in pairwise(ordered):
+        spans.extend(_trim_and_cap(text, start, end, max_chars))
+    return spans
+
+
+def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[Span]:
+    start, end = trim(text, start, end)
+    out: list[Span] = []
+    while end - start > max_chars:
+        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+        if cut <= start:
+            cut = start + max_chars
+        out.append((start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        out.append((start, end))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Tokens and light stemming
+# ---------------------------------------------------------------------------
+
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then else so than that this these those there here of in
+    on at to for from by with without within into onto over under about above below
+    between through during before after since until upon per via as is are was were
+    be been being am do does did done doing have has had having will would shall
+    should can could may might must it its it's they them their theirs he him his
+    she her hers we us our ours you your yours i me my mine who whom whose which
+    what when where why how all any both each few more most other some such only own
+    same too very also just not no nor never none n't cannot can't won't don't
+    doesn't didn't isn't aren't wasn't weren't hasn't haven't hadn't wouldn't
+    shouldn't couldn't mustn't s t up down out off again further once one ones
+    usually often mainly about around however while whereas although though because
+    due thus therefore still yet even ever
+    """.split()  # noqa: SIM905
+)
+
+_NUMBER_WORDS = {
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twice": "2",
+    "dozen": "12",
+    "hundred": "100",
+    "thousand": "1000",
+}
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word and number tokens of `text`.
+
+    Numbers lose thousands separators ("2,550" -> "2550"); hyphenated words are
+    split into their parts unless a part holds a digit or is a single letter
+    ("COX-2" stays "cox-2"); possessive "'s" is dropped.
+    """
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).lower().replace("’", "'")
+        if token[0].isdigit():
+            tokens.append(_normalise_number_token(token))
+            continue
+        if token.endswith("'s"):
+            token = token[:-2]
+        if "-" in token:
+            parts = [p for p in token.split("-") if p]
+            if any(len(p) == 1 or any(c.isdigit() for c in p) for p in parts):
+                tokens.append(token)
+            else:
+                tokens.extend(parts)
+        elif token:
+            tokens.append(token)
+    return tokens
+
+
+def _normalise_number_token(token: str) -> str:
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+        token = token.replace(",", "")
+    token = token.replace(",", ".")
+    if "." in token:
+        token = token.rstrip("0").rstrip(".") or "0"
+    return token
+
+
+_VOWELS = set("aeiouy")
+
+
+def stem(token: str) -> str:
+    """Light suffix stripping so inflections meet ("inhibits", "inhibiting" -> "inhibit").
+
+    Deliberately conservative: plural and verb endings, "-ly", a final "e" and
+    a doubled final consonant; numbers and codes are returned unchanged.
+    """
+    if not token.isalpha() or len(token) <= 3:
+        return _NUMBER_WORDS.get(token, token)
+    if token in _NUMBER_WORDS:
+        return _NUMBER_WORDS[token]
+    word = token
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses") or (word.endswith("es") and len(word) > 4 and word[-3] in "sxz"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed"):
+        if not word.endswith(suffix):
+            continue
+        base = word[: -len(suffix)]
+        if len(base) >= 3 and any(c in _VOWELS for c in base):
+            word = base
+        elif len(base) == 2:  # "used" -> "use", "using" -> "use"
+            word = base + "e"
+        break
+    if word.endswith("ly") and len(word) > 5:
+        word = word[:-2]
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1].isalpha():
+        word = word[:-1]
+    return word
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the content words of `text` (stopwords dropped), in order."""
+    return [stem(t) for t in tokenize(text) if t not in STOPWORDS]
+
+
+# ---------------------------------------------------------------------------
+# Sentence kinds: what is not a factual claim
+# ---------------------------------------------------------------------------
+
+WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
+"""A word or number, with inner apostrophes, dots, slashes and hyphens ("1.5", "mg/dL")."""
+
+# Whole units that carry no content (matched against the normalised unit).
+_PLEASANTRIES = [
+    r"(?:sure|certainly|of course|absolutely|okay|ok|yes|no|hi|hello|hey|great|good|thanks|"
+    r"thank you|you're welcome|no problem)(?: thing)?",
+    r"(?:great|good|excellent|interesting|nice) question",
+    r"(?:i )?hope (?:this|that|it) helps?\b.*",
+    r"(?:please )?(?:let me know|feel free|don't hesitate|do not hesitate)\b.*",
+    r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to (?:help|assist|clarify|explain)\b.*",
+    r"thanks? (?:you )?for (?:asking|your question)\b.*",
+    r"good luck\b.*",
+    r"have a (?:great|nice|good) (?:day|one)\b.*",
+    r"(?:is there )?anything else\b.*",
+]
+_META = [
+    r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are))\b.*",
+    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)",
+    r"let me (?:explain|summarize|summarise|break (?:it|this|that) down|walk you through|"
+    r"clarify|check|look)\b.*",
+    r"(?:i'll|i will|let's|let us) (?:explain|summarize|summarise|break|walk|look|go)\b.*",
+    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|"
+    r"includes|highlights|provides|gives|focuses|summari[sz]es)\b.*",
+]
+_HEDGES = [
+    r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"
+    r"circumstances|individual|person))?",
+    r"(?:it's|it is|that's|that is) (?:hard|difficult|impossible|not easy) to (?:say|tell|know)",
+    r"(?:hard|difficult) to (?:say|tell)",
+    r"(?:maybe|perhaps|possibly|probably|not necessarily|it's possible|it is possible|"
+    r"it's complicated|it is complicated|who knows)",
+    r"(?:it's|it is|this is|that is|that's) (?:unclear|uncertain|not clear|not certain)",
+    r"(?:i think|i believe|i guess) so",
+]
+_SOURCES = (
+    r"(?:the |these |this )?(?:provided |given |retrieved |available |supplied )?"
+    r"(?:passages?|sources?|context|documents?|texts?|excerpts?|information|search results)"
+    r"(?: provided| given| above| available)?"
+)
+# Refusals and abstentions, matched at the start of the normalised unit.
+_ABSTENTIONS = [
+    r"i (?:do not|don't|did not|didn't) (?:know|have|find|see)\b",
+    r"i(?:'m| am) (?:not (?:sure|certain|able)|unsure|unable|sorry|afraid)\b",
+    r"i (?:cannot|can't|can not|could not|couldn't|was unable to|am unable to|"
+    r"was not able to)\b",
+    r"(?:sorry|unfortunately|regrettably),? (?:but )?i\b",
+    _SOURCES + r" (?:do|does|did) ?n(?:o|')t\b",
+    r"there (?:is|was|are|were) (?:no|not enough|insufficient|limited) (?:information|data|"
+    r"details?|evidence|mention)\b",
+    r"(?:no|not enough|insufficient) (?:information|data|details?|evidence)\b",
+    r"(?:it is|it's) (?:not possible|impossible|unclear|not clear|difficult|hard) to "
+    r"(?:say|determine|tell|know|answer)\b",
+    r"(?:this|that|the question|your question) (?:cannot|can't|can not) be answered\b",
+    r"i (?:have no|lack) (?:information|data|knowledge|access)\b",
+    r"as an ai\b",
+]
+# Abstentions anywhere in the unit: "The dose is not mentioned in the passages."
+_ABSTENTIONS_ANYWHERE = [
+    r"\bnot (?:mentioned|stated|specified|provided|covered|discussed|addressed|included|given|"
+    r"found) in " + _SOURCES + r"\b",
+    r"\bcannot be (?:determined|answered|found|inferred) (?:from|based on)\b",
+]
+
+_PLEASANTRY_RE = re.compile("|".join(f"(?:{p})" for p in _PLEASANTRIES))
+_META_RE = re.compile("|".join(f"(?:{p})" for p in _META))
+_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in _HEDGES))
+_ABSTENTION_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS))
+_ABSTENTION_ANYWHERE_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS_ANYWHERE))
+_TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
+_LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
+
+
+def straight_quotes(text: str) -> str:
+    """Return `text` with curly quotes made straight ("’" -> "'")."""
+    return text.translate(_QUOTES)
+
+
+def normalise(text: str) -> str:
+    """Lower-case, straight quotes, single spaces, no surrounding punctuation or markup."""
+    text = " ".join(straight_quotes(text).lower().split())
+    return _TRAILING.sub("", _LEADING.sub("", text))
+
+
+def is_question(text: str) -> bool:
+    """Tell whether `text` is a question ("Is it safe?")."""
+    return text.rstrip(" \t\n*_\"')]`’”").endswith("?")
+
+
+def is_pleasantry(text: str) -> bool:
+    """Tell whether `text` is a pleasantry ("Sure!", "Great question", "I hope this helps")."""
+    return _PLEASANTRY_RE.fullmatch(normalise(text)) is not None
+
+
+def is_meta(text: str) -> bool:
+    """Tell whether `text` is about the answer itself ("Here is a summary of the passage")."""
+    return _META_RE.fullmatch(normalise(text)) is not None
+
+
+def is_hedge(text: str) -> bool:
+    """Tell whether `text` is a hedge with no content ("It depends.", "Hard to say.")."""
+    return _HEDGE_RE.fullmatch(normalise(text)) is not None
+
+
+def is_abstention(text: str) -> bool:
+    """Tell if `text` is a refusal or abstention ("I don't know", "The passages don't say")."""
+    norm = normalise(text)
+    return bool(_ABSTENTION_RE.match(norm) or _ABSTENTION_ANYWHERE_RE.search(norm))
+
+
+def is_lead_in(text: str) -> bool:
+    """Tell whether `text` introduces what follows ("Common side effects include:")."""
+    return text.rstrip(" \t\n*_").endswith(":")
+
+
+def is_not_a_claim(text: str) -> bool:
+    """Tell whether `text` is a question, pleasantry, meta line, hedge or abstention."""
+    return (
+        is_question(text)
+        or is_pleasantry(text)
+        or is_meta(text)
+        or is_hedge(text)
+        or is_abstention(text)
+    )
+
+
+def count_words(text: str) -> int:
+    """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
+    return len(WORD.findall(text))
