@@ -34,7 +34,13 @@ __all__ = ["PassageFacts", "passage_label"]
 
 
 class PassageFacts:
-    """Facts computed once per answer: stems, quantities and names of the passages."""
+    """Facts computed once per answer: stems, quantities and names of the passages.
+
+    Args:
+        passages: The answer's passages (blank ones already dropped).
+        units: Their units, as cut by `EvidenceSelector.units(passages)`.
+
+    """
 
     def __init__(self, passages: Sequence[Passage], units: Sequence[Unit]) -> None:
         self.units = units
