@@ -95,11 +95,6 @@ class ClaimEvidence:
     top: list[int] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
 
-    @property
-    def best(self) -> Unit | None:
-        """The highest-ranked unit, or `None` when the context is empty."""
-        return self.units[self.top[0]] if self.top else None
-
 
 # ---------------------------------------------------------------------------
 # BM25

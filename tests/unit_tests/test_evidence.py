@@ -143,7 +143,6 @@ def test_selection_shape_scores_and_quotes(
         for ev in found.evidence:
             assert 0.0 <= ev.score <= 1.0
             assert ev.quote in passages[ev.passage].text
-        assert found.best is found.units[found.top[0]]
     assert results[0].claim == "Aspirin irreversibly inhibits COX-1."
 
 
@@ -195,7 +194,7 @@ def test_langchain_embeddings_without_encode_work(passages: list[Passage]) -> No
 def test_empty_inputs(selector: EvidenceSelector, passages: list[Passage]) -> None:
     assert selector.select([], passages) == []
     [found] = selector.select(["Anything."], [])
-    assert found.evidence == [] and found.best is None
+    assert found.evidence == [] and found.top == []
 
 
 def test_selection_is_deterministic(selector: EvidenceSelector, passages: list[Passage]) -> None:
