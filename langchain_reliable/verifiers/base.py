@@ -1,4 +1,9 @@
-"""The claim-verifier seam: (claims, passages) -> verdicts."""
+"""The claim-verifier seam: (claims, passages) -> verdicts, and the rules every verifier keeps.
+
+`ClaimVerifier` is the seam. `JudgingVerifier` writes the shared rules once (argument
+check, no passage means `unsupported`, one verdict per claim or every claim
+`uncertain`); the package's verifiers implement only their judging step.
+"""
 
 from __future__ import annotations
 
@@ -61,6 +66,15 @@ class JudgingVerifier(ClaimVerifier):
     claim, labels every claim `unsupported` when no passage has text (without
     judging), calls `ajudge` with the passages that have text, and makes every
     claim `uncertain` when `ajudge` does not give one verdict per claim.
+
+    Example:
+        ```python
+        class Undecided(JudgingVerifier):
+            async def ajudge(self, claims, passages, question):
+                verdicts = [ClaimVerdict.uncertain(c, "not looked at") for c in claims]
+                return VerificationResult(verdicts=verdicts)
+        ```
+
     """
 
     @abstractmethod
