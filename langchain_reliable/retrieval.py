@@ -35,21 +35,6 @@ def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
     )
 
 
-def check_structured_model(model: Any, timeout: float | None) -> None:
-    """Check the arguments of a part that calls `model.with_structured_output`.
-
-    Raises:
-        TypeError: `model` cannot produce structured output.
-        ValueError: `timeout` is neither positive nor None.
-    """
-    if not hasattr(model, "with_structured_output"):
-        raise TypeError(
-            f"model must be a chat model with structured output, got {type(model).__name__}"
-        )
-    if timeout is not None and not timeout > 0:
-        raise ValueError(f"timeout must be positive or None, got {timeout!r}")
-
-
 def as_retriever(retriever: Any, *, k: int = 4) -> BaseRetriever:
     """Accept a retriever, a vector store, or texts/Documents to index in memory.
 

@@ -7,6 +7,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.llm import LLMClaimExtractor
 from langchain_reliable.claims.sentences import SentenceClaimExtractor
+from langchain_reliable.errors import ConfigurationError, require_model
 
 __all__ = [
     "ClaimExtractor",
@@ -28,7 +29,8 @@ def get_extractor(
         model: The chat model used by the `"llm"` extractor.
 
     Raises:
-        ValueError: `spec` is not one of the accepted values, or `"llm"` without a model.
+        ConfigurationError: `spec` is not one of the accepted values, or `"llm"`
+            without a model (a `ValueError`).
 
     Example:
         ```python
@@ -41,9 +43,7 @@ def get_extractor(
     if spec is None or spec == "sentences":
         return SentenceClaimExtractor()
     if spec == "llm":
-        if model is None:
-            raise ValueError("the 'llm' claim extractor needs a chat model: pass model=...")
-        return LLMClaimExtractor(model)
-    raise ValueError(
+        return LLMClaimExtractor(require_model(model, "the 'llm' claim extractor"))
+    raise ConfigurationError(
         f"extractor must be None, 'sentences', 'llm' or a ClaimExtractor instance; got {spec!r}"
     )

@@ -11,22 +11,20 @@ of the answer, and a call that fails gives the deterministic sentence claims ins
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import json
 import re
-import time
+from functools import partial
 from string import Template
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from langchain_reliable._llm import StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
-from langchain_reliable.prompts import load_chat_prompt
-from langchain_reliable.retrieval import check_structured_model
+from langchain_reliable.prompts import escape, load_chat_prompt
 from langchain_reliable.schemas import Claim, Cost
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
@@ -107,18 +105,24 @@ class LLMClaimExtractor(ClaimExtractor):
         timeout: float | None = 60,
         fallback: SentenceClaimExtractor | None = None,
     ) -> None:
-        check_structured_model(model, timeout)
+        self._call = StructuredCall(
+            model,
+            ExtractedClaims,
+            timeout=timeout,
+            task="claim extraction",
+            run_name="extract_claims",
+            describe=partial(describe, limit=200, first_line=True),
+        )
         self.model = model
         self.timeout = timeout
         self.fallback = fallback or SentenceClaimExtractor()
-        self._structured = model.with_structured_output(ExtractedClaims, include_raw=True)
         self._system, self._user = load_chat_prompt("extract_claims")
 
     def build_messages(self, answer: str, question: str = "") -> list[SystemMessage | HumanMessage]:
         """Build the messages sent to the model for this answer."""
         user = Template(self._user).substitute(
-            question=_escape(question, "question") or "(not given)",
-            answer=_escape(answer, "answer"),
+            question=escape(question, "question") or "(not given)",
+            answer=escape(answer, "answer"),
         )
         return [SystemMessage(content=self._system), HumanMessage(content=user)]
 
@@ -126,34 +130,10 @@ class LLMClaimExtractor(ClaimExtractor):
         """Extract the claims of `answer` in one model call."""
         if not answer.strip():
             return ExtractionResult(claims=[])
-        started = time.perf_counter()
-        try:
-            result = await asyncio.wait_for(
-                self._structured.ainvoke(
-                    self.build_messages(answer, question),
-                    config={"run_name": "extract_claims"},
-                ),
-                timeout=self.timeout,
-            )
-        except asyncio.TimeoutError:
-            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
-            return self._fall_back(
-                answer, f"claim extraction timed out after {self.timeout} s", cost
-            )
-        except Exception as exc:
-            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
-            return self._fall_back(answer, f"claim extraction call failed: {_describe(exc)}", cost)
-        cost = Cost.of_llm_call(_raw(result), _ms_since(started))
-
-        parsed = result.get("parsed") if isinstance(result, dict) else None
-        if not isinstance(parsed, ExtractedClaims):
-            cause = result.get("parsing_error") if isinstance(result, dict) else None
-            reason = (
-                f"claim extraction output could not be parsed: {_describe(cause)}"
-                if cause is not None
-                else "claim extraction returned no structured output"
-            )
-            return self._fall_back(answer, reason, cost)
+        reply = await self._call.ainvoke(self.build_messages(answer, question))
+        cost, parsed = reply.cost, reply.parsed
+        if parsed is None:
+            return self._fall_back(answer, reply.failure, cost)
 
         items = [i for i in parsed.claims if i.claim.strip() or i.source.strip()]
         if not items:
@@ -230,23 +210,12 @@ def _normalise(text: str) -> tuple[str, list[int]]:
     Returns the normalised text and, for each of its characters, the index in `text`
     of the character it came from.
     """
-    out: list[str] = []
-    where: list[int] = []
-    for i, char in enumerate(text.translate(_CHAR_MAP)):
-        if char in _IGNORED:
-            continue
-        if char.isspace():
-            if out and out[-1] != " ":
-                out.append(" ")
-                where.append(i)
-            continue
-        lower = char.lower()
-        out.append(lower if len(lower) == 1 else char)
-        where.append(i)
-    if out and out[-1] == " ":
-        out.pop()
-        where.pop()
-    return "".join(out), where
+    return normalise_with_offsets(text, table=_CHAR_MAP, fold=_lower, ignored=_IGNORED)
+
+
+def _lower(char: str) -> str:
+    lower = char.lower()
+    return lower if len(lower) == 1 else char
 
 
 def locate(answer: str, source: str, cursor: int = 0) -> Span | None:
@@ -304,22 +273,3 @@ def closest(answer: str, texts: list[str], candidates: list[Span]) -> tuple[Span
 def _whole(answer: str) -> Span:
     start = len(answer) - len(answer.lstrip())
     return start, len(answer.rstrip())
-
-
-def _escape(text: str, tag: str) -> str:
-    return text.replace(f"</{tag}>", f"&lt;/{tag}&gt;")
-
-
-def _describe(exc: Any) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    name = type(exc).__name__
-    return f"{name}: {text[:200]}" if text else name
-
-
-def _ms_since(started: float) -> float:
-    return (time.perf_counter() - started) * 1000.0
-
-
-def _raw(result: Any) -> Any:
-    """The raw message of a `with_structured_output(..., include_raw=True)` result."""
-    return result.get("raw") if isinstance(result, dict) else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from langchain_reliable.errors import ConfigurationError, require_model
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
 from langchain_reliable.verifiers.cascade import CascadeVerifier
 from langchain_reliable.verifiers.llm import LLMJudge
@@ -23,6 +24,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def needs_model(spec: object) -> bool:
+    """Whether the verifier named by `spec` judges with a chat model.
+
+    Example:
+        >>> needs_model("cascade"), needs_model("local")
+        (True, False)
+
+    """
+    return spec in ("llm", "cascade")
+
+
 def get_verifier(
     spec: ClaimVerifier | str | None = None, model: BaseChatModel | None = None
 ) -> ClaimVerifier:
@@ -35,7 +47,8 @@ def get_verifier(
         model: chat model for "llm" and "cascade".
 
     Raises:
-        ValueError: unknown spec, or a spec that needs a model got none.
+        ConfigurationError: unknown spec, or a spec that needs a model got none
+            (a `ValueError`).
 
     """
     if isinstance(spec, ClaimVerifier):
@@ -44,10 +57,8 @@ def get_verifier(
         from langchain_reliable.verifiers.local import LocalVerifier
 
         return LocalVerifier()
-    if spec in ("llm", "cascade"):
-        if model is None:
-            raise ValueError(f"verifier={spec!r} needs a chat model: pass model=...")
-        judge = LLMJudge(model)
+    if needs_model(spec):
+        judge = LLMJudge(require_model(model, f"verifier={spec!r}"))
         if spec == "llm":
             return judge
         from langchain_reliable.verifiers.local import LocalVerifier
@@ -57,7 +68,7 @@ def get_verifier(
         from langchain_reliable.verifiers.nli import NLIVerifier
 
         return NLIVerifier(spec.removeprefix("nli:"))
-    raise ValueError(
+    raise ConfigurationError(
         f"unknown verifier {spec!r}: use None, 'local', 'llm', 'cascade', 'nli:PATH' "
         "or a ClaimVerifier instance"
     )
@@ -70,4 +81,5 @@ __all__ = [
     "LocalVerifier",
     "VerificationResult",
     "get_verifier",
+    "needs_model",
 ]

@@ -1,4 +1,9 @@
-"""The claim-verifier seam: (claims, passages) -> verdicts."""
+"""The claim-verifier seam: (claims, passages) -> verdicts, and the rules every verifier keeps.
+
+`ClaimVerifier` is the seam. `JudgingVerifier` writes the shared rules once (argument
+check, no passage means `unsupported`, one verdict per claim or every claim
+`uncertain`); the package's verifiers implement only their judging step.
+"""
 
 from __future__ import annotations
 
@@ -54,12 +59,62 @@ class ClaimVerifier(ABC):
         return list(await asyncio.gather(*(self.averify(c, p, q) for c, p, q in items)))
 
 
-class BlockingVerifier(ClaimVerifier):
+class JudgingVerifier(ClaimVerifier):
+    """A verifier whose rules are written once, leaving only the judging to subclasses.
+
+    `averify` is a template: it checks the arguments, returns no verdict for no
+    claim, labels every claim `unsupported` when no passage has text (without
+    judging), calls `ajudge` with the passages that have text, and makes every
+    claim `uncertain` when `ajudge` does not give one verdict per claim.
+
+    Example:
+        ```python
+        class Undecided(JudgingVerifier):
+            async def ajudge(self, claims, passages, question):
+                verdicts = [ClaimVerdict.uncertain(c, "not looked at") for c in claims]
+                return VerificationResult(verdicts=verdicts)
+        ```
+
+    """
+
+    @abstractmethod
+    async def ajudge(
+        self, claims: list[Claim], passages: list[Passage], question: str
+    ) -> VerificationResult:
+        """Judge claims (at least one) against passages (at least one, none blank)."""
+
+    async def averify(
+        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    ) -> VerificationResult:
+        """Judge `claims` against `passages`."""
+        claims, passages, early = self._open(claims, passages)
+        if early is not None:
+            return early
+        return enforce_verdict_count(await self.ajudge(claims, passages, question), claims)
+
+    def _open(
+        self, claims: Sequence[Claim], passages: Sequence[Passage]
+    ) -> tuple[list[Claim], list[Passage], VerificationResult | None]:
+        """Check the arguments; keep the passages with text; the result if none is left to judge.
+
+        Raises:
+            TypeError: a claim or passage of the wrong type.
+        """
+        claims, passages = check_args(claims, passages)
+        passages = [p for p in passages if p.text.strip()]
+        if not claims:
+            return claims, passages, VerificationResult(verdicts=[])
+        if not passages:
+            verdicts = [unsupported_without_passage(c) for c in claims]
+            return claims, passages, VerificationResult(verdicts=verdicts)
+        return claims, passages, None
+
+
+class BlockingVerifier(JudgingVerifier):
     """Base for verifiers whose work blocks (local models).
 
-    Runs `_judge` in a worker thread, one call at a time; claims with no passage
-    to check against are `unsupported` without calling it; anything `_judge`
-    raises makes every claim `uncertain`, with the reason in `errors`.
+    Runs `_judge` in a worker thread, one call at a time; anything `_judge` raises
+    makes every claim `uncertain`, with the reason in `errors`.
     """
 
     def __init__(self) -> None:
@@ -69,37 +124,32 @@ class BlockingVerifier(ClaimVerifier):
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
         """Judge claims (at least one) against passages (at least one, none blank)."""
 
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    async def ajudge(
+        self, claims: list[Claim], passages: list[Passage], question: str
     ) -> VerificationResult:
-        """Judge `claims` against `passages` (the work runs in a worker thread)."""
-        claims, passages = check_args(claims, passages)
+        """Judge `claims` against `passages` in a worker thread."""
         return await asyncio.to_thread(self._verify_locked, claims, passages)
 
     def verify(
         self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
     ) -> VerificationResult:
-        """Judge `claims` against `passages`, synchronously."""
-        claims, passages = check_args(claims, passages)
-        return self._verify_locked(claims, passages)
+        """Judge `claims` against `passages`, synchronously (the same rules as `averify`)."""
+        claims, passages, early = self._open(claims, passages)
+        if early is not None:
+            return early
+        return enforce_verdict_count(self._verify_locked(claims, passages), claims)
 
     def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
         started = time.perf_counter()
-        passages = [p for p in passages if p.text.strip()]
         errors: list[str] = []
-        if not claims:
-            verdicts: list[ClaimVerdict] = []
-        elif not passages:
-            verdicts = [unsupported_without_passage(c) for c in claims]
-        else:
-            with self._lock:
-                try:
-                    verdicts = self._judge(claims, passages)
-                except Exception as exc:  # fail closed: every claim uncertain, reason recorded
-                    first_line = (str(exc).strip().splitlines() or [""])[0]
-                    reason = f"verifier {self.name} failed: {type(exc).__name__}: {first_line}"
-                    verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
-                    errors = [reason]
+        with self._lock:
+            try:
+                verdicts = self._judge(claims, passages)
+            except Exception as exc:  # fail closed: every claim uncertain, reason recorded
+                first_line = (str(exc).strip().splitlines() or [""])[0]
+                reason = f"verifier {self.name} failed: {type(exc).__name__}: {first_line}"
+                verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
+                errors = [reason]
         cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
@@ -112,6 +162,38 @@ def unsupported_without_passage(claim: Claim) -> ClaimVerdict:
         label="unsupported",
         score=0.0,
         reason="no passage to check the claim against",
+    )
+
+
+def verdict_count_problem(result: VerificationResult, claims: Sequence[Claim]) -> str | None:
+    """The verdict-count rule: `None` when `result` has one verdict per claim, else why not.
+
+    Example:
+        >>> verdict_count_problem(VerificationResult(verdicts=[]), [])
+        >>> claim = Claim(text="Paris is in France.", span=(0, 19))
+        >>> verdict_count_problem(VerificationResult(verdicts=[]), [claim])
+        'returned 0 verdicts for 1 claims'
+
+    """
+    if len(result.verdicts) == len(claims):
+        return None
+    return f"returned {len(result.verdicts)} verdicts for {len(claims)} claims"
+
+
+def enforce_verdict_count(
+    result: VerificationResult, claims: Sequence[Claim]
+) -> VerificationResult:
+    """Return `result`, or every claim `uncertain` when it lacks one verdict per claim.
+
+    The failed result keeps the cost and gives the count problem as its only error.
+    """
+    problem = verdict_count_problem(result, claims)
+    if problem is None:
+        return result
+    return VerificationResult(
+        verdicts=[ClaimVerdict.uncertain(c, f"verifier {problem}") for c in claims],
+        cost=result.cost,
+        errors=[problem],
     )
 
 

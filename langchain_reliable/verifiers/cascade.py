@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
-from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from langchain_reliable.verifiers.base import (
+    ClaimVerifier,
+    JudgingVerifier,
+    VerificationResult,
+    verdict_count_problem,
+)
 
 # From most to least conservative: a claim judged false beats one left open,
 # which beats one judged true.
 _CAUTION = {"contradicted": 0, "unsupported": 1, "uncertain": 2, "supported": 3}
 
 
-class CascadeVerifier(ClaimVerifier):
+class CascadeVerifier(JudgingVerifier):
     """Runs `first` on every claim and `second` only on the claims `first` is unsure of.
 
     A claim goes to `second` when `first` labels it `uncertain` or scores it inside
@@ -57,15 +60,10 @@ class CascadeVerifier(ClaimVerifier):
         low, high = self.band
         return verdict.label == "uncertain" or low <= verdict.score <= high
 
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    async def ajudge(
+        self, claims: list[Claim], passages: list[Passage], question: str
     ) -> VerificationResult:
         """Judge `claims` with `first`, then the unsure ones with `second`."""
-        claims = list(claims)
-        passages = list(passages)
-        if not claims:
-            return VerificationResult(verdicts=[])
-
         verdicts, cost, errors = await _ask(
             self.first, claims, passages, question, "all claims sent to the second verifier"
         )
@@ -98,11 +96,9 @@ async def _ask(
     result = await verifier.averify(claims, passages, question)
     errors = [f"{verifier.name}: {e}" for e in result.errors]
     verdicts = list(result.verdicts)
-    if len(verdicts) != len(claims):
-        errors.append(
-            f"{verifier.name}: returned {len(verdicts)} verdicts for {len(claims)} "
-            f"claims; {otherwise}"
-        )
+    problem = verdict_count_problem(result, claims)
+    if problem is not None:
+        errors.append(f"{verifier.name}: {problem}; {otherwise}")
         reason = f"{verifier.name} returned no usable verdict"
         verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
     return verdicts, result.cost, errors

@@ -12,22 +12,19 @@ passages. Whatever cannot be checked becomes `uncertain`, never an exception.
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
 import unicodedata
 from collections.abc import Sequence
 from string import Template
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_reliable.prompts import load_chat_prompt, wrap_passages
-from langchain_reliable.retrieval import check_structured_model
+from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
+from langchain_reliable.prompts import escape, load_chat_prompt, wrap_passages
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
-from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
 
 
 class JudgeVerdict(BaseModel):
@@ -55,7 +52,7 @@ class JudgeOutput(BaseModel):
     verdicts: list[JudgeVerdict] = Field(description="Exactly one verdict per claim id.")
 
 
-class LLMJudge(ClaimVerifier):
+class LLMJudge(JudgingVerifier):
     """Judges all claims of an answer with a chat model, in one structured call.
 
     Args:
@@ -92,13 +89,19 @@ class LLMJudge(ClaimVerifier):
         timeout: float | None = 60,
         max_quote_chars: int = 300,
     ) -> None:
-        check_structured_model(model, timeout)
+        self._call = StructuredCall(
+            model,
+            JudgeOutput,
+            timeout=timeout,
+            task="judge",
+            run_name="llm_judge",
+            missing="verdicts",
+        )
         if max_quote_chars < 1:
             raise ValueError(f"max_quote_chars must be at least 1, got {max_quote_chars!r}")
         self.model = model
         self.timeout = timeout
         self.max_quote_chars = max_quote_chars
-        self._structured = model.with_structured_output(JudgeOutput, include_raw=True)
         self._system, self._user = load_chat_prompt("judge")
 
     def build_messages(
@@ -106,51 +109,28 @@ class LLMJudge(ClaimVerifier):
     ) -> list[SystemMessage | HumanMessage]:
         """Build the messages sent to the model for these claims and passages."""
         claim_lines = "\n".join(
-            f'<claim id="{i}">{_escape(c.text, "claim")}</claim>'
+            f'<claim id="{i}">{escape(c.text, "claim")}</claim>'
             for i, c in enumerate(claims, start=1)
         )
         system = Template(self._system).substitute(max_quote_chars=self.max_quote_chars)
         user = Template(self._user).substitute(
-            question=_escape(question, "question") or "(not given)",
+            question=escape(question, "question") or "(not given)",
             passages=wrap_passages(passages),
             claims=claim_lines,
             n_claims=len(claims),
         )
         return [SystemMessage(content=system), HumanMessage(content=user)]
 
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
+    async def ajudge(
+        self, claims: list[Claim], passages: list[Passage], question: str
     ) -> VerificationResult:
         """Judge `claims` against `passages` in one model call."""
-        claims = list(claims)
-        passages = list(passages)
-        if not claims:
-            return VerificationResult(verdicts=[])
-        if not passages:
-            reason = "no passages to check the claim against"
-            return VerificationResult(
-                verdicts=[self._verdict(c, "unsupported", reason) for c in claims]
-            )
-
-        messages = self.build_messages(claims, passages, question)
-        started = time.perf_counter()
-        try:
-            result = await asyncio.wait_for(
-                self._structured.ainvoke(messages, config={"run_name": "llm_judge"}),
-                timeout=self.timeout,
-            )
-        except asyncio.TimeoutError:
-            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
-            return self._all_uncertain(claims, f"judge timed out after {self.timeout} s", cost)
-        except Exception as exc:
-            cost = Cost(llm_calls=1, milliseconds=_ms_since(started))
-            return self._all_uncertain(claims, f"judge call failed: {_describe(exc)}", cost)
-        cost = Cost.of_llm_call(_raw(result), _ms_since(started))
-
+        reply = await self._call.ainvoke(self.build_messages(claims, passages, question))
+        cost = reply.cost
         errors: list[str] = []
-        items = self._verdicts_from(result, errors)
+        items = self._verdicts_from(reply, errors)
         if items is None:
-            return self._all_uncertain(claims, errors[-1], cost, errors[:-1])
+            return self._all_uncertain(claims, reply.failure, cost)
 
         by_id: dict[int, JudgeVerdict] = {}
         conflicting: set[int] = set()
@@ -223,32 +203,24 @@ class LLMJudge(ClaimVerifier):
         )
         return verdict, None
 
-    def _verdicts_from(self, result: Any, errors: list[str]) -> list[JudgeVerdict] | None:
-        """Return the verdicts in `result`, or `None` with the cause added to `errors`."""
-        if isinstance(result, JudgeOutput):
-            return list(result.verdicts)
-        if not isinstance(result, dict):
-            errors.append(f"judge returned an unexpected {type(result).__name__}")
-            return None
-        parsed = result.get("parsed")
-        if isinstance(parsed, JudgeOutput):
-            return list(parsed.verdicts)
-        # Malformed output: keep the verdicts that are valid on their own.
-        args = parsed if isinstance(parsed, dict) else _raw_arguments(result.get("raw"))
+    def _verdicts_from(self, reply: Reply, errors: list[str]) -> list[JudgeVerdict] | None:
+        """Return the verdicts in `reply`, or `None` when it has none.
+
+        From malformed output, the verdicts valid on their own are kept; why the
+        others were dropped is added to `errors`.
+        """
+        if reply.parsed is not None:
+            return list(reply.parsed.verdicts)
+        args = reply.arguments
         raw_items = args.get("verdicts") if isinstance(args, dict) else None
         if not isinstance(raw_items, list):
-            cause = result.get("parsing_error")
-            if cause is not None:
-                errors.append(f"judge output could not be parsed: {_describe(cause)}")
-            else:
-                errors.append("judge returned no verdicts")
             return None
         items = []
         for raw_item in raw_items:
             try:
                 items.append(JudgeVerdict.model_validate(raw_item))
             except ValidationError as exc:
-                errors.append(f"judge returned a malformed verdict, ignored: {_describe(exc)}")
+                errors.append(f"judge returned a malformed verdict, ignored: {describe(exc)}")
         return items
 
     def _verdict(self, claim: Claim, label: Label, reason: str) -> ClaimVerdict:
@@ -264,13 +236,11 @@ class LLMJudge(ClaimVerifier):
             "uncertain": self.UNCERTAIN_SCORE,
         }[label]
 
-    def _all_uncertain(
-        self, claims: list[Claim], reason: str, cost: Cost, errors: list[str] | None = None
-    ) -> VerificationResult:
+    def _all_uncertain(self, claims: list[Claim], reason: str, cost: Cost) -> VerificationResult:
         return VerificationResult(
             verdicts=[self._verdict(c, "uncertain", reason) for c in claims],
             cost=cost,
-            errors=[*(errors or []), reason],
+            errors=[reason],
         )
 
 
@@ -309,21 +279,11 @@ def _normalise(text: str) -> tuple[str, list[int]]:
     Returns the normalised text and, for each of its characters, the index of the
     character of `text` it came from.
     """
-    out: list[str] = []
-    where: list[int] = []
-    for i, char in enumerate(text):
-        if char.isspace():
-            if out and out[-1] != " ":
-                out.append(" ")
-                where.append(i)
-            continue
-        for piece in unicodedata.normalize("NFKC", char.translate(_QUOTE_CHARS)).casefold():
-            out.append(piece)
-            where.append(i)
-    if out and out[-1] == " ":
-        out.pop()
-        where.pop()
-    return "".join(out), where
+    return normalise_with_offsets(text, table=_QUOTE_CHARS, fold=_fold)
+
+
+def _fold(char: str) -> str:
+    return unicodedata.normalize("NFKC", char).casefold()
 
 
 def _find(quote: str, text: str) -> str | None:
@@ -354,39 +314,3 @@ def _strip_quote(quote: str) -> str:
     while quote.endswith("...") or quote.startswith("..."):
         quote = quote.removesuffix("...").removeprefix("...").strip(_STRIP)
     return quote if any(ch.isalnum() for ch in quote) else ""
-
-
-# --- helpers ----------------------------------------------------------------------
-
-
-def _escape(text: str, tag: str) -> str:
-    return text.replace(f"</{tag}>", f"&lt;/{tag}&gt;")
-
-
-def _raw_arguments(raw: Any) -> Any:
-    """Return the first tool call's arguments in a raw message, or its content as JSON."""
-    if not isinstance(raw, AIMessage):
-        return None
-    if raw.tool_calls:
-        return raw.tool_calls[0].get("args")
-    if isinstance(raw.content, str) and raw.content.strip():
-        try:
-            return json.loads(raw.content)
-        except ValueError:
-            return None
-    return None
-
-
-def _ms_since(started: float) -> float:
-    return (time.perf_counter() - started) * 1000.0
-
-
-def _describe(exc: BaseException, limit: int = 300) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _raw(result: Any) -> Any:
-    """The raw message of a `with_structured_output(..., include_raw=True)` result."""
-    return result.get("raw") if isinstance(result, dict) else None

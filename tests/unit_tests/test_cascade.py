@@ -176,3 +176,12 @@ def test_bad_band_raises(band):
 def test_non_verifier_raises():
     with pytest.raises(TypeError):
         CascadeVerifier(TableVerifier("a", {}), object())  # type: ignore[arg-type]
+
+
+async def test_no_passage_means_unsupported_without_asking_either():
+    first = TableVerifier("local", {"A": ("supported", 0.9)})
+    second = TableVerifier("llm", {})
+    result = await CascadeVerifier(first, second).averify(claims("A"), [])
+    assert [v.label for v in result.verdicts] == ["unsupported"]
+    assert result.verdicts[0].reason == "no passage to check the claim against"
+    assert first.calls == [] and second.calls == []

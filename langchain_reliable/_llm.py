@@ -1,0 +1,223 @@
+"""The one structured LLM call the package makes, and the helpers around it.
+
+`StructuredCall` asks a chat model for an instance of a pydantic schema with a
+timeout, keeps the raw message (`include_raw=True`) to count tokens and to salvage
+malformed output, and never raises once built: a timeout, an exception or output
+that does not parse comes back as a `Reply` without `parsed` and with `failure`
+saying why, which the caller turns into `uncertain` verdicts or a fallback.
+
+`normalise_with_offsets` serves the callers that map text a model copied (a judge's
+quote, an extractor's source) back onto the text it was copied from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Container, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from langchain_reliable.schemas import Cost
+
+
+def check_structured_model(model: Any, timeout: float | None) -> None:
+    """Check the arguments of a part that calls `model.with_structured_output`.
+
+    Raises:
+        TypeError: `model` cannot produce structured output.
+        ValueError: `timeout` is neither positive nor None.
+    """
+    if not hasattr(model, "with_structured_output"):
+        raise TypeError(
+            f"model must be a chat model with structured output, got {type(model).__name__}"
+        )
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+
+
+def describe(exc: BaseException, *, limit: int = 300, first_line: bool = False) -> str:
+    r"""Describe an exception on one line: its type, then its message.
+
+    Args:
+        exc: The exception.
+        limit: With `first_line`, the longest message kept; otherwise the longest
+            description, cut with an ellipsis.
+        first_line: Keep only the message's first line instead of joining its lines.
+
+    Example:
+        >>> describe(RuntimeError("rate\n  limited"))
+        'RuntimeError: rate limited'
+        >>> describe(RuntimeError("rate\n  limited"), first_line=True)
+        'RuntimeError: rate'
+
+    """
+    name = type(exc).__name__
+    if first_line:
+        message = str(exc).strip()
+        message = message.splitlines()[0][:limit] if message else ""
+        return f"{name}: {message}" if message else name
+    text = " ".join(f"{name}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class Reply:
+    """What one structured call gave back.
+
+    Attributes:
+        cost: One LLM call, its tokens (when the model reports them) and its time.
+        parsed: The output, an instance of the schema; `None` when there is none.
+        failure: Why `parsed` is `None` (a timeout, an exception, output that does
+            not parse); empty when it is not.
+        arguments: When `parsed` is `None`, the model's output as plain data (its
+            tool call's arguments, or its content read as JSON), for salvaging.
+
+    """
+
+    cost: Cost
+    parsed: Any = None
+    failure: str = ""
+    arguments: Any = None
+
+
+class StructuredCall:
+    """One structured call to a chat model, with a timeout and the raw message kept.
+
+    Args:
+        model: A chat model that supports `with_structured_output` (tool calling).
+        schema: The pydantic model the output must validate against.
+        timeout: Seconds to wait for the model; `None` waits forever.
+        task: What the call does, opening every failure message (e.g. `"judge"`).
+        run_name: The run's name in traces.
+        missing: What a reply with no output and no parsing error lacks, as in
+            `"<task> returned no <missing>"`.
+        describe: How an exception is described in failure messages.
+
+    Raises:
+        TypeError: `model` cannot produce structured output.
+        ValueError: `timeout` is neither positive nor None.
+
+    Example:
+        ```python
+        call = StructuredCall(model, JudgeOutput, timeout=60, task="judge", run_name="llm_judge")
+        reply = await call.ainvoke(messages)
+        reply.parsed or reply.failure
+        ```
+
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        schema: type,
+        *,
+        timeout: float | None,
+        task: str,
+        run_name: str,
+        missing: str = "structured output",
+        describe: Callable[[BaseException], str] = describe,
+    ) -> None:
+        check_structured_model(model, timeout)
+        self.schema = schema
+        self.timeout = timeout
+        self.task = task
+        self.run_name = run_name
+        self.missing = missing
+        self.describe = describe
+        self.runnable = model.with_structured_output(schema, include_raw=True)
+
+    async def ainvoke(self, messages: Sequence[BaseMessage]) -> Reply:
+        """Call the model once; whatever goes wrong is said in the reply, never raised."""
+        started = time.perf_counter()
+        try:
+            result = await asyncio.wait_for(
+                self.runnable.ainvoke(list(messages), config={"run_name": self.run_name}),
+                timeout=self.timeout,
+            )
+        except asyncio.TimeoutError:
+            failure = f"{self.task} timed out after {self.timeout} s"
+            return Reply(cost=Cost(llm_calls=1, milliseconds=_ms_since(started)), failure=failure)
+        except Exception as exc:
+            failure = f"{self.task} call failed: {self.describe(exc)}"
+            return Reply(cost=Cost(llm_calls=1, milliseconds=_ms_since(started)), failure=failure)
+        raw = result.get("raw") if isinstance(result, dict) else None
+        cost = Cost.of_llm_call(raw, _ms_since(started))
+        if isinstance(result, self.schema):
+            return Reply(cost=cost, parsed=result)
+        if not isinstance(result, dict):
+            failure = f"{self.task} returned an unexpected {type(result).__name__}"
+            return Reply(cost=cost, failure=failure)
+        parsed = result.get("parsed")
+        if isinstance(parsed, self.schema):
+            return Reply(cost=cost, parsed=parsed)
+        cause = result.get("parsing_error")
+        if cause is not None:
+            failure = f"{self.task} output could not be parsed: {self.describe(cause)}"
+        else:
+            failure = f"{self.task} returned no {self.missing}"
+        arguments = parsed if isinstance(parsed, dict) else raw_arguments(raw)
+        return Reply(cost=cost, failure=failure, arguments=arguments)
+
+
+def raw_arguments(raw: Any) -> Any:
+    """Return the first tool call's arguments in a raw message, or its content as JSON."""
+    if not isinstance(raw, AIMessage):
+        return None
+    if raw.tool_calls:
+        return raw.tool_calls[0].get("args")
+    if isinstance(raw.content, str) and raw.content.strip():
+        try:
+            return json.loads(raw.content)
+        except ValueError:
+            return None
+    return None
+
+
+def normalise_with_offsets(
+    text: str,
+    *,
+    table: dict[int, str],
+    fold: Callable[[str], str],
+    ignored: Container[str] = (),
+) -> tuple[str, list[int]]:
+    """Normalise `text` for matching, keeping where each character came from.
+
+    Each character is mapped through `table`; characters in `ignored` are dropped,
+    runs of whitespace become one space (none at the ends), and the others are
+    replaced by `fold(char)`.
+
+    Returns:
+        The normalised text and, for each of its characters, the index of the
+        character of `text` it came from.
+
+    Example:
+        >>> normalise_with_offsets("  A  b ", table={}, fold=str.lower)
+        ('a b', [2, 3, 5])
+
+    """
+    out: list[str] = []
+    where: list[int] = []
+    for i, char in enumerate(text):
+        char = char.translate(table)
+        if char in ignored:
+            continue
+        if char.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                where.append(i)
+            continue
+        for piece in fold(char):
+            out.append(piece)
+            where.append(i)
+    if out and out[-1] == " ":
+        out.pop()
+        where.pop()
+    return "".join(out), where
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
