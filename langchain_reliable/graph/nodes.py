@@ -1,8 +1,8 @@
 """Node and routing functions of both graphs, over a small typed dependencies object.
 
 Every node is a module-level function `(state, config, *, deps) -> update`; the
-graph builders bind `deps` (the parts chosen when the graph was built) with
-`functools.partial`. Nodes are async-first: where a node awaits a part (a
+graph builders bind `deps` (the parts chosen when the graph was built) through
+`as_node`. Nodes are async-first: where a node awaits a part (a
 retriever, a chat model, the verification) its sync twin differs only in that
 one call; everything else lives in shared helpers. Routing functions are pure
 and return a `Literal`, so Studio can label the edges.
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.language_models import BaseChatModel
@@ -27,7 +27,6 @@ from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable._aio import run_sync
-from langchain_reliable.audit import AuditLog
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.graph.verification import Verification, check_question_length
@@ -37,6 +36,9 @@ from langchain_reliable.prompts import load_prompt, wrap_passages
 from langchain_reliable.report import build_report
 from langchain_reliable.schemas import Decision, Passage, ReliabilityReport, Route
 from langchain_reliable.state import RAGState, VerifyState
+
+if TYPE_CHECKING:
+    from langchain_reliable.audit import AuditLog
 
 TAGS = ["langchain-reliable"]
 
