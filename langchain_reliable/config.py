@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any
 
@@ -105,3 +106,40 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
         return Policy.model_validate({**policy.model_dump(), **updates, "name": "custom"})
     except Exception as exc:
         raise ValueError(f"invalid policy settings {updates}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings one run works under: its policy and the raw values it was given."""
+
+    policy: Policy
+    values: dict[str, Any]
+
+    def max_retries(self, default: int) -> int:
+        """Regenerations allowed in this run: the `max_retries` setting, else `default`."""
+        return int(self.values.get("max_retries", default))
+
+
+def run_settings(config: Mapping[str, Any] | None, policy: Policy) -> RunSettings:
+    """Read a run's settings: the LangGraph runtime context, then `config["configurable"]`.
+
+    The one place graph nodes read settings from. A graph inside an LCEL chain or
+    behind LangServe sees only `configurable`; `langgraph dev` and
+    `invoke(..., context=...)` fill the runtime context; `configurable` wins.
+
+    Args:
+        config: the node's `RunnableConfig`.
+        policy: the graph's own policy, which the settings adjust.
+
+    Raises:
+        ValueError: a setting names an unknown preset or level, or thresholds are out of order.
+
+    """
+    from langgraph.runtime import get_runtime  # LangGraph loads only when a graph runs
+
+    try:
+        context = get_runtime().context
+    except RuntimeError:  # called outside a graph run
+        context = None
+    values = collect_settings(context, (config or {}).get("configurable"))
+    return RunSettings(resolve_policy(policy, values), values)

@@ -100,6 +100,23 @@ class Policy(BaseModel):
         return "refuse"
 
 
+def as_policy(policy: Policy | str | None) -> Policy:
+    """A `Policy` from a policy, a preset name, or None (the `balanced` preset).
+
+    Raises:
+        ValueError: an unknown preset name.
+        TypeError: neither a `Policy`, a string nor None.
+
+    """
+    if policy is None:
+        return Policy.preset("balanced")
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, str):
+        return Policy.preset(policy)  # type: ignore[arg-type]
+    raise TypeError(f"policy must be a Policy or a preset name, got {type(policy).__name__}")
+
+
 PresetName = Literal["strict", "balanced", "lenient"]
 
 PRESETS: dict[str, Policy] = {

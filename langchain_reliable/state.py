@@ -1,4 +1,10 @@
-"""Graph state: narrow input schemas, the working state, and the output schemas."""
+"""Graph state: narrow input schemas, the typed working state, and the output schemas.
+
+The working state holds the package's models (`Prepared`, `Extracted`) as they
+are. What a graph outputs holds plain data: the report is written as a dict by
+the node that writes it into an output channel (`verify`), and read back once
+by the final node.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +12,36 @@ import operator
 from typing import Annotated, Any
 
 from langchain_core.documents import Document
-from pydantic import Field
+from pydantic import BaseModel, Field
 from typing_extensions import NotRequired, TypedDict
 
-from langchain_reliable.schemas import Decision, Level, Route
+from langchain_reliable.schemas import (
+    Claim,
+    Cost,
+    Decision,
+    Level,
+    Passage,
+    Route,
+)
+
+
+class Prepared(BaseModel):
+    """Checked, bounded input of one verification."""
+
+    answer: str
+    passages: list[Passage]
+    question: str = ""
+    flags: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class Extracted(BaseModel):
+    """Claims of an answer, with what extracting them cost and met."""
+
+    claims: list[Claim]
+    cost: Cost = Field(default_factory=Cost)
+    flags: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
 
 
 class VerifyInput(TypedDict):
@@ -25,8 +57,8 @@ class VerifyInput(TypedDict):
 class VerifyState(VerifyInput, total=False):
     """Working state of the verifier graph; its output is a `ReliabilityReport`."""
 
-    prepared: Any
-    extracted: Any
+    prepared: Prepared
+    extracted: Extracted
 
 
 class RAGInput(TypedDict):
@@ -50,17 +82,33 @@ class RAGOutput(TypedDict):
 
 
 class RAGState(TypedDict, total=False):
-    """Working state of the Reliable RAG graph."""
+    """Working state of the Reliable RAG graph.
+
+    `report` is part of the graph's output (`RAGOutput`), so it holds the latest
+    attempt's `ReliabilityReport` as a dict from the moment `verify` writes it:
+    `stream(..., stream_mode="values" | "updates")` shows it as it always has.
+    """
 
     question: str
     documents: list[Document]
     started_at: float
     answer: str
     attempts: int
-    prepared: Any
-    extracted: Any
+    prepared: Prepared
+    extracted: Extracted
     report: dict[str, Any]
     route: Route
     decision: Decision
     confidence: Level
     history: Annotated[list[dict[str, Any]], operator.add]
+
+
+__all__ = [
+    "Extracted",
+    "Prepared",
+    "RAGInput",
+    "RAGOutput",
+    "RAGState",
+    "VerifyInput",
+    "VerifyState",
+]

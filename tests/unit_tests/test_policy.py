@@ -2,8 +2,8 @@ import pytest
 
 from langchain_reliable.config import collect_settings, resolve_policy
 from langchain_reliable.policy import PRESETS, Policy
+from langchain_reliable.report import build_report
 from langchain_reliable.schemas import ClaimVerdict
-from langchain_reliable.verification import build_report
 
 
 def verdicts(*labels):

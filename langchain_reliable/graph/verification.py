@@ -1,4 +1,4 @@
-"""Extract, verify, score: the part the full graph and the verifier graph share."""
+"""Prepare, extract, verify: the steps the full graph and the verifier graph share."""
 
 from __future__ import annotations
 
@@ -6,38 +6,25 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field
+from langchain_core.language_models import BaseChatModel
 
-from langchain_reliable.claims.base import ClaimExtractor
+from langchain_reliable.claims import ClaimExtractor, get_extractor
 from langchain_reliable.config import Limits
 from langchain_reliable.policy import Policy
-from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage, ReliabilityReport
-from langchain_reliable.scoring import (
-    hallucination_rate,
-    hallucination_score,
-    label_counts,
-    reliability_score,
-)
-from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from langchain_reliable.report import build_report
+from langchain_reliable.retrieval import as_chat_model
+from langchain_reliable.schemas import Claim, ClaimVerdict, Passage, ReliabilityReport
+from langchain_reliable.state import Extracted, Prepared
+from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
 
 
-class Prepared(BaseModel):
-    """Checked, bounded input of one verification."""
-
-    answer: str
-    passages: list[Passage]
-    question: str = ""
-    flags: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
-
-
-class Extracted(BaseModel):
-    """Claims of an answer, with what extracting them cost and met."""
-
-    claims: list[Claim]
-    cost: Cost = Field(default_factory=Cost)
-    flags: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
+def check_question_length(question: str, limits: Limits) -> None:
+    """Raise `ValueError` when `question` is over `Limits.max_question_chars`."""
+    if len(question) > limits.max_question_chars:
+        raise ValueError(
+            f"question is {len(question)} characters; the limit is "
+            f"{limits.max_question_chars} (Limits.max_question_chars)"
+        )
 
 
 class Verification:
@@ -49,6 +36,18 @@ class Verification:
         self.extractor = extractor
         self.verifier = verifier
         self.limits = limits or Limits()
+
+    @classmethod
+    def build(
+        cls,
+        verifier: ClaimVerifier | str | None,
+        extractor: ClaimExtractor | str | None,
+        model: BaseChatModel | str | None,
+        limits: Limits | None,
+    ) -> Verification:
+        """Build from the specs the graph factories accept (`None`, "llm", an instance...)."""
+        chat = as_chat_model(model) if model is not None else None
+        return cls(get_extractor(extractor, chat), get_verifier(verifier, chat), limits)
 
     def prepare(self, answer: Any, context: Any, question: Any = "") -> Prepared:
         """Validate the input and cut it to the limits, recording every cut.
@@ -65,11 +64,7 @@ class Verification:
         question = "" if question is None else question
         if not isinstance(question, str):
             raise TypeError(f"question must be a string, got {type(question).__name__}")
-        if len(question) > self.limits.max_question_chars:
-            raise ValueError(
-                f"question is {len(question)} characters; the limit is "
-                f"{self.limits.max_question_chars} (Limits.max_question_chars)"
-            )
+        check_question_length(question, self.limits)
         if context is None:
             context = []
         if isinstance(context, (str, bytes)) or not isinstance(context, Sequence):
@@ -191,33 +186,3 @@ class Verification:
                 errors=[reason],
             )
         return result
-
-
-def build_report(
-    verdicts: Sequence[ClaimVerdict],
-    policy: Policy,
-    *,
-    flags: Sequence[str] = (),
-    notes: Sequence[str] = (),
-    verifier: str = "",
-    extractor: str = "",
-    cost: Cost | None = None,
-) -> ReliabilityReport:
-    """Score verdicts into a report. With nothing to check (no answer, no passages) it is LOW."""
-    flags = list(dict.fromkeys(flags))
-    reliability = reliability_score(verdicts)
-    if not verdicts and {"empty_answer", "no_context"} & set(flags):
-        reliability = 0.0
-    return ReliabilityReport(
-        claims=list(verdicts),
-        **label_counts(verdicts),
-        reliability_score=reliability,
-        hallucination_rate=hallucination_rate(verdicts),
-        hallucination_score=hallucination_score(verdicts),
-        level=policy.decide_level(reliability),
-        flags=flags,
-        notes=list(notes),
-        verifier=verifier,
-        extractor=extractor,
-        cost=cost or Cost(),
-    )

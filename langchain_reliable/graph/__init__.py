@@ -1,0 +1,15 @@
+"""LangGraph wiring: the Reliable RAG graph and the verifier graph.
+
+Both are compiled LangGraph graphs, so `invoke`, `ainvoke`, `batch`, `stream`,
+`astream_events`, `|` composition, LangServe and Studio work without wrappers.
+
+- `nodes`: the node and routing functions, over a typed dependencies object.
+- `rag`: `create_reliable_rag`, the full graph.
+- `verifier`: `create_verifier`, verification alone.
+- `verification`: the prepare / extract / verify steps both graphs share.
+"""
+
+from langchain_reliable.graph.rag import create_reliable_rag
+from langchain_reliable.graph.verifier import create_verifier
+
+__all__ = ["create_reliable_rag", "create_verifier"]

@@ -1,0 +1,312 @@
+"""Node and routing functions of both graphs, over a small typed dependencies object.
+
+Every node is a module-level function `(state, config, *, deps) -> update`; the
+graph builders bind `deps` (the parts chosen when the graph was built) through
+`as_node`. Nodes are async-first: where a node awaits a part (a
+retriever, a chat model, the verification) its sync twin differs only in that
+one call; everything else lives in shared helpers. Routing functions are pure
+and return a `Literal`, so Studio can label the edges.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langgraph.config import get_stream_writer
+from langgraph.graph import StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langchain_reliable._aio import run_sync
+from langchain_reliable.config import RunSettings, run_settings
+from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.graph.verification import Verification, check_question_length
+from langchain_reliable.outcomes import caveat, filter_answer, refusal
+from langchain_reliable.policy import Policy
+from langchain_reliable.prompts import load_prompt, wrap_passages
+from langchain_reliable.report import build_report
+from langchain_reliable.schemas import Decision, Passage, ReliabilityReport, Route
+from langchain_reliable.state import RAGState, VerifyState
+
+if TYPE_CHECKING:
+    from langchain_reliable.audit import AuditLog
+
+TAGS = ["langchain-reliable"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyDeps:
+    """What the verification nodes work with, fixed when a graph is built.
+
+    Attributes:
+        verification: the extractor, verifier and limits.
+        policy: the graph's own policy; run settings adjust it.
+        context_key: the state key holding the passages.
+    """
+
+    verification: Verification
+    policy: Policy
+    context_key: str = "context"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RAGDeps(VerifyDeps):
+    """What the Reliable RAG graph's nodes work with, besides verification.
+
+    Attributes:
+        chat: the chat model that answers.
+        retriever: searches the knowledge for the question.
+        max_retries: regenerations allowed unless a run's settings say otherwise.
+        audit: where each decision is recorded, if anywhere.
+    """
+
+    chat: BaseChatModel
+    retriever: BaseRetriever
+    max_retries: int = 1
+    audit: AuditLog | None = None
+    context_key: str = "documents"
+
+
+# -- shared by both graphs --------------------------------------------------------------
+
+
+async def aextract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
+    """Check and bound the input, then split the answer into claims."""
+    verification = deps.verification
+    prepared = verification.prepare(
+        state.get("answer"), state.get(deps.context_key), state.get("question", "")
+    )
+    return {"prepared": prepared, "extracted": await verification.aextract(prepared)}
+
+
+def extract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
+    """Sync path of `aextract_claims`."""
+    return run_sync(aextract_claims(state, config, deps=deps))
+
+
+async def achecked(
+    state: dict, config: RunnableConfig, deps: VerifyDeps
+) -> tuple[ReliabilityReport, RunSettings]:
+    """Verify and score the extracted claims; publish each verdict as it is known."""
+    settings = run_settings(config, deps.policy)
+    report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
+    for verdict in report.claims:
+        await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
+    write_verdicts(report)
+    return report, settings
+
+
+def checked(
+    state: dict, config: RunnableConfig, deps: VerifyDeps
+) -> tuple[ReliabilityReport, RunSettings]:
+    """Sync path of `achecked` (settings and the stream writer are read in the node's thread)."""
+    settings = run_settings(config, deps.policy)
+    report = run_sync(
+        deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
+    )
+    for verdict in report.claims:
+        dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
+    write_verdicts(report)
+    return report, settings
+
+
+def write_verdicts(report: ReliabilityReport) -> None:
+    """Send each verdict to LangGraph's `custom` stream (the LangGraph server's progress feed)."""
+    writer = get_stream_writer()
+    for verdict in report.claims:
+        writer({"claim_verdict": verdict.model_dump()})
+
+
+# -- the verifier graph ----------------------------------------------------------------
+
+
+async def averify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
+    """Verify, then decide at once: the report's fields are the verifier graph's output."""
+    return decided(*await achecked(state, config, deps))
+
+
+def verify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
+    """Sync path of `averify_alone`."""
+    return decided(*checked(state, config, deps))
+
+
+def decided(report: ReliabilityReport, settings: RunSettings) -> dict:
+    """The report as output, with the policy's final decision (no retry without a generator)."""
+    report.decision = settings.policy.route(report)  # type: ignore[assignment]
+    return report.model_dump()
+
+
+# -- the Reliable RAG graph ------------------------------------------------------------
+
+
+def retrieve(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Search the knowledge for the question."""
+    started_at = time.time()
+    docs = deps.retriever.invoke(question_of(state, deps), config)
+    return {"documents": docs, "started_at": started_at}
+
+
+async def aretrieve(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Async path of `retrieve`."""
+    started_at = time.time()
+    docs = await deps.retriever.ainvoke(question_of(state, deps), config)
+    return {"documents": docs, "started_at": started_at}
+
+
+def question_of(state: RAGState, deps: RAGDeps) -> str:
+    """The state's question, checked.
+
+    Raises:
+        ValueError: the question is empty, not a string, or over the limit.
+
+    """
+    question = state.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("question must be a non-empty string")
+    check_question_length(question, deps.verification.limits)
+    return question
+
+
+def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Answer from the passages; the stricter prompt from the second attempt on."""
+    return generated(state, deps.chat.invoke(prompt(state), config))
+
+
+async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Async path of `generate`."""
+    return generated(state, await deps.chat.ainvoke(prompt(state), config))
+
+
+def prompt(state: RAGState) -> list[BaseMessage]:
+    """The messages for one attempt: passages and question wrapped in tags, as data."""
+    strict = state.get("attempts", 0) >= 1
+    passages = [Passage.from_any(i, d) for i, d in enumerate(state.get("documents", []))]
+    return [
+        SystemMessage(load_prompt("generate_strict" if strict else "generate")),
+        HumanMessage(
+            f"<passages>\n{wrap_passages(passages)}\n</passages>\n\n"
+            f"<question>\n{state['question']}\n</question>"
+        ),
+    ]
+
+
+def generated(state: RAGState, reply: AIMessage) -> dict:
+    """The update after a generation: the reply's text and one more attempt."""
+    return {"answer": str(reply.text), "attempts": state.get("attempts", 0) + 1}
+
+
+async def averify(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Verify the answer and route it: return, retry, filter or refuse."""
+    return routed(state, deps, *await achecked(state, config, deps))
+
+
+def verify(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
+    """Sync path of `averify`."""
+    return routed(state, deps, *checked(state, config, deps))
+
+
+def routed(
+    state: RAGState, deps: RAGDeps, report: ReliabilityReport, settings: RunSettings
+) -> dict:
+    """The report (as output: a dict) and the policy's route, given the retries left."""
+    used = state.get("attempts", 1) - 1
+    retries_left = max(0, settings.max_retries(deps.max_retries) - used)
+    return {"report": report.model_dump(), "route": settings.policy.route(report, retries_left)}
+
+
+def retry(state: RAGState, config: RunnableConfig) -> dict:
+    """Keep the rejected attempt; `generate` runs again under the stricter prompt."""
+    return {"history": [{"answer": state.get("answer", ""), "report": state.get("report")}]}
+
+
+def finish(state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: Decision) -> dict:
+    """Write the graph's output for `decision` (the report as a dict) and audit it."""
+    if state.get("report"):
+        report = ReliabilityReport.model_validate(state["report"])
+    else:  # nothing was retrieved and no verifier ran
+        report = build_report(
+            [], deps.policy, flags=["no_context"], notes=["nothing was retrieved for the question"]
+        )
+    report.decision = decision
+    answer = state.get("answer", "")
+    if decision == "filter":
+        kept, removed = filter_answer(answer, report.claims)
+        answer = f"{kept}\n\n{caveat(removed)}"
+    elif decision == "refuse":
+        answer = refusal(report.claims)
+    out = {
+        "answer": answer,
+        "decision": decision,
+        "confidence": report.level,
+        "attempts": state.get("attempts", 0),
+        "report": report.model_dump(),
+    }
+    if deps.audit is not None:
+        deps.audit.record_decision(state, out, config)
+    return out
+
+
+def route_after_retrieve(state: RAGState) -> Literal["generate", "refuse"]:
+    """Refuse at once when nothing was retrieved: there is nothing to ground an answer in."""
+    docs = state.get("documents") or []
+    return "generate" if any(d.page_content.strip() for d in docs) else "refuse"
+
+
+def route_after_verify(state: RAGState) -> Route:
+    """Follow the route the policy chose in `verify`."""
+    return state["route"]
+
+
+# -- wiring ----------------------------------------------------------------------------
+
+
+def as_node(
+    name: str,
+    func: Callable[..., Any],
+    afunc: Callable[..., Any] | None = None,
+    **bound: Any,
+) -> Runnable:
+    """A node from a sync and an optional async body, with `bound` keyword arguments bound.
+
+    The node carries a run name, tags and metadata for tracing.
+    """
+    if bound:
+        func = partial(func, **bound)
+        afunc = partial(afunc, **bound) if afunc is not None else None
+    return RunnableLambda(func, afunc=afunc, name=name).with_config(
+        run_name=name,
+        tags=[*TAGS, f"reliable:{name}"],
+        metadata={"langchain_reliable_node": name},
+    )
+
+
+def compile_graph(builder: StateGraph, name: str) -> CompiledStateGraph:
+    """Compile with tags, streaming whole states by default.
+
+    Streaming values (not per-node updates) makes the graph a drop-in step of an
+    LCEL chain: under `chain.stream` the next step receives the graph's output.
+    Per-node updates remain one argument away: `stream(..., stream_mode="updates")`.
+    """
+    graph = builder.compile(name=name).with_config(tags=TAGS)
+    graph.stream_mode = "values"
+    return graph
+
+
+@contextmanager
+def configuration_errors() -> Iterator[None]:
+    """Raise the `ValueError`s of building a graph as `ConfigurationError` (same message)."""
+    try:
+        yield
+    except ConfigurationError:
+        raise
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from exc

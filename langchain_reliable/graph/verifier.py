@@ -1,0 +1,73 @@
+"""The verifier graph: answer + context (+ question) in, a `ReliabilityReport` out."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langchain_reliable.claims import ClaimExtractor
+from langchain_reliable.config import Limits, ReliabilityContext
+from langchain_reliable.graph import nodes
+from langchain_reliable.graph.nodes import VerifyDeps, as_node, compile_graph, configuration_errors
+from langchain_reliable.graph.verification import Verification
+from langchain_reliable.policy import Policy, as_policy
+from langchain_reliable.schemas import ReliabilityReport
+from langchain_reliable.state import VerifyInput, VerifyState
+from langchain_reliable.verifiers import ClaimVerifier
+
+
+def create_verifier(
+    verifier: ClaimVerifier | str | None = None,
+    extractor: ClaimExtractor | str | None = None,
+    policy: Policy | str | None = None,
+    *,
+    model: BaseChatModel | str | None = None,
+    limits: Limits | None = None,
+) -> CompiledStateGraph:
+    """Build the verifier graph: answer + context (+ question) -> `ReliabilityReport` fields.
+
+    Args:
+        verifier: None for the offline verifier, "llm" (needs `model`), "nli:PATH",
+            or any `ClaimVerifier`.
+        extractor: None for sentence claims, "llm" (needs `model`), or any `ClaimExtractor`.
+        policy: a `Policy`, a preset name, or None for "balanced".
+        model: chat model for the LLM verifier or extractor.
+        limits: input bounds; see `Limits`.
+
+    Raises:
+        ConfigurationError: an argument names something unknown or is out of range.
+
+    Example:
+        >>> check = create_verifier()
+        >>> report = check.invoke({"answer": "Paris is in France.",
+        ...                        "context": ["Paris is the capital of France."]})
+        >>> report["claims"][0]["label"]
+        'supported'
+
+    """
+    with configuration_errors():
+        deps = VerifyDeps(
+            verification=Verification.build(verifier, extractor, model, limits),
+            policy=as_policy(policy),
+        )
+    builder = StateGraph(
+        VerifyState,
+        context_schema=ReliabilityContext,
+        input_schema=VerifyInput,
+        output_schema=ReliabilityReport,
+    )
+    builder.add_node(
+        "extract_claims",
+        as_node("extract_claims", nodes.extract_claims, nodes.aextract_claims, deps=deps),
+    )
+    builder.add_node(
+        "verify", as_node("verify", nodes.verify_alone, nodes.averify_alone, deps=deps)
+    )
+    builder.add_edge(START, "extract_claims")
+    builder.add_edge("extract_claims", "verify")
+    builder.add_edge("verify", END)
+    return compile_graph(builder, "reliable-verifier")
+
+
+__all__ = ["create_verifier"]

@@ -1,0 +1,89 @@
+"""Scores and the report: pure functions from verdicts to a `ReliabilityReport`.
+
+Example:
+    >>> from langchain_reliable.policy import Policy
+    >>> from langchain_reliable.schemas import ClaimVerdict
+    >>> verdict = ClaimVerdict(text="Paris is in France.", span=(0, 19), label="supported",
+    ...                        score=0.9)
+    >>> build_report([verdict], Policy.preset("balanced")).level
+    'HIGH'
+
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from langchain_reliable.policy import Policy
+from langchain_reliable.schemas import LABELS, ClaimVerdict, Cost, ReliabilityReport
+
+
+def label_counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
+    """Number of claims per label, every label present."""
+    counts = Counter(v.label for v in verdicts)
+    return {label: counts.get(label, 0) for label in LABELS}
+
+
+def reliability_score(verdicts: Sequence[ClaimVerdict]) -> float:
+    """`(supported + 0.5 * uncertain) / claims`; 1.0 when there is no claim to doubt."""
+    if not verdicts:
+        return 1.0
+    counts = label_counts(verdicts)
+    return (counts["supported"] + 0.5 * counts["uncertain"]) / len(verdicts)
+
+
+def hallucination_rate(verdicts: Sequence[ClaimVerdict]) -> float:
+    """`(unsupported + contradicted) / claims`; 0.0 with no claims."""
+    if not verdicts:
+        return 0.0
+    counts = label_counts(verdicts)
+    return (counts["unsupported"] + counts["contradicted"]) / len(verdicts)
+
+
+def hallucination_score(verdicts: Sequence[ClaimVerdict]) -> float:
+    """Probability-like score that the answer holds a hallucination: its weakest claim.
+
+    `max(1 - score)` over claims, so one unsupported claim in a long answer is not
+    averaged away; 0.0 with no claims.
+    """
+    return max((1.0 - v.score for v in verdicts), default=0.0)
+
+
+def build_report(
+    verdicts: Sequence[ClaimVerdict],
+    policy: Policy,
+    *,
+    flags: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    verifier: str = "",
+    extractor: str = "",
+    cost: Cost | None = None,
+) -> ReliabilityReport:
+    """Score verdicts into a report. With nothing to check (no answer, no passages) it is LOW."""
+    flags = list(dict.fromkeys(flags))
+    reliability = reliability_score(verdicts)
+    if not verdicts and {"empty_answer", "no_context"} & set(flags):
+        reliability = 0.0
+    return ReliabilityReport(
+        claims=list(verdicts),
+        **label_counts(verdicts),
+        reliability_score=reliability,
+        hallucination_rate=hallucination_rate(verdicts),
+        hallucination_score=hallucination_score(verdicts),
+        level=policy.decide_level(reliability),
+        flags=flags,
+        notes=list(notes),
+        verifier=verifier,
+        extractor=extractor,
+        cost=cost or Cost(),
+    )
+
+
+__all__ = [
+    "build_report",
+    "hallucination_rate",
+    "hallucination_score",
+    "label_counts",
+    "reliability_score",
+]
