@@ -16,6 +16,7 @@ from langchain_reliable.retrieval import as_chat_model
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage, ReliabilityReport
 from langchain_reliable.state import Extracted, Prepared
 from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
+from langchain_reliable.verifiers.base import enforce_verdict_count, unsupported_without_passage
 
 
 def check_question_length(question: str, limits: Limits) -> None:
@@ -134,18 +135,7 @@ class Verification:
         if not claims:
             result = VerificationResult(verdicts=[])
         elif "no_context" in flags:
-            result = VerificationResult(
-                verdicts=[
-                    ClaimVerdict(
-                        text=c.text,
-                        span=c.span,
-                        label="unsupported",
-                        score=0.0,
-                        reason="no passage was available to support it",
-                    )
-                    for c in claims
-                ]
-            )
+            result = VerificationResult(verdicts=[unsupported_without_passage(c) for c in claims])
         else:
             start = time.perf_counter()
             result = await self._run_verifier(claims, prepared)
@@ -178,11 +168,4 @@ class Verification:
                 verdicts=[ClaimVerdict.uncertain(c, f"verifier failed: {reason}") for c in claims],
                 errors=[reason],
             )
-        if len(result.verdicts) != len(claims):
-            reason = f"returned {len(result.verdicts)} verdicts for {len(claims)} claims"
-            return VerificationResult(
-                verdicts=[ClaimVerdict.uncertain(c, f"verifier {reason}") for c in claims],
-                cost=result.cost,
-                errors=[reason],
-            )
-        return result
+        return enforce_verdict_count(result, claims)
