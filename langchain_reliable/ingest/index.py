@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from langchain_reliable.ingest.load import INSTALL_HINT, progress_bar
+from langchain_reliable.ingest.load import community_import, progress_bar
 
 if TYPE_CHECKING:
     from langchain_community.vectorstores import FAISS
@@ -27,17 +26,9 @@ def cosine_relevance(score: float) -> float:
 
 
 def _faiss() -> tuple[Any, Any]:
-    try:
-        with warnings.catch_warnings():
-            # langchain-community warns on import that it is being sunset; its FAISS
-            # store is still the one LangChain documents. Keep the CLI's stderr clean.
-            warnings.filterwarnings("ignore", message=".*langchain-community.*")
-            from langchain_community.vectorstores import FAISS
-            from langchain_community.vectorstores.utils import DistanceStrategy
-    except ImportError as exc:
-        raise ImportError(
-            f"the FAISS index needs langchain-community and faiss-cpu ({exc}); {INSTALL_HINT}"
-        ) from exc
+    with community_import("the FAISS index needs langchain-community and faiss-cpu"):
+        from langchain_community.vectorstores import FAISS
+        from langchain_community.vectorstores.utils import DistanceStrategy
     return FAISS, DistanceStrategy
 
 

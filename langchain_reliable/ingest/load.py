@@ -11,11 +11,12 @@ must report each one with its reason.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,25 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
+
+
+@contextlib.contextmanager
+def community_import(needs: str) -> Iterator[None]:
+    """Import from langchain-community without its sunset warning; name what is missing.
+
+    Its FAISS store and PDF loader are still the ones LangChain documents, and the
+    warning on import would clutter the CLI's stderr.
+
+    Args:
+        needs: what the import is for, for the ImportError's message.
+
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*langchain-community.*")
+            yield
+    except ImportError as exc:
+        raise ImportError(f"{needs} ({exc}); {INSTALL_HINT}") from exc
 
 
 def progress_bar(total: int, show: bool | None, desc: str, unit: str) -> Any:
@@ -145,15 +165,9 @@ def _decode(data: bytes) -> str:
 
 
 def _load_pdf(path: Path, source: str) -> list[Document]:
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*langchain-community.*")
-            from langchain_community.document_loaders import PyPDFLoader
+    with community_import("reading PDF needs langchain-community and pypdf"):
+        from langchain_community.document_loaders import PyPDFLoader
         from pypdf.errors import FileNotDecryptedError
-    except ImportError as exc:
-        raise ImportError(
-            f"reading PDF needs langchain-community and pypdf; {INSTALL_HINT}"
-        ) from exc
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # malformed-PDF chatter
     try:
         pages = PyPDFLoader(path).load()
@@ -193,4 +207,11 @@ def _load_html(path: Path, source: str) -> list[Document]:
     return [Document(page_content=text, metadata=metadata)]
 
 
-__all__ = ["INSTALL_HINT", "SUFFIXES", "Problem", "load_documents", "progress_bar"]
+__all__ = [
+    "INSTALL_HINT",
+    "SUFFIXES",
+    "Problem",
+    "community_import",
+    "load_documents",
+    "progress_bar",
+]

@@ -127,4 +127,3 @@ def check_args(
         if not isinstance(p, Passage):
             raise TypeError(f"passages[{i}] must be a Passage, got {type(p).__name__}")
     return claims, passages
-
