@@ -85,11 +85,7 @@ def load_faiss_index(path: str | os.PathLike[str], *, k: int = 4) -> BaseRetriev
     """
     from langchain_reliable.ingest import load_index
 
-    try:
-        store = load_index(path)
-    except FileNotFoundError as exc:
-        raise FileNotFoundError(f"{ENV_INDEX}: {exc}") from None
-    return store.as_retriever(search_kwargs={"k": k})
+    return load_index(path).as_retriever(search_kwargs={"k": k})
 
 
 def default_retriever(
@@ -103,9 +99,14 @@ def default_retriever(
     The demo's passages are returned as `Document`s; `create_reliable_rag` indexes
     them in memory with the embedded model.
     """
-    index = index if index is not None else _env(ENV_INDEX, environ)
     if index is not None:
         return load_faiss_index(index, k=k)
+    index = _env(ENV_INDEX, environ)
+    if index is not None:
+        try:
+            return load_faiss_index(index, k=k)
+        except FileNotFoundError as exc:
+            raise FileNotFoundError(f"{ENV_INDEX}: {exc}") from None
     from langchain_reliable.demo import demo_documents
 
     return demo_documents()

@@ -66,6 +66,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from langchain_core.documents import Document
+from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableBinding
 from pydantic import BaseModel, Field, create_model
 
@@ -173,22 +174,31 @@ def api_key_dependency(api_key: str) -> Callable[..., Any]:
 
 def create_app(
     rag: Runnable | None = None,
-    verifier: Runnable | None = None,
+    verifier: Runnable | str | None = None,
     api_key: str | None = None,
     *,
+    model: BaseChatModel | str | None = None,
+    index: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """Build the FastAPI app serving `rag` at `/reliable-rag` and `verifier` at `/verify`.
 
     Args:
         rag: the full graph (`create_reliable_rag`); None builds
-            `langchain_reliable.defaults.default_rag()` (offline demo unless the
-            `RELIABLE_RAG_*` variables say otherwise).
-        verifier: the verifier graph (`create_verifier`); None builds
-            `langchain_reliable.defaults.default_verifier()`.
+            `langchain_reliable.defaults.default_rag()` from `model`, `index` and
+            a `verifier` spec (offline demo unless they or the `RELIABLE_RAG_*`
+            variables say otherwise).
+        verifier: the verifier graph (`create_verifier`), or a verifier spec
+            (``local``, ``llm``, ``cascade``, ``nli:PATH``) for the graphs built
+            here; None builds `langchain_reliable.defaults.default_verifier()`
+            (`RELIABLE_RAG_VERIFIER`, else the embedded offline verifier).
         api_key: the key every request to the two routes must carry; None reads
             `RELIABLE_RAG_API_KEY`; an empty string (or neither set) serves
             without a key.
+        model: chat model (or ``provider:name``) for the graphs built here; None
+            reads `RELIABLE_RAG_MODEL`.
+        index: FAISS index folder for the RAG graph built here; None reads
+            `RELIABLE_RAG_INDEX`.
         environ: the environment to read (default `os.environ`).
 
     Returns:
@@ -214,10 +224,11 @@ def create_app(
     env = os.environ if environ is None else environ
     if api_key is None:
         api_key = env.get(ENV_API_KEY, "").strip()
+    spec = verifier if isinstance(verifier, str) else None
     if rag is None:
-        rag = default_rag(environ=environ)
-    if verifier is None:
-        verifier = default_verifier(environ=environ)
+        rag = default_rag(model=model, index=index, verifier=spec, environ=environ)
+    if verifier is None or spec is not None:
+        verifier = default_verifier(verifier=spec, model=model, environ=environ)
 
     app = FastAPI(
         title="langchain-reliable",

@@ -18,7 +18,8 @@ from langchain_reliable.eval.detectors import (
     SeedCosineBaseline,
     VerifierDetector,
 )
-from langchain_reliable.eval.runner import EvalResult, aevaluate, evaluate, plot
+from langchain_reliable.eval.plot import plot
+from langchain_reliable.eval.runner import EvalResult, aevaluate, evaluate
 
 __all__ = [
     "BaseDetector",

@@ -338,7 +338,7 @@ def test_read_only_file_is_counted_not_raised(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("langchain_reliable.audit.os.write", refuse)
+    monkeypatch.setattr("langchain_reliable.audit.log.os.write", refuse)
     assert log.record_decision({"question": "q"}, {"decision": "return"}) is False
     assert log.failures == 1
     monkeypatch.undo()

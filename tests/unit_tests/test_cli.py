@@ -339,16 +339,39 @@ def test_audit_usage_errors(tmp_path, capsys):
 
 def test_serve_runs_uvicorn_on_the_app(monkeypatch, capsys):
     uvicorn = pytest.importorskip("uvicorn")
-    calls = []
+    server = pytest.importorskip("langchain_reliable.server")
+    calls, built = [], []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    monkeypatch.setattr(server, "create_app", lambda **kw: built.append(kw) or "the app")
     for name in ("RELIABLE_RAG_INDEX", "RELIABLE_RAG_MODEL", "RELIABLE_RAG_VERIFIER"):
         monkeypatch.delenv(name, raising=False)
     code, _, _ = run(capsys, ["serve", "--port", "8123", "--index", "/some/index"])
     assert code == EXIT_OK
-    assert calls == [
-        ("langchain_reliable.server:app", {"host": "127.0.0.1", "port": 8123, "log_level": "info"})
-    ]
-    assert os.environ["RELIABLE_RAG_INDEX"] == "/some/index"
+    assert calls == [("the app", {"host": "127.0.0.1", "port": 8123, "log_level": "info"})]
+    assert built == [{"index": "/some/index", "model": None, "verifier": None}]
+    assert "RELIABLE_RAG_INDEX" not in os.environ  # options travel as parameters
+
+
+def test_serve_builds_the_default_app(monkeypatch, capsys):
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("langserve")
+    from fastapi import FastAPI
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    for name in ("RELIABLE_RAG_INDEX", "RELIABLE_RAG_MODEL", "RELIABLE_RAG_VERIFIER"):
+        monkeypatch.delenv(name, raising=False)
+    code, _, _ = run(capsys, ["serve", "--verifier", "local", "--log-level", "warning"])
+    assert code == EXIT_OK
+    assert isinstance(calls[0][0], FastAPI)
+    assert calls[0][1] == {"host": "127.0.0.1", "port": 8000, "log_level": "warning"}
+
+
+def test_serve_missing_index_exits_2(capsys):
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("langserve")
+    code, _, err = run(capsys, ["serve", "--index", "/no/such/index"])
+    assert code == EXIT_USAGE and "not an index folder" in err
 
 
 def test_serve_bad_port_exits_2(capsys):

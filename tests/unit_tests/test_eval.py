@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
-from langchain_reliable.eval import cli as eval_cli
+from langchain_reliable.cli import eval as eval_cli
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.datasets import EvalRecord, load_records
 from langchain_reliable.eval.detectors import (
@@ -31,7 +31,8 @@ from langchain_reliable.eval.detectors import (
     peer_names,
     split_sentences,
 )
-from langchain_reliable.eval.runner import METRIC_KEYS, build_items, evaluate, plot
+from langchain_reliable.eval.plot import plot
+from langchain_reliable.eval.runner import METRIC_KEYS, build_items, evaluate
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
 

@@ -134,7 +134,7 @@ def test_load_documents_single_file_and_missing(corpus):
 
 
 def test_unreadable_file_is_reported(corpus, monkeypatch):
-    from langchain_reliable import ingest
+    from langchain_reliable.ingest import load as ingest
 
     real = ingest._load_file
 

@@ -15,7 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from langchain_reliable.eval import cli as eval_cli  # noqa: E402
+from langchain_reliable.cli import eval as eval_cli  # noqa: E402
 from langchain_reliable.eval.runner import METRIC_KEYS  # noqa: E402
 from langchain_reliable.schemas import LABELS, Claim, Passage  # noqa: E402
 from langchain_reliable.verifiers import get_verifier  # noqa: E402

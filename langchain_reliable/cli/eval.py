@@ -11,11 +11,11 @@ usage error (bad path, bad option, unreadable data).
 
 Example:
     >>> import argparse
-    >>> from langchain_reliable.eval import cli
+    >>> from langchain_reliable.cli import eval as eval_command
     >>> parser = argparse.ArgumentParser(prog="reliable-rag eval")
-    >>> cli.add_arguments(parser)
+    >>> eval_command.add_arguments(parser)
     >>> args = parser.parse_args(["wice_dev.jsonl", "--level", "claim", "--json"])
-    >>> cli.run(args)  # doctest: +SKIP
+    >>> eval_command.run(args)  # doctest: +SKIP
     0
 
 """
@@ -30,7 +30,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from langchain_reliable.cli import positive_int
+from langchain_reliable.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Subparsers,
+    UsageError,
+    add_command,
+    build_chat_model,
+    one_line,
+    positive_int,
+    require_model,
+)
 from langchain_reliable.eval.datasets import EvalRecord, load_records
 from langchain_reliable.eval.detectors import (
     LexicalBaseline,
@@ -39,7 +49,8 @@ from langchain_reliable.eval.detectors import (
     VerifierDetector,
     peer_names,
 )
-from langchain_reliable.eval.runner import EvalResult, evaluate, plot
+from langchain_reliable.eval.plot import plot
+from langchain_reliable.eval.runner import EvalResult, evaluate
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -48,13 +59,9 @@ if TYPE_CHECKING:
     from langchain_reliable.eval.detectors import Detector
     from langchain_reliable.verifiers.base import ClaimVerifier
 
-__all__ = ["add_arguments", "main", "run"]
+__all__ = ["add", "add_arguments", "main", "run"]
 
 PROG = "reliable-rag eval"
-
-
-class UsageError(Exception):
-    """A problem with the command line or its inputs (exit status 2)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,7 +162,7 @@ def run(
         detectors = _detectors(args, datasets, verifier, extractor, embeddings, err)
     except UsageError as exc:
         print(f"{PROG}: error: {exc}", file=err)
-        return 2
+        return EXIT_USAGE
     results: list[EvalResult] = []
     for name, records in datasets.items():
         group = [
@@ -175,7 +182,7 @@ def run(
             print(f"wrote {path}", file=err)
     if args.json:
         print(json.dumps(_json_payload(results, args.level)), file=out)
-    return 0
+    return EXIT_OK
 
 
 def _load(args: argparse.Namespace, err: TextIO) -> dict[str, list[EvalRecord]]:
@@ -235,19 +242,19 @@ def _detectors(
     model = None
     if verifier is None:
         spec = args.verifier
-        if spec in ("llm", "cascade") and not args.model:
-            raise UsageError(f"--verifier {spec} needs --model PROVIDER:NAME")
+        require_model(spec, bool(args.model))
         if spec.startswith("nli:") and not Path(spec[4:]).is_dir():
             raise UsageError(f"--verifier {spec}: no such folder: {spec[4:] or '(empty)'}")
-        model = _chat_model(args.model)
+        model = build_chat_model(args.model)
         try:
             from langchain_reliable.verifiers import get_verifier
 
             verifier = get_verifier(spec, model=model)
         except Exception as exc:
-            raise UsageError(f"cannot build verifier {spec!r}: {_one_line(exc)}") from None
+            problem = one_line(exc, typed=True)
+            raise UsageError(f"cannot build verifier {spec!r}: {problem}") from None
     elif args.model:
-        model = _chat_model(args.model)
+        model = build_chat_model(args.model)
     if args.level == "response" and extractor is None:
         try:
             from langchain_reliable.claims import get_extractor
@@ -255,7 +262,7 @@ def _detectors(
             extractor = get_extractor(args.extractor, model=model)
         except Exception as exc:
             raise UsageError(
-                f"cannot build extractor {args.extractor!r}: {_one_line(exc)}"
+                f"cannot build extractor {args.extractor!r}: {one_line(exc, typed=True)}"
             ) from None
     main_detector = VerifierDetector(verifier, extractor, args.level, concurrency=args.concurrency)
     baselines: list[Detector] = []
@@ -267,7 +274,8 @@ def _detectors(
 
                 embeddings = default_embeddings()
             except Exception as exc:
-                print(f"warning: seed-cosine baseline skipped: {_one_line(exc)}", file=err)
+                problem = one_line(exc, typed=True)
+                print(f"warning: seed-cosine baseline skipped: {problem}", file=err)
         if embeddings is not None:
             baselines.append(SeedCosineBaseline(embeddings, level=args.level))
 
@@ -276,24 +284,6 @@ def _detectors(
         return [main_detector, *baselines, *peers]
 
     return for_dataset
-
-
-def _chat_model(spec: str | None) -> Any:
-    if not spec:
-        return None
-    if ":" not in spec:
-        raise UsageError(f"--model must be PROVIDER:NAME, got {spec!r}")
-    try:
-        from langchain.chat_models import init_chat_model
-
-        return init_chat_model(spec)
-    except Exception as exc:
-        raise UsageError(f"cannot load model {spec!r}: {_one_line(exc)}") from None
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 def _json_payload(results: list[EvalResult], level: str) -> dict[str, Any]:
@@ -343,6 +333,19 @@ def _print_table(
     for result in results:
         for note in result.notes():
             print(f"  note ({result.detector}): {note}", file=out)
+
+
+def add(sub: Subparsers) -> None:
+    """Add the ``eval`` command."""
+    parser = add_command(
+        sub,
+        "eval",
+        help="measure verdicts against human labels",
+        description="Score a verifier on labelled JSONL data "
+        "(hallucination is the positive class).",
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=run)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,222 @@
+"""What every command shares: exit codes, `UsageError`, option types, inputs and the report table.
+
+Example:
+    >>> positive_int("3")
+    3
+    >>> one_line(ValueError("no such file"), typed=True)
+    'ValueError: no such file'
+
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+EXIT_OK, EXIT_NOT_VERIFIED, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
+
+EXIT_CODES = (
+    "exit codes:\n"
+    "  0  ok: verified and returned as is (audit: chain intact)\n"
+    "  1  not verified: filtered or refused (audit: chain broken)\n"
+    "  2  usage error\n"
+    "  3  runtime failure"
+)
+
+Subparsers = argparse._SubParsersAction
+
+
+class UsageError(Exception):
+    """A problem with the command line or its inputs (exit code 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that raises `UsageError` instead of exiting, so `main` returns codes."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise the parse error as a `UsageError`."""
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def add_command(
+    sub: Subparsers, name: str, *, help: str, description: str, epilog: str = EXIT_CODES
+) -> argparse.ArgumentParser:
+    """Add a sub-command whose help ends with the exit codes."""
+    return sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def one_line(exc: BaseException, *, typed: bool = False) -> str:
+    """The first line of an error's message (its type name when it has none)."""
+    lines = str(exc).strip().splitlines()
+    if not lines:
+        return type(exc).__name__
+    return f"{type(exc).__name__}: {lines[0]}" if typed else lines[0]
+
+
+@contextlib.contextmanager
+def configuring() -> Iterator[None]:
+    """Turn bad settings met while *building* (not running) a graph into a `UsageError`.
+
+    Factories reject settings with `ConfigurationError`, a `ValueError`; a wrong
+    type or a missing file or folder named by an option is a usage error too.
+    """
+    try:
+        yield
+    except (ValueError, TypeError, FileNotFoundError) as exc:
+        raise UsageError(one_line(exc)) from exc
+
+
+# -- option types and shared options ----------------------------------------------------
+
+
+def _int_at_least(text: str, minimum: int, expected: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """Argument type: an integer of at least 1."""
+    return _int_at_least(text, 1, "a positive integer")
+
+
+def non_negative_int(text: str) -> int:
+    """Argument type: an integer of at least 0."""
+    return _int_at_least(text, 0, "an integer >= 0")
+
+
+def add_checking(parser: argparse.ArgumentParser) -> None:
+    """Add ``--verifier``, ``--policy`` and ``--json``."""
+    parser.add_argument(
+        "--verifier",
+        default=None,
+        metavar="SPEC",
+        help="local (default, offline), llm, cascade (local first, LLM for the uncertain), "
+        "or nli:PATH",
+    )
+    parser.add_argument(
+        "--policy",
+        default=None,
+        choices=("strict", "balanced", "lenient"),
+        help="decision thresholds (default: balanced)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of a table"
+    )
+
+
+def require_model(verifier: str | None, has_model: bool) -> None:
+    """Raise `UsageError` when ``--verifier llm`` or ``cascade`` comes without ``--model``."""
+    if verifier in ("llm", "cascade") and not has_model:
+        raise UsageError(f"--verifier {verifier} needs --model PROVIDER:NAME")
+
+
+def build_chat_model(spec: str | None, injected: Any = None) -> Any:
+    """The chat model: `injected` if given, else one built from ``--model PROVIDER:NAME``."""
+    if injected is not None:
+        return injected
+    if not spec:
+        return None
+    if ":" not in spec or spec.startswith(":") or spec.endswith(":"):
+        raise UsageError(f"--model must be PROVIDER:NAME (e.g. openai:gpt-4o-mini), got {spec!r}")
+    from langchain_reliable.retrieval import as_chat_model
+
+    try:
+        return as_chat_model(spec)
+    except (ValueError, ImportError) as exc:
+        raise UsageError(one_line(exc)) from None
+
+
+def read_text(path: str, what: str) -> str:
+    """A text file's content (``-`` reads stdin); a missing or unreadable file is a usage error."""
+    if path == "-":
+        return sys.stdin.read()
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise UsageError(f"{what}: no such file: {path}")
+    try:
+        return file.read_text("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{what}: cannot read {path}: {one_line(exc)}") from None
+
+
+# -- the report table --------------------------------------------------------------------
+
+
+def short(text: str, width: int) -> str:
+    """`text` on one line, cut to `width` characters with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = None) -> None:
+    """Print a report's claims as a table: label, score, claim, then evidence or reason."""
+    claims = report.get("claims") or []
+    width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
+    text_width = width - 25
+    print(f"{'#':>3}  {'LABEL':<13}{'SCORE':>5}  CLAIM", file=out)
+    for number, claim in enumerate(claims, 1):
+        print(
+            f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "
+            f"{short(claim['text'], text_width)}",
+            file=out,
+        )
+        for evidence in (claim.get("evidence") or [])[:2]:
+            where = f"[{evidence['passage']}]"
+            if evidence.get("passage_id"):
+                where += f" {evidence['passage_id']}"
+            print(
+                f"{'':25}evidence {where} ({evidence['score']:.2f}): "
+                f'"{short(evidence["quote"], max(20, text_width - len(where) - 20))}"',
+                file=out,
+            )
+        if claim.get("reason"):
+            print(f"{'':25}reason: {short(claim['reason'], text_width - 8)}", file=out)
+    if not claims:
+        print("     (no claims)", file=out)
+    for note in report.get("notes") or []:
+        print(f"note: {note}", file=out)
+    print("-" * min(width, 78), file=out)
+    print(
+        f"reliability {report['reliability_score']:.2f} · hallucination rate "
+        f"{report['hallucination_rate']:.2f} · level {report['level']} · "
+        f"decision: {decision or report.get('decision')}",
+        file=out,
+    )
+
+
+__all__ = [
+    "EXIT_CODES",
+    "EXIT_FAILURE",
+    "EXIT_NOT_VERIFIED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Parser",
+    "UsageError",
+    "add_checking",
+    "add_command",
+    "build_chat_model",
+    "configuring",
+    "non_negative_int",
+    "one_line",
+    "positive_int",
+    "print_report",
+    "read_text",
+    "require_model",
+    "short",
+]

@@ -1,0 +1,62 @@
+"""``reliable-rag serve``: build the LangServe app from the options and run it with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+
+from langchain_reliable.cli.common import EXIT_OK, Subparsers, add_command, configuring
+
+
+def port(text: str) -> int:
+    """Argument type: a TCP port number, 0-65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port out of range: {value}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the app with ``--index``, ``--model`` and ``--verifier``, then serve it."""
+    try:
+        import uvicorn
+    except ImportError as exc:
+        raise ImportError(
+            f"serve needs uvicorn ({exc}); pip install 'langchain-reliable[serve]'"
+        ) from exc
+    from langchain_reliable import server
+
+    with configuring():
+        app = server.create_app(index=args.index, model=args.model, verifier=args.verifier)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return EXIT_OK
+
+
+def add(sub: Subparsers) -> None:
+    """Add the ``serve`` command."""
+    parser = add_command(
+        sub,
+        "serve",
+        help="serve the graphs over HTTP (LangServe)",
+        description="Run the LangServe app (langchain_reliable.server.create_app) with uvicorn:\n"
+        "/reliable-rag and /verify with invoke, batch, stream, stream_events, the playground;\n"
+        "/docs for the schemas. --index, --model and --verifier configure the graphs; when\n"
+        "not given, RELIABLE_RAG_INDEX, RELIABLE_RAG_MODEL and RELIABLE_RAG_VERIFIER are read\n"
+        "(offline demo when unset).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
+    parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
+    parser.add_argument("--index", default=None, metavar="PATH", help="FAISS index folder")
+    parser.add_argument("--model", default=None, metavar="PROVIDER:NAME", help="chat model")
+    parser.add_argument(
+        "--verifier", default=None, metavar="SPEC", help="local, llm, cascade, nli:PATH"
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help="uvicorn log level (default info)",
+    )
+    parser.set_defaults(run=run)

@@ -1,0 +1,118 @@
+"""``reliable-rag verify``: check an answer against its context, claim by claim."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from langchain_reliable.cli.common import (
+    EXIT_NOT_VERIFIED,
+    EXIT_OK,
+    Subparsers,
+    UsageError,
+    add_checking,
+    add_command,
+    build_chat_model,
+    configuring,
+    one_line,
+    print_report,
+    read_text,
+    require_model,
+)
+
+
+def read_input(args: argparse.Namespace) -> dict[str, Any]:
+    """Answer, context and question from the options, the files, or JSON on stdin."""
+    given = args.answer is not None or args.answer_file is not None
+    if args.answer is not None and args.answer_file is not None:
+        raise UsageError("give --answer or --answer-file, not both")
+    if given:
+        answer = (
+            args.answer if args.answer is not None else read_text(args.answer_file, "--answer-file")
+        )
+        context: list[Any] = list(args.context or [])
+        context += [read_text(p, "--context-file") for p in args.context_file or []]
+        return {"answer": answer, "context": context, "question": args.question or ""}
+    if args.context or args.context_file:
+        raise UsageError("--context needs --answer or --answer-file")
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError(
+            "nothing to verify: give --answer/--answer-file and --context/--context-file, "
+            'or pipe one JSON object {"answer", "context", "question"} on stdin'
+        )
+    return _stdin_input(sys.stdin.read(), args.question)
+
+
+def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise UsageError(f"stdin: not valid JSON: {one_line(exc)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
+        raise UsageError('stdin: expected a JSON object with a string "answer"')
+    context = data.get("context", [])
+    if isinstance(context, str):
+        context = [context]
+    if not isinstance(context, list):
+        raise UsageError('stdin: "context" must be a list of passages')
+    question = data.get("question") or question or ""
+    if not isinstance(question, str):
+        raise UsageError('stdin: "question" must be a string')
+    return {"answer": data["answer"], "context": context, "question": question}
+
+
+def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
+    """Verify the answer; exit 0 when it is returned as is, 1 when filtered or refused."""
+    from langchain_reliable.graph import create_verifier
+
+    payload = read_input(args)
+    require_model(args.verifier, args.model is not None or chat_model is not None)
+    model = build_chat_model(args.model, chat_model)
+    with configuring():
+        check = create_verifier(args.verifier, policy=args.policy, model=model)
+    report = check.invoke(payload)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, default=str))
+    else:
+        print_report(report, sys.stdout)
+    return EXIT_OK if report.get("decision") == "return" else EXIT_NOT_VERIFIED
+
+
+def add(sub: Subparsers) -> None:
+    """Add the ``verify`` command."""
+    parser = add_command(
+        sub,
+        "verify",
+        help="check an answer against its context, claim by claim",
+        description="Split an answer into claims and check each against the context.\n\n"
+        "Input: --answer/--answer-file with --context/--context-file (each repeatable,\n"
+        'one passage each), or one JSON object {"answer", "context", "question"} on stdin:\n'
+        '  echo \'{"answer": "...", "context": ["..."]}\' | reliable-rag verify --json',
+    )
+    parser.add_argument("--answer", default=None, help="the answer text")
+    parser.add_argument(
+        "--answer-file",
+        default=None,
+        metavar="PATH",
+        help="read the answer from a file (- = stdin)",
+    )
+    parser.add_argument(
+        "--context", action="append", metavar="TEXT", help="a passage (repeat for more)"
+    )
+    parser.add_argument(
+        "--context-file",
+        action="append",
+        metavar="PATH",
+        help="a file holding one passage (repeat for more)",
+    )
+    parser.add_argument("--question", default=None, help="the question answered (optional)")
+    parser.add_argument(
+        "--model",
+        default=None,
+        metavar="PROVIDER:NAME",
+        help="chat model for --verifier llm or cascade",
+    )
+    add_checking(parser)
+    parser.set_defaults(run=run, takes_model=True)
