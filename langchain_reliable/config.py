@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import PRESETS, Policy
 
 
@@ -92,7 +93,9 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
     if "policy" in settings:
         name = settings["policy"]
         if name not in PRESETS:
-            raise ValueError(f"unknown policy preset {name!r}; choose one of {sorted(PRESETS)}")
+            raise ConfigurationError(
+                f"unknown policy preset {name!r}; choose one of {sorted(PRESETS)}"
+            )
         policy = PRESETS[name]
     updates = {
         k: settings[k] for k in ("high_threshold", "medium_threshold", "return_at") if k in settings
@@ -105,7 +108,7 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
     try:
         return Policy.model_validate({**policy.model_dump(), **updates, "name": "custom"})
     except Exception as exc:
-        raise ValueError(f"invalid policy settings {updates}: {exc}") from None
+        raise ConfigurationError(f"invalid policy settings {updates}: {exc}") from None
 
 
 @dataclass(frozen=True)

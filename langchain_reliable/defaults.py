@@ -40,11 +40,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 from langgraph.graph.state import CompiledStateGraph
 
+from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.verifiers import needs_model
+
 ENV_MODEL = "RELIABLE_RAG_MODEL"
 ENV_INDEX = "RELIABLE_RAG_INDEX"
 ENV_VERIFIER = "RELIABLE_RAG_VERIFIER"
-
-_NEEDS_MODEL = ("llm", "cascade")
 
 
 def _env(name: str, environ: Mapping[str, str] | None) -> str | None:
@@ -145,8 +146,8 @@ def default_rag(
     from langchain_reliable.graph import create_reliable_rag
 
     spec = _verifier_spec(verifier, environ)
-    if spec in _NEEDS_MODEL and model is None and _env(ENV_MODEL, environ) is None:
-        raise ValueError(
+    if needs_model(spec) and model is None and _env(ENV_MODEL, environ) is None:
+        raise ConfigurationError(
             f"{ENV_VERIFIER}={spec!r} judges with a chat model: set {ENV_MODEL}=provider:name"
         )
     return create_reliable_rag(
@@ -176,10 +177,10 @@ def default_verifier(
     from langchain_reliable.graph import create_verifier
 
     spec = _verifier_spec(verifier, environ)
-    if spec in _NEEDS_MODEL:
+    if needs_model(spec):
         model = model if model is not None else _env(ENV_MODEL, environ)
         if model is None:
-            raise ValueError(
+            raise ConfigurationError(
                 f"{ENV_VERIFIER}={spec!r} judges with a chat model: set {ENV_MODEL}=provider:name"
             )
     return create_verifier(spec, model=model, **kwargs)

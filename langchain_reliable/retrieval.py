@@ -10,6 +10,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
 
+from langchain_reliable.errors import ConfigurationError
+
 
 def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
     """Accept a chat model or an `init_chat_model` string such as `"openai:gpt-4o-mini"`."""
@@ -17,7 +19,7 @@ def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
         return model
     if isinstance(model, str):
         if not model.strip():
-            raise ValueError("model: empty model name; use e.g. 'openai:gpt-4o-mini'")
+            raise ConfigurationError("model: empty model name; use e.g. 'openai:gpt-4o-mini'")
         from langchain.chat_models import init_chat_model
 
         try:
@@ -28,7 +30,7 @@ def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
                 "For OpenAI: pip install 'langchain-reliable[openai]'"
             ) from exc
         except ValueError as exc:
-            raise ValueError(f"model {model!r}: {exc}") from exc
+            raise ConfigurationError(f"model {model!r}: {exc}") from exc
     raise TypeError(
         f"model must be a LangChain chat model or a 'provider:name' string, "
         f"got {type(model).__name__}"
@@ -62,7 +64,9 @@ def as_retriever(retriever: Any, *, k: int = 4) -> BaseRetriever:
 
 def _as_documents(items: Sequence[Any]) -> list[Document]:
     if not items:
-        raise ValueError("retriever: the list of texts/Documents is empty; nothing to search")
+        raise ConfigurationError(
+            "retriever: the list of texts/Documents is empty; nothing to search"
+        )
     docs = []
     for i, item in enumerate(items):
         if isinstance(item, Document):

@@ -18,6 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.verifiers import needs_model
+
 EXIT_OK, EXIT_NOT_VERIFIED, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
 
 EXIT_CODES = (
@@ -68,12 +71,12 @@ def one_line(exc: BaseException, *, typed: bool = False) -> str:
 def configuring() -> Iterator[None]:
     """Turn bad settings met while *building* (not running) a graph into a `UsageError`.
 
-    Factories reject settings with `ConfigurationError`, a `ValueError`; a wrong
-    type or a missing file or folder named by an option is a usage error too.
+    Factories reject settings with `ConfigurationError`; a wrong type or a missing
+    file or folder named by an option is a usage error too. Any other error is not.
     """
     try:
         yield
-    except (ValueError, TypeError, FileNotFoundError) as exc:
+    except (ConfigurationError, TypeError, FileNotFoundError) as exc:
         raise UsageError(one_line(exc)) from exc
 
 
@@ -122,7 +125,7 @@ def add_checking(parser: argparse.ArgumentParser) -> None:
 
 def require_model(verifier: str | None, has_model: bool) -> None:
     """Raise `UsageError` when ``--verifier llm`` or ``cascade`` comes without ``--model``."""
-    if verifier in ("llm", "cascade") and not has_model:
+    if needs_model(verifier) and not has_model:
         raise UsageError(f"--verifier {verifier} needs --model PROVIDER:NAME")
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.ingest.load import community_import, progress_bar
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def load_index(path: str | os.PathLike[str], *, embeddings: Embeddings | None = 
         store.distance_strategy = DistanceStrategy.MAX_INNER_PRODUCT
     dimension = _dimension(embeddings)
     if isinstance(dimension, int) and dimension != store.index.d:
-        raise ValueError(
+        raise ConfigurationError(
             f"{path}: index vectors have {store.index.d} dimensions, the embedding model "
             f"gives {dimension}; rebuild the index with this model"
         )
