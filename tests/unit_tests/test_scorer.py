@@ -104,7 +104,7 @@ def test_import_defers_langgraph() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = out.stdout.splitlines()
     assert lines[0] == ""
-    assert lines[1] == "langchain_reliable.graph langchain_reliable.verifiers.local"
+    assert lines[1] == "langchain_reliable.graph.verifier langchain_reliable.verifiers.local"
 
 
 def test_training_keeps_the_signs_and_leaves_length_out() -> None:
