@@ -34,6 +34,10 @@ CLAIMS = [
 ]
 
 
+# A real clause carrying claim 1's name and date: what the quote checks require.
+FULL_QUOTE = "The Eiffel Tower was completed in 1889"
+
+
 def judged(*verdicts: dict[str, Any], tokens: int = 10) -> AIMessage:
     return tool_call("JudgeOutput", {"verdicts": list(verdicts)}, tokens=tokens)
 
@@ -103,7 +107,7 @@ async def test_happy_path_verifies_quotes_and_fixes_passage_index():
 
 
 def test_sync_verify_and_claim_numbering():
-    model = ScriptedChatModel([judged(v(1, "supported", 0, "completed in 1889"))])
+    model = ScriptedChatModel([judged(v(1, "supported", 0, FULL_QUOTE))])
     result = LLMJudge(model).verify(CLAIMS[:1], PASSAGES)
     assert result.verdicts[0].label == "supported"
     _, user = prompt_text(model)
@@ -144,11 +148,11 @@ async def test_missing_duplicate_and_unknown_verdicts():
     model = ScriptedChatModel(
         [
             judged(
-                v(1, "supported", 0, "completed in 1889"),
-                v(1, "supported", 0, "completed in 1889"),  # duplicate, same label: ignored
+                v(1, "supported", 0, FULL_QUOTE),
+                v(1, "supported", 0, FULL_QUOTE),  # duplicate, same label: ignored
                 v(3, "unsupported"),
                 v(3, "supported", 0, "It is 330 metres tall."),  # conflicting duplicate
-                v(9, "supported", 0, "completed in 1889"),  # unknown id
+                v(9, "supported", 0, FULL_QUOTE),  # unknown id
                 # no verdict for claims 2 and 4
             )
         ]
@@ -178,7 +182,7 @@ async def test_malformed_items_are_dropped_and_valid_ones_kept():
     model = ScriptedChatModel(
         [
             judged(
-                v(1, "supported", 0, "completed in 1889"),
+                v(1, "supported", 0, FULL_QUOTE),
                 v(2, "yes", 1, "designed and built"),  # "yes" is not a label
             )
         ]
@@ -266,7 +270,7 @@ def test_not_a_chat_model_raises():
 
 
 async def test_long_quotes_are_cut():
-    text = "word " * 100
+    text = "The Eiffel Tower was completed in 1889" + ", after years of work" * 20
     model = ScriptedChatModel([judged(v(1, "supported", 0, text))])
     passages = [Passage(index=0, text=text)]
     result = await LLMJudge(model, max_quote_chars=20).averify(CLAIMS[:1], passages)
