@@ -17,6 +17,7 @@ quote, an extractor's source) back onto the text it was copied from.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import threading
@@ -161,10 +162,8 @@ async def ainvoke_with_timeout(
             result, error = runnable.invoke(input, config=config), None
         except BaseException as exc:  # handed to the waiting coroutine, never lost
             result, error = None, exc
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop closed after the caller gave up
             loop.call_soon_threadsafe(settle, result, error)
-        except RuntimeError:  # the loop closed after the caller gave up waiting
-            pass
 
     context = contextvars.copy_context()
     thread = threading.Thread(target=context.run, args=(work,), daemon=True, name="llm-call")
