@@ -22,6 +22,12 @@ Independently of any quote, `Vetoes` hold what no passage says: a claim whose
 number, date, unit or name no passage holds cannot be `supported` (it becomes
 `unsupported`). Text that addresses the fact-checker does not count as a passage.
 
+Limits: the checks are lexical. A passage that plainly states a false value, with no
+words addressed to the fact-checker, supports it like any other passage; a unit
+written differently ("2.55 g" for "2550 mg") is not converted, so it vetoes
+`supported` (failing closed); a quote that paraphrases too freely (under
+`MIN_OVERLAP` of the claim's content words) is refused.
+
 Example:
     >>> clause_problem("metformin")
     'the quote is not a clause (1 words; needs 4 with a verb or 4 content words)'
