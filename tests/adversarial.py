@@ -9,6 +9,7 @@ text) instead of a fixed reply count. `HangingChatModel` implements only a block
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import time
@@ -155,6 +156,14 @@ class HangingChatModel(BaseChatModel):
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
         time.sleep(self.seconds)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="late"))])
+
+
+class AsyncHangingChatModel(HangingChatModel):
+    """A chat model with native async that takes `seconds` to answer."""
+
+    async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        await asyncio.sleep(self.seconds)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="late"))])
 
 

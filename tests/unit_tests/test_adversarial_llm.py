@@ -9,7 +9,6 @@ never reach the user with `return` or `filter`, under `strict` or `balanced`.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 from typing import Any
@@ -33,6 +32,7 @@ from tests.adversarial import (
     QUESTION,
     TRUE,
     TRUE_QUOTE,
+    AsyncHangingChatModel,
     FixedRetriever,
     HangingChatModel,
     RoleChatModel,
@@ -322,13 +322,10 @@ async def test_ainvoke_with_timeout_returns_and_raises_like_the_model() -> None:
 
 
 async def test_ainvoke_with_timeout_awaits_native_async_models() -> None:
-    class Native(HangingChatModel):
-        async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs):
-            await asyncio.sleep(5)
-
-    assert has_native_async(Native())
+    model = AsyncHangingChatModel(seconds=5)
+    assert has_native_async(model)
     with pytest.raises(TimeoutError):
-        await ainvoke_with_timeout(Native(), "hi", 0.1)
+        await ainvoke_with_timeout(model, "hi", 0.1)
 
 
 # --- escaping -----------------------------------------------------------------------------

@@ -6,9 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from langchain_reliable.prompts import INPUT_MARKER, load_chat_prompt
 from langchain_reliable.schemas import Claim, Passage
@@ -18,6 +16,7 @@ from langchain_reliable.verifiers.llm import (
     _find,
     _normalise,
 )
+from tests.adversarial import AsyncHangingChatModel
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGES = [
@@ -211,26 +210,8 @@ async def test_model_raising_gives_uncertain_and_an_error():
     assert result.cost.llm_calls == 1
 
 
-class HangingChatModel(BaseChatModel):
-    """A chat model that never answers in time."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "hanging"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> HangingChatModel:
-        return self
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        raise AssertionError("only the async path is used")
-
-    async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        await asyncio.sleep(10)
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=""))])
-
-
 async def test_hanging_model_times_out():
-    judge = LLMJudge(HangingChatModel(), timeout=0.2)
+    judge = LLMJudge(AsyncHangingChatModel(seconds=10), timeout=0.2)
     loop = asyncio.get_running_loop()
     started = loop.time()
     result = await judge.averify(CLAIMS[:2], PASSAGES)
