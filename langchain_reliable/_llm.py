@@ -6,6 +6,10 @@ malformed output, and never raises once built: a timeout, an exception or output
 that does not parse comes back as a `Reply` without `parsed` and with `failure`
 saying why, which the caller turns into `uncertain` verdicts or a fallback.
 
+`ainvoke_with_timeout` is the one bounded wait: it holds for chat models that only
+implement a blocking `_generate` too (their call runs in a daemon thread that is
+never waited for), so a timeout always returns on time.
+
 `normalise_with_offsets` serves the callers that map text a model copied (a judge's
 quote, an extractor's source) back onto the text it was copied from.
 """
@@ -13,13 +17,18 @@ quote, an extractor's source) back onto the text it was copied from.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import json
+import threading
 import time
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel, SimpleChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable, RunnableConfig
 
 from langchain_reliable.schemas import Cost
 
@@ -62,6 +71,108 @@ def describe(exc: BaseException, *, limit: int = 300, first_line: bool = False) 
         return f"{name}: {message}" if message else name
     text = " ".join(f"{name}: {exc}".split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def has_native_async(model: Any) -> bool:
+    """Whether `model` answers `ainvoke` without a blocking call in the loop's executor.
+
+    A chat model has native async when its own class implements `_agenerate` (not
+    LangChain's default, which runs `_generate` in an executor) and does not stream
+    through a blocking `_stream` alone; any other runnable when it overrides
+    `ainvoke`. The defaults run the blocking method in the event loop's default
+    executor, which `asyncio.run` waits for on shutdown, so a timeout around them
+    does not bound the wait.
+
+    Example:
+        >>> from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+        >>> has_native_async(GenericFakeChatModel(messages=iter([])))
+        False
+
+    """
+    if isinstance(model, BaseChatModel):
+        kind = type(model)
+        if kind._agenerate in _EXECUTOR_AGENERATE:
+            return False
+        blocking_stream = (
+            kind._stream is not BaseChatModel._stream and kind._astream is BaseChatModel._astream
+        )
+        return not blocking_stream
+    if isinstance(model, Runnable):
+        return type(model).ainvoke is not Runnable.ainvoke
+    return hasattr(model, "ainvoke")
+
+
+_EXECUTOR_AGENERATE = frozenset({BaseChatModel._agenerate, SimpleChatModel._agenerate})
+
+
+async def ainvoke_with_timeout(
+    runnable: Any,
+    input: Any,
+    timeout: float | None,
+    *,
+    config: RunnableConfig | None = None,
+    native_async: bool | None = None,
+) -> Any:
+    """Invoke `runnable` on `input`, waiting at most `timeout` seconds.
+
+    The bound holds for any runnable: one with native async is awaited under
+    `asyncio.wait_for`; one with only blocking code (a chat model that implements
+    only `_generate`) runs `invoke` in a daemon thread that is not waited for when
+    the time is up, so neither this call nor the event loop's shutdown blocks on
+    it. The thread keeps running until the model returns; its result is dropped.
+
+    Args:
+        runnable: A chat model or any runnable (e.g. `model.with_structured_output(...)`).
+        input: What to invoke it on (messages, for a chat model).
+        timeout: Seconds to wait; `None` waits forever.
+        config: The run's config, passed on.
+        native_async: Whether to await `ainvoke`; by default `has_native_async(runnable)`.
+            Give it when `runnable` wraps a model (a structured-output chain).
+
+    Raises:
+        TimeoutError: the runnable did not answer in time (callers fail closed).
+        Exception: whatever the runnable raised.
+
+    Example:
+        ```python
+        message = await ainvoke_with_timeout(model, messages, 30)
+        ```
+
+    """
+    if native_async is None:
+        native_async = has_native_async(runnable)
+    if native_async:
+        try:
+            return await asyncio.wait_for(runnable.ainvoke(input, config=config), timeout=timeout)
+        except asyncio.TimeoutError:  # a distinct class before Python 3.11
+            raise TimeoutError(f"no answer within {timeout} s") from None
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = runnable.invoke(input, config=config), None
+        except BaseException as exc:  # handed to the waiting coroutine, never lost
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed after the caller gave up
+            loop.call_soon_threadsafe(settle, result, error)
+
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(work,), daemon=True, name="llm-call")
+    thread.start()
+    try:
+        return await asyncio.wait_for(asyncio.shield(future), timeout=timeout)
+    except asyncio.TimeoutError:
+        future.cancel()
+        raise TimeoutError(f"no answer within {timeout} s") from None
 
 
 @dataclass
@@ -129,16 +240,20 @@ class StructuredCall:
         self.missing = missing
         self.describe = describe
         self.runnable = model.with_structured_output(schema, include_raw=True)
+        self.native_async = has_native_async(model)
 
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Reply:
         """Call the model once; whatever goes wrong is said in the reply, never raised."""
         started = time.perf_counter()
         try:
-            result = await asyncio.wait_for(
-                self.runnable.ainvoke(list(messages), config={"run_name": self.run_name}),
-                timeout=self.timeout,
+            result = await ainvoke_with_timeout(
+                self.runnable,
+                list(messages),
+                self.timeout,
+                config={"run_name": self.run_name},
+                native_async=self.native_async,
             )
-        except asyncio.TimeoutError:
+        except TimeoutError:
             failure = f"{self.task} timed out after {self.timeout} s"
             return Reply(cost=Cost(llm_calls=1, milliseconds=_ms_since(started)), failure=failure)
         except Exception as exc:

@@ -6,7 +6,11 @@ part after it is the user message, a `string.Template` filled with the question 
 the answer (wrapped in tags, as data).
 
 The model's output is not trusted as is: every claim is mapped back to a real span
-of the answer, and a call that fails gives the deterministic sentence claims instead.
+of the answer; a claim that says checkable things its span does not (or whose span
+says things no claim carries) is rejected (`claims.mapping`); answer text that no
+kept claim covers goes through the deterministic sentence extractor, whose claims
+are added; and a call that fails gives the deterministic sentence claims instead.
+The model can drop or reword a claim, but it cannot keep a sentence from being checked.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from pydantic import BaseModel, Field
 
 from langchain_reliable._llm import StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
+from langchain_reliable.claims.mapping import mismatch, overlapping, uncarried, uncovered
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
-from langchain_reliable.prompts import escape, load_chat_prompt
+from langchain_reliable.prompts import escape, load_chat_prompt, unescape
 from langchain_reliable.schemas import Claim, Cost
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
@@ -148,7 +153,55 @@ class LLMClaimExtractor(ClaimExtractor):
 
         errors: list[str] = []
         claims = self._locate_all(answer, items, errors)
+        claims = self._hold_to_spans(answer, question, claims, errors)
+        claims = self._cover_the_rest(answer, claims, errors)
         return ExtractionResult(claims=claims, cost=cost, errors=errors)
+
+    def _hold_to_spans(
+        self, answer: str, question: str, claims: list[Claim], errors: list[str]
+    ) -> list[Claim]:
+        """Drop the claims that do not say what their span says (`claims.mapping`)."""
+        kept = []
+        for claim in claims:
+            start, end = claim.span
+            problem = mismatch(claim.text, answer[start:end], prior=f"{question}\n{answer[:start]}")
+            if problem is None:
+                kept.append(claim)
+            else:
+                errors.append(f"claim {claim.text[:80]!r} rejected: {problem}")
+        changed = True
+        while changed:  # rejecting one claim can leave another's span uncarried
+            changed = False
+            for claim in list(kept):
+                siblings = [c.text for c in overlapping(kept, claim.span)]
+                problem = uncarried(answer[slice(*claim.span)], siblings)
+                if problem is not None:
+                    kept.remove(claim)
+                    errors.append(f"claim {claim.text[:80]!r} rejected: {problem}")
+                    changed = True
+        return kept
+
+    def _cover_the_rest(self, answer: str, claims: list[Claim], errors: list[str]) -> list[Claim]:
+        """Add the fallback's claims for the answer text no kept claim covers."""
+        gaps = uncovered(answer, [c.span for c in claims])
+        if not gaps:
+            return claims
+        whole = self.fallback.claims(answer)
+        added: list[Claim] = []
+        for start, end in gaps:
+            found = [c for c in overlapping(whole, (start, end)) if c not in added]
+            if not found:
+                found = [
+                    Claim(text=c.text, span=(c.span[0] + start, c.span[1] + start))
+                    for c in self.fallback.claims(answer[start:end])
+                ]
+            added.extend(found)
+        if added:
+            errors.append(
+                f"{len(added)} claim(s) added by the {self.fallback.name} extractor for "
+                "answer text the model's claims did not cover"
+            )
+        return sorted([*claims, *added], key=lambda c: c.span)
 
     def _locate_all(
         self, answer: str, items: list[ExtractedClaim], errors: list[str]
@@ -158,7 +211,7 @@ class LLMClaimExtractor(ClaimExtractor):
         claims: list[Claim] = []
         cursor = 0
         for n, item in enumerate(items, start=1):
-            source = item.source.strip() or item.claim.strip()
+            source = unescape(item.source).strip() or item.claim.strip()
             text = item.claim.strip() or source
             span = locate(answer, source, cursor)
             if span is None:

@@ -6,8 +6,11 @@ is the user message, a `string.Template` filled with the question, the passages
 (wrapped as tagged data) and the numbered claims.
 
 The model's output is not trusted as is: every claim must get exactly one verdict,
-and the quote given for a `supported` or `contradicted` verdict must occur in the
-passages. Whatever cannot be checked becomes `uncertain`, never an exception.
+and the quote given for a `supported` or `contradicted` verdict must occur in a
+passage (outside text that addresses the fact-checker), be a real clause and carry
+the claim's checkable content (`verifiers.grounding`). Whatever cannot be checked
+becomes `uncertain`, never an exception. Whatever the judge says, a claim whose
+number, date, unit or name no passage holds is `unsupported` (`grounding.Vetoes`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,16 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
-from langchain_reliable.prompts import escape, load_chat_prompt, wrap_passages
+from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
+from langchain_reliable.verifiers.grounding import (
+    Vetoes,
+    clause_problem,
+    content_problem,
+    instruction_spans,
+)
 
 
 class JudgeVerdict(BaseModel):
@@ -144,6 +154,7 @@ class LLMJudge(JudgingVerifier):
             else:
                 by_id[item.claim_id] = item
 
+        vetoes = Vetoes(passages)
         verdicts = []
         for i, claim in enumerate(claims, start=1):
             item = by_id.get(i)
@@ -152,7 +163,7 @@ class LLMJudge(JudgingVerifier):
             elif i in conflicting:
                 reason = "the judge gave conflicting verdicts for this claim"
             else:
-                verdict, problem = self._check(claim, item, passages)
+                verdict, problem = self._check(claim, item, passages, vetoes)
                 if problem:
                     errors.append(f"claim {i}: {problem}")
                 verdicts.append(verdict)
@@ -162,30 +173,42 @@ class LLMJudge(JudgingVerifier):
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
     def _check(
-        self, claim: Claim, item: JudgeVerdict, passages: list[Passage]
+        self, claim: Claim, item: JudgeVerdict, passages: list[Passage], vetoes: Vetoes
     ) -> tuple[ClaimVerdict, str | None]:
-        """Turn one model verdict into a `ClaimVerdict`, checking its quote.
+        """Turn one model verdict into a `ClaimVerdict`, checking its word.
 
         Returns the verdict and, when the model's verdict could not be trusted, why.
         """
         reason = item.reason.strip()
-        quote = _strip_quote(item.quote)
+        if item.label == "unsupported":
+            return self._verdict(claim, "unsupported", reason), None
+        if item.label == "supported":
+            veto = vetoes.veto(claim.text)
+            if veto is not None:
+                problem = f"{veto}; the judge's 'supported' is overruled"
+                return self._verdict(claim, "unsupported", problem), problem
+        quote = _strip_quote(unescape(item.quote))
         if not quote:
-            if item.label == "unsupported":
-                return self._verdict(claim, "unsupported", reason), None
             problem = f"the judge gave no quote for its '{item.label}' verdict"
             return self._verdict(claim, "uncertain", problem), problem
 
         found = _locate(quote, item.passage, passages)
-        if found is None:
-            if item.label == "unsupported":
-                return self._verdict(claim, "unsupported", reason), None
-            problem = f"the quote for the '{item.label}' verdict was not found in any passage"
+        if found is None or found[1] is None:
+            where = "was not found in any passage"
+            if found is not None:
+                where = "comes only from text that addresses the fact-checker"
+            problem = f"the quote for the '{item.label}' verdict {where}"
             if item.passage is not None:
                 problem += f" (it named passage {item.passage})"
             return self._verdict(claim, "uncertain", f"{problem}: {quote[:120]!r}"), problem
 
         passage, text = found
+        problem = clause_problem(text) or content_problem(
+            claim.text, text, item.label, _years(passage.text)
+        )
+        if problem is not None:
+            problem = f"'{item.label}' verdict refused: {problem}"
+            return self._verdict(claim, "uncertain", f"{problem}: {text[:120]!r}"), problem
         if item.passage is None:
             reason = f"{reason} [quote found in passage {passage.index}]".strip()
         elif passage.index != item.passage:
@@ -286,26 +309,53 @@ def _fold(char: str) -> str:
     return unicodedata.normalize("NFKC", char).casefold()
 
 
-def _find(quote: str, text: str) -> str | None:
-    """Return the span of `text` matching `quote` once both are normalised, as written."""
+def _spans(quote: str, text: str) -> list[tuple[int, int]]:
+    """Every span of `text` matching `quote` once both are normalised."""
     needle, _ = _normalise(quote)
     if not needle:
-        return None
+        return []
     hay, where = _normalise(text)
+    found = []
     start = hay.find(needle)
-    if start < 0:
-        return None
-    return text[where[start] : where[start + len(needle) - 1] + 1]
+    while start >= 0:
+        found.append((where[start], where[start + len(needle) - 1] + 1))
+        start = hay.find(needle, start + 1)
+    return found
 
 
-def _locate(quote: str, named: int | None, passages: list[Passage]) -> tuple[Passage, str] | None:
-    """Find `quote` in the named passage first, then in the others, in order."""
-    ordered = sorted(passages, key=lambda p: p.index != named)
-    for passage in ordered:
-        text = _find(quote, passage.text)
-        if text is not None:
-            return passage, text
-    return None
+def _find(quote: str, text: str) -> str | None:
+    """Return the span of `text` matching `quote` once both are normalised, as written."""
+    spans = _spans(quote, text)
+    return text[spans[0][0] : spans[0][1]] if spans else None
+
+
+def _locate(
+    quote: str, named: int | None, passages: list[Passage]
+) -> tuple[Passage, str | None] | None:
+    """Find `quote` in the named passage first, then in the others, in order.
+
+    Occurrences inside text that addresses the fact-checker do not count: when the
+    quote occurs only there, the passage comes back with `None` for the text.
+    """
+    tainted = None
+    for passage in sorted(passages, key=lambda p: p.index != named):
+        spans = _spans(quote, passage.text)
+        if not spans:
+            continue
+        bad = instruction_spans(passage.text)
+        for start, end in spans:
+            if not any(start < e and s < end for s, e in bad):
+                return passage, passage.text[start:end]
+        tainted = tainted or (passage, None)
+    return tainted
+
+
+def _years(text: str) -> frozenset[int]:
+    return frozenset(
+        q.value[0]
+        for q in extract_quantities(text, spelled=True)
+        if q.kind == "date" and q.value[0] is not None
+    )
 
 
 def _strip_quote(quote: str) -> str:

@@ -390,12 +390,15 @@ async def test_llm_repeated_sources_map_in_order() -> None:
     assert [c.span for c in result.claims] == [(0, 19), (20, 38), (39, 58)]
 
 
-async def test_llm_unrelated_source_is_reported_but_still_a_real_span() -> None:
+async def test_llm_unrelated_source_is_reported_rejected_and_the_answer_still_covered() -> None:
+    # Issue 9 changed this: the claim used to be kept on the most similar sentence.
+    # Its name (France) is not in that sentence, so it is rejected, and the text it
+    # would have hidden is checked through the sentence extractor's claims.
     model = ScriptedChatModel([extracted(("Paris is in France.", "Paris is in France."))])
     result = await LLMClaimExtractor(model).aextract(METFORMIN)
-    (claim,) = result.claims
-    assert claim.span in SentenceClaimExtractor().candidate_spans(METFORMIN)
+    assert result.claims == SentenceClaimExtractor().claims(METFORMIN)
     assert "source not found in the answer" in result.errors[0]
+    assert "'France' is not in the text it maps to" in result.errors[1]
 
 
 @pytest.mark.parametrize(

@@ -22,10 +22,11 @@ FORCE = "It came into force on 10 January 1920."
 HALL = "It was signed in the Hall of Mirrors."
 PAID = "Germany paid $442 billion."
 RATIFIED = "The League of Nations ratified it."
+# Quotes are real clauses carrying the claim's dates and names (the judge's checks, issue 9).
 QUOTES = {
-    SIGNED: "signed on 28 June 1919",
-    FORCE: "came into force on 10 January 1920",
-    HALL: "in the Hall of Mirrors",
+    SIGNED: "Treaty of Versailles was signed on 28 June 1919",
+    FORCE: "The treaty came into force on 10 January 1920",
+    HALL: "was signed on 28 June 1919 in the Hall of Mirrors",
 }
 
 

@@ -6,9 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from langchain_reliable.prompts import INPUT_MARKER, load_chat_prompt
 from langchain_reliable.schemas import Claim, Passage
@@ -18,6 +16,7 @@ from langchain_reliable.verifiers.llm import (
     _find,
     _normalise,
 )
+from tests.adversarial import AsyncHangingChatModel
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGES = [
@@ -32,6 +31,10 @@ CLAIMS = [
     Claim(text="It is 400 metres tall.", span=(81, 103)),
     Claim(text="It is painted every seven years.", span=(104, 136)),
 ]
+
+
+# A real clause carrying claim 1's name and date: what the quote checks require.
+FULL_QUOTE = "The Eiffel Tower was completed in 1889"
 
 
 def judged(*verdicts: dict[str, Any], tokens: int = 10) -> AIMessage:
@@ -103,7 +106,7 @@ async def test_happy_path_verifies_quotes_and_fixes_passage_index():
 
 
 def test_sync_verify_and_claim_numbering():
-    model = ScriptedChatModel([judged(v(1, "supported", 0, "completed in 1889"))])
+    model = ScriptedChatModel([judged(v(1, "supported", 0, FULL_QUOTE))])
     result = LLMJudge(model).verify(CLAIMS[:1], PASSAGES)
     assert result.verdicts[0].label == "supported"
     _, user = prompt_text(model)
@@ -144,11 +147,11 @@ async def test_missing_duplicate_and_unknown_verdicts():
     model = ScriptedChatModel(
         [
             judged(
-                v(1, "supported", 0, "completed in 1889"),
-                v(1, "supported", 0, "completed in 1889"),  # duplicate, same label: ignored
+                v(1, "supported", 0, FULL_QUOTE),
+                v(1, "supported", 0, FULL_QUOTE),  # duplicate, same label: ignored
                 v(3, "unsupported"),
                 v(3, "supported", 0, "It is 330 metres tall."),  # conflicting duplicate
-                v(9, "supported", 0, "completed in 1889"),  # unknown id
+                v(9, "supported", 0, FULL_QUOTE),  # unknown id
                 # no verdict for claims 2 and 4
             )
         ]
@@ -178,7 +181,7 @@ async def test_malformed_items_are_dropped_and_valid_ones_kept():
     model = ScriptedChatModel(
         [
             judged(
-                v(1, "supported", 0, "completed in 1889"),
+                v(1, "supported", 0, FULL_QUOTE),
                 v(2, "yes", 1, "designed and built"),  # "yes" is not a label
             )
         ]
@@ -207,26 +210,8 @@ async def test_model_raising_gives_uncertain_and_an_error():
     assert result.cost.llm_calls == 1
 
 
-class HangingChatModel(BaseChatModel):
-    """A chat model that never answers in time."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "hanging"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> HangingChatModel:
-        return self
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        raise AssertionError("only the async path is used")
-
-    async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        await asyncio.sleep(10)
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=""))])
-
-
 async def test_hanging_model_times_out():
-    judge = LLMJudge(HangingChatModel(), timeout=0.2)
+    judge = LLMJudge(AsyncHangingChatModel(seconds=10), timeout=0.2)
     loop = asyncio.get_running_loop()
     started = loop.time()
     result = await judge.averify(CLAIMS[:2], PASSAGES)
@@ -266,7 +251,7 @@ def test_not_a_chat_model_raises():
 
 
 async def test_long_quotes_are_cut():
-    text = "word " * 100
+    text = "The Eiffel Tower was completed in 1889" + ", after years of work" * 20
     model = ScriptedChatModel([judged(v(1, "supported", 0, text))])
     passages = [Passage(index=0, text=text)]
     result = await LLMJudge(model, max_quote_chars=20).averify(CLAIMS[:1], passages)

@@ -77,14 +77,14 @@ def test_llm_judge_two_calls_per_attempt_with_llm_extractor():
             {
                 "claim_id": 1,
                 "passage": 0,
-                "quote": "signed on 28 June 1919",
+                "quote": "Treaty of Versailles was signed on 28 June 1919",
                 "reason": "stated",
                 "label": "supported",
             },
             {
                 "claim_id": 2,
                 "passage": 0,
-                "quote": "in the Hall of Mirrors",
+                "quote": "was signed on 28 June 1919 in the Hall of Mirrors",
                 "reason": "stated",
                 "label": "supported",
             },
@@ -98,7 +98,9 @@ def test_llm_judge_two_calls_per_attempt_with_llm_extractor():
     assert out["cost"]["llm_calls"] == 2
     assert out["claims"][1]["text"] == "The treaty was signed in the Hall of Mirrors."
     assert out["claims"][1]["span"] == (39, 76)
-    assert out["claims"][0]["evidence"][0]["quote"] == "signed on 28 June 1919"
+    assert out["claims"][0]["evidence"][0]["quote"] == (
+        "Treaty of Versailles was signed on 28 June 1919"
+    )
     assert out["decision"] == "return"
 
 
