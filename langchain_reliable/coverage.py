@@ -5,9 +5,9 @@ span of a claim labelled `supported`, or inside a segment that carries no checka
 content: whitespace, punctuation, list and markdown markup (bullets, fences, rules,
 pipes), a greeting or sign-off, an opener ("Based on the passages,", "I'm not sure,
 but"), a coordinating connector ("and", "however"), an empty hedge ("It depends."), an
-explicit abstention with no number in it, a short heading or table header with no
-number or verb, and a list lead-in whose items were verified with it. Nothing with a
-digit is ever glue, and a "Yes"/"No" that answers a yes/no question is never glue.
+explicit abstention with no number in it, a plain yes/no question, a short heading,
+table header or lead-in with no number or verb, and a lead-in verified with its items.
+Nothing with a digit is ever glue; a "Yes"/"No" that answers a yes/no question never is.
 
 `uncovered` lists what breaks the invariant in an answer shown as written;
 `check_coverage` does the same for any text shown instead (a filtered answer). The
@@ -83,7 +83,8 @@ OPENERS = [
 # --- glue ------------------------------------------------------------------------------
 
 _GREETING = re.compile(
-    r"(?:hi|hello|hey)(?: there)?|thanks|thank you(?: for (?:asking|your question))?|"
+    r"(?:hi|hello|hey)(?: there)?|"
+    r"(?:thanks|thank you)(?: (?:so|very) much)?(?: for (?:asking|your question|reaching out))?|"
     r"you're welcome|no problem|(?:great|good|excellent|interesting|nice) question|"
     r"sure(?: thing)?|certainly|of course|absolutely|okay|ok|well|great|"
     r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to help|"
@@ -125,7 +126,7 @@ _AUX_OR_NEGATION = re.compile(
     r"shall|may|might|must|not|no|never|none|isn't|aren't|wasn't|weren't|don't|doesn't|"
     r"didn't|can't|won't|cannot)\b"
 )
-_MARKUP_EDGES = re.compile(r"^[\s#>*_~`|\-+•:]+|[\s#>*_~`|]+$")
+_MARKUP_EDGES = re.compile(r"^[\s#>*_~`|\-+•:,;.!?]+|[\s#>*_~`|]+$")
 _PIECE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\|\s*")
 
 
@@ -316,9 +317,11 @@ def _pieces(answer: str, start: int, end: int) -> list[Span]:
 
 
 def _leads_in(piece: str, supported: list[str]) -> bool:
-    """A lead-in ("Side effects include:") verified as the head of a supported claim."""
+    """A lead-in: a title ("Key facts:"), or the verified head of a supported claim."""
     if not piece.rstrip(" *_").endswith(":"):
         return False
+    if is_title(piece):  # "Key facts:", "Common side effects include:"
+        return True
     head = normalise(_MARKUP_EDGES.sub("", piece))
     return bool(head) and any(text.startswith(head) for text in supported)
 

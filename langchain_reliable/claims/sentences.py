@@ -1,13 +1,16 @@
 """Deterministic claim extraction: sentences and safe clauses, with exact spans.
 
-The answer is read as markdown: headers, rules and code blocks are skipped, each
-bullet or numbered item is its own unit (its marker is left out of the span), and
-lines of a hard-wrapped paragraph are joined. Each unit is split into sentences
-by `pysbd` (rule-based, handles "Dr.", "e.g.", "U.S.", "1.5", "mg/dL"), and
-compound sentences are split into clauses only where both sides are independent
-clauses. What is not a factual claim — questions, pleasantries, meta lines,
-refusals, empty hedges — is dropped by the predicates of `langchain_reliable.text`.
-Passages are split by another splitter, `text.split_passage_sentences`; see there.
+The answer is read as markdown (`claims.markdown`): each bullet or numbered item
+is its own unit (its marker is left out of the span), lines of a hard-wrapped
+paragraph are joined, and headings, bold lines, table rows and code lines are
+checked like any text; only rules, fences and title-like headings are skipped.
+Each unit is split into sentences by `pysbd` (rule-based, handles "Dr.", "e.g.",
+"U.S.", "1.5", "mg/dL"), and compound sentences are split into clauses only where
+both sides are independent clauses. Only what carries no checkable content
+(`coverage.is_glue`: greetings, openers, empty hedges, abstentions) is dropped; a
+hedge in front of a statement is cut off and the statement checked; a short reply
+is checked with the question it answers. Passages are split by another splitter,
+`text.split_passage_sentences`; see there.
 """
 
 from __future__ import annotations
