@@ -50,35 +50,33 @@ _FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[\w+#.-]*[ \t]*$")
 
 # --- openers: removed from the front of a claim, glue on their own ---------------------
 
-OPENERS = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"(?:sure|certainly|of course|absolutely|yes|no|okay|ok|well|great question|"
-        r"good question)\s*[,!.]\s+(?=\S)",
-        r"(?:here(?:'s|’s| is| are)|below (?:is|are))\b[^:\n]{0,80}:\s+(?=\S)",
-        r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
-        r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
-        r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
-        r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
-        r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
-        r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
-        r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
-        r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
-        r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
-        r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
-        r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"
-        r"\s+(?=\S)",
-        # Hedges in front of a statement: the statement is checked without them.
-        r"(?:i['’]m|i am) not (?:entirely |completely |100% )?(?:sure|certain|positive)"
-        r"(?: about this| if this is (?:right|correct))?\s*[,;]?\s*(?:but|though)\s+(?=\S)",
-        r"(?:i (?:don['’]t|do not) know for (?:sure|certain)|i (?:could|may|might) be wrong|"
-        r"not (?:sure|certain))\s*[,;]?\s*(?:but|though)\s+(?=\S)",
-        r"(?:i (?:think|believe|guess|suppose|recall)(?: that)?|i['’]m (?:fairly|pretty|quite) "
-        r"(?:sure|certain)(?: that)?|probably|perhaps|maybe|possibly|apparently|"
-        r"it (?:seems|appears)(?: that)?|if i (?:recall|remember)(?: correctly| rightly)?|"
-        r"as far as i (?:know|can tell)|to (?:my|the best of my) knowledge|afaik)\s*,?\s+(?=\S)",
-    )
-]
+_OPENER_PATTERNS = (
+    r"(?:sure|certainly|of course|absolutely|yes|no|okay|ok|well|great question|"
+    r"good question)\s*[,!.]\s+(?=\S)",
+    r"(?:here(?:'s|’s| is| are)|below (?:is|are))\b[^:\n]{0,80}:\s+(?=\S)",
+    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+    r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
+    r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
+    r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
+    r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
+    r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
+    r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
+    r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
+    r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
+    r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
+    r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"
+    r"\s+(?=\S)",
+    # Hedges in front of a statement: the statement is checked without them.
+    r"(?:i['’]m|i am) not (?:entirely |completely |100% )?(?:sure|certain|positive)"
+    r"(?: about this| if this is (?:right|correct))?\s*[,;]?\s*(?:but|though)\s+(?=\S)",
+    r"(?:i (?:don['’]t|do not) know for (?:sure|certain)|i (?:could|may|might) be wrong|"
+    r"not (?:sure|certain))\s*[,;]?\s*(?:but|though)\s+(?=\S)",
+    r"(?:i (?:think|believe|guess|suppose|recall)(?: that)?|i['’]m (?:fairly|pretty|quite) "
+    r"(?:sure|certain)(?: that)?|probably|perhaps|maybe|possibly|apparently|"
+    r"it (?:seems|appears)(?: that)?|if i (?:recall|remember)(?: correctly| rightly)?|"
+    r"as far as i (?:know|can tell)|to (?:my|the best of my) knowledge|afaik)\s*,?\s+(?=\S)",
+)
+OPENERS = [re.compile(p, re.IGNORECASE) for p in _OPENER_PATTERNS]
 
 # --- glue ------------------------------------------------------------------------------
 
