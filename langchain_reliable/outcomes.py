@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from langchain_reliable.coverage import is_glue, is_yes_no_question
 from langchain_reliable.schemas import ClaimVerdict
 
 CANNOT_ANSWER = "I cannot answer this from the available sources."
@@ -21,34 +22,50 @@ def _sentence(text: str) -> str:
     return text if text.endswith(_TERMINAL[:3]) else text + "."
 
 
-def filter_answer(answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str, int]:
-    """Remove every claim that is not `supported`; keep the rest readable.
+def filter_answer(
+    answer: str, verdicts: Sequence[ClaimVerdict], question: str = ""
+) -> tuple[str, int]:
+    """Rebuild the answer from its supported spans and content-free glue only.
 
-    Consecutive kept claims keep the text between them as written; where a
-    removed claim stood between two kept ones, the pieces are joined as
-    separate sentences.
+    Each kept piece is a supported claim's span, verbatim but for a capital first
+    letter and a final stop. Two kept claims with no removed claim between them keep
+    the text between them when it is glue (`coverage.is_glue`: "; ", ", and ", a list
+    marker); any other text is dropped, so the result always passes
+    `coverage.check_coverage`.
 
     Returns:
         The filtered text (without caveat) and the number of claims removed.
 
     """
-    ordered = sorted(verdicts, key=lambda v: v.span)
+    yes_no = is_yes_no_question(question)
     pieces: list[str] = []
-    current: tuple[int, int] | None = None
+    end: int | None = None  # end of the last kept claim, while no claim was removed since
     removed = 0
-    for verdict in ordered:
-        start, end = verdict.span
+    for verdict in sorted(verdicts, key=lambda v: v.span):
+        start, stop = verdict.span
         if verdict.label != "supported":
             removed += 1
-            if current is not None:
-                pieces.append(answer[current[0] : current[1]])
-                current = None
+            end = None
             continue
-        current = (current[0], end) if current is not None else (start, end)
-    if current is not None:
-        pieces.append(answer[current[0] : current[1]])
-    text = " ".join(s for s in (_sentence(p) for p in pieces) if s)
-    return re.sub(r"\s+", " ", text).strip(), removed
+        between = answer[end:start] if end is not None and start >= end else None
+        if pieces and between is not None and is_glue(between, yes_no_question=yes_no):
+            pieces[-1] += between + answer[start:stop]
+        elif end is not None and start < end:  # overlapping spans: extend the piece
+            pieces[-1] += answer[end:stop]
+        else:
+            pieces.append(answer[start:stop])
+        end = max(stop, end or 0)
+    text = " ".join(s for s in (_tidy(p) for p in pieces) if s)
+    return re.sub(r"[ \t]+", " ", text).strip(), removed
+
+
+def _tidy(text: str) -> str:
+    """A kept piece as a sentence: capital first letter, final stop; words unchanged."""
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(_TERMINAL[:3]) else text + "."
 
 
 def caveat(removed: int) -> str:

@@ -37,6 +37,11 @@ class Policy(BaseModel):
         description="Lowest level at which, once retries are spent, unverified claims are "
         "stripped; below it (or when None) the answer is refused.",
     )
+    return_without_claims: bool = Field(
+        default=True,
+        description="Return an answer that makes no checkable claim (all of it greetings, "
+        "markup or hedges); when False only an explicit abstention is returned.",
+    )
     blocking_labels: frozenset[Label] = Field(
         default=frozenset({"contradicted"}),
         description="Any claim with one of these labels keeps an answer from being returned as is.",
@@ -73,17 +78,22 @@ class Policy(BaseModel):
         """Decide what to do with a scored answer. Pure: depends on its arguments alone.
 
         An answer is returned only when it reaches `return_at`, no claim carries a
-        blocking label and the verifier did not fail. Otherwise it is retried while
-        retries are left, then filtered or refused — never returned unverified.
+        blocking label, the verifier did not fail and every part of it is covered
+        (no `uncovered_text` flag: see `langchain_reliable.coverage`). An answer with
+        no claim is returned only when it is covered and the policy returns such
+        answers (`return_without_claims`) or it is an explicit abstention. Otherwise
+        it is retried while retries are left, then filtered or refused — never
+        returned unverified.
         """
         flags = set(report.flags)
         if "no_context" in flags:
             return "refuse"
-        if "no_claims" in flags and "empty_answer" not in flags:
+        covered = not {"empty_answer", "uncovered_text"} & flags
+        allowed = self.return_without_claims or "abstention" in flags
+        if "no_claims" in flags and covered and allowed:
             return "return"
         acceptable = (
-            "empty_answer" not in flags
-            and "verifier_error" not in flags
+            not {"empty_answer", "verifier_error", "uncovered_text", "no_claims"} & flags
             and _RANK[report.level] >= _RANK[self.return_at]
             and not any(c.label in self.blocking_labels for c in report.claims)
         )
@@ -127,6 +137,7 @@ PRESETS: dict[str, Policy] = {
         medium_threshold=0.7,
         return_at="HIGH",
         filter_at=None,
+        return_without_claims=False,
         blocking_labels=frozenset({"unsupported", "contradicted", "uncertain"}),
     ),
     # Default: retry, then filter on MEDIUM, refuse on LOW.

@@ -60,18 +60,25 @@ def build_report(
     extractor: str = "",
     cost: Cost | None = None,
 ) -> ReliabilityReport:
-    """Score verdicts into a report. With nothing to check (no answer, no passages) it is LOW."""
+    """Score verdicts into a report.
+
+    With nothing to check (no answer, no passages) it is LOW; an answer with no claim
+    is never HIGH: at most MEDIUM, whatever the thresholds (nothing in it was verified).
+    """
     flags = list(dict.fromkeys(flags))
     reliability = reliability_score(verdicts)
     if not verdicts and {"empty_answer", "no_context"} & set(flags):
         reliability = 0.0
+    level = policy.decide_level(reliability)
+    if not verdicts and level == "HIGH":
+        level = "MEDIUM"
     return ReliabilityReport(
         claims=list(verdicts),
         **label_counts(verdicts),
         reliability_score=reliability,
         hallucination_rate=hallucination_rate(verdicts),
         hallucination_score=hallucination_score(verdicts),
-        level=policy.decide_level(reliability),
+        level=level,
         flags=flags,
         notes=list(notes),
         verifier=verifier,

@@ -148,8 +148,10 @@ class ReliabilityReport(BaseModel):
     decision: Decision | None = Field(default=None, description="What the policy decided.")
     flags: list[str] = Field(
         default_factory=list,
-        description="Conditions met: no_claims, empty_answer, no_context, verifier_error, "
-        "truncated_answer, truncated_context, truncated_claims.",
+        description="Conditions met: no_claims, abstention, empty_answer, no_context, "
+        "verifier_error, truncated_answer, truncated_context, truncated_claims, "
+        "uncovered_text (text not inside a supported claim nor content-free), "
+        "coverage_failed (the shown text failed the final coverage check: refused).",
     )
     notes: list[str] = Field(default_factory=list, description="Why each flag was raised.")
     verifier: str = ""

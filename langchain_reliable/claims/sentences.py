@@ -1,13 +1,16 @@
 """Deterministic claim extraction: sentences and safe clauses, with exact spans.
 
-The answer is read as markdown: headers, rules and code blocks are skipped, each
-bullet or numbered item is its own unit (its marker is left out of the span), and
-lines of a hard-wrapped paragraph are joined. Each unit is split into sentences
-by `pysbd` (rule-based, handles "Dr.", "e.g.", "U.S.", "1.5", "mg/dL"), and
-compound sentences are split into clauses only where both sides are independent
-clauses. What is not a factual claim — questions, pleasantries, meta lines,
-refusals, empty hedges — is dropped by the predicates of `langchain_reliable.text`.
-Passages are split by another splitter, `text.split_passage_sentences`; see there.
+The answer is read as markdown (`claims.markdown`): each bullet or numbered item
+is its own unit (its marker is left out of the span), lines of a hard-wrapped
+paragraph are joined, and headings, bold lines, table rows and code lines are
+checked like any text; only rules, fences and title-like headings are skipped.
+Each unit is split into sentences by `pysbd` (rule-based, handles "Dr.", "e.g.",
+"U.S.", "1.5", "mg/dL"), and compound sentences are split into clauses only where
+both sides are independent clauses. Only what carries no checkable content
+(`coverage.is_glue`: greetings, openers, empty hedges, abstentions) is dropped; a
+hedge in front of a statement is cut off and the statement checked; a short reply
+is checked with the question it answers. Passages are split by another splitter,
+`text.split_passage_sentences`; see there.
 """
 
 from __future__ import annotations
@@ -20,6 +23,13 @@ from itertools import pairwise
 import pysbd
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
+from langchain_reliable.claims.markdown import blocks
+from langchain_reliable.coverage import (
+    OPENERS,
+    REPLY,
+    is_glue,
+    is_yes_no_question,
+)
 from langchain_reliable.schemas import Claim
 from langchain_reliable.text import (
     WORD,
@@ -29,27 +39,9 @@ from langchain_reliable.text import (
     is_abstention,
     is_lead_in,
     is_meta,
-    is_not_a_claim,
     is_pleasantry,
-    is_question,
     straight_quotes,
     trim,
-)
-
-# --- markdown structure -------------------------------------------------------------
-
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
-_HEADER = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
-_RULE = re.compile(r"^[ \t]*(?:[-*_=][ \t]*){3,}$")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$")
-# A line that is only bold text with no sentence end ("**Dosage**") is a heading;
-# "**Side effects:**" is a lead-in, read as a sentence.
-_BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)[^*_\n.!?:]{1,80}(?:\*\*|__)[ \t]*$")
-_MARKER = re.compile(
-    r"^[ \t]*(?:"
-    r"(?:>[ \t]*)+(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?"  # block quote, maybe with a bullet
-    r"|(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z]\))[ \t]+"  # bullet or numbered item
-    r")(?:\[[ xX]\][ \t]+)?"  # task-list box
 )
 
 # --- words and verbs (for clause splitting and fragments) ---------------------------
@@ -84,41 +76,15 @@ _AFTER_THERE = _set(
 
 # Where a compound sentence may be cut: "; " and ", and|but|while|..." (checked below).
 _CLAUSE_BREAK = re.compile(
-    r";\s+|,\s+(?=(?:and|but|while|whereas|yet|so|although|though)\s)", re.IGNORECASE
+    r";\s+|,\s+(?=(?:and|but|while|whereas|yet|although|though)\s)", re.IGNORECASE
 )
 _CONNECTOR = re.compile(
-    r"(?:and|but|while|whereas|yet|so|although|though|however|moreover|furthermore|also|"
-    r"thus|therefore|hence|instead|meanwhile|nevertheless|consequently|in addition|"
-    r"in contrast|by contrast|for example|for instance)\b,?\s+",
+    r"(?:and|but|while|whereas|yet|although|though|however|moreover|furthermore|also|"
+    r"instead|meanwhile|nevertheless|in addition|in contrast|by contrast|for example|"
+    r"for instance)\b,?\s+",
     re.IGNORECASE,
 )
 _NEXT_WORD = re.compile(r"\w+\s+")
-
-# --- openers ------------------------------------------------------------------------
-
-# Openers removed from the front of a sentence: "Sure, ...", "Here's what I found: ...".
-_PREFIXES = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"(?:sure|certainly|of course|absolutely|yes|no|okay|ok|well|great question|"
-        r"good question)\s*[,!.]\s+(?=\S)",
-        r"(?:here(?:'s|’s| is| are)|below (?:is|are))\b[^:\n]{0,80}:\s+(?=\S)",
-        r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
-        r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
-        r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
-        r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
-        r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
-        r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
-        r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
-        r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
-        # What a summary is about: "The passage discusses the activities of ..."
-        r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
-        r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
-        r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"
-        r"\s+(?=\S)",
-    )
-]
-
 
 # --- clause splitting ---------------------------------------------------------------
 
@@ -202,65 +168,6 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
 # --- sentence splitting -------------------------------------------------------------
 
 
-@dataclass
-class _Block:
-    start: int
-    end: int
-    item: bool  # a bullet / numbered / quoted item
-    skip: bool = False  # a heading, rule or code block: holds no claims
-    heading: str | None = None  # a heading's text: the lead-in of the items below it
-
-
-def _blocks(answer: str) -> list[_Block]:
-    """Cut the answer into markdown blocks: items, paragraphs, and skipped lines."""
-    blocks: list[_Block] = []
-    current: _Block | None = None
-    in_fence = False
-    offset = 0
-    for raw in answer.splitlines(keepends=True):
-        line_start, offset = offset, offset + len(raw)
-        line = raw.rstrip("\r\n")
-        line_end = line_start + len(line)
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            current = None
-            blocks.append(_Block(line_start, line_end, item=False, skip=True))
-            continue
-        if in_fence:
-            continue
-        if not line.strip():
-            current = None
-            continue
-        if _RULE.match(line) or _TABLE_RULE.match(line):
-            current = None
-            blocks.append(_Block(line_start, line_end, item=False, skip=True))
-            continue
-        if _HEADER.match(line) or _BOLD_LINE.match(line):
-            current = None
-            title = line.strip().lstrip("#").strip(" \t*_:")
-            blocks.append(_Block(line_start, line_end, item=False, skip=True, heading=title))
-            continue
-        marker = _MARKER.match(line)
-        if marker:
-            current = _Block(line_start + marker.end(), line_end, item=True)
-            blocks.append(current)
-            continue
-        if current is not None and _continues(answer[current.start : current.end], line, current):
-            current.end = line_end
-            continue
-        current = _Block(line_start, line_end, item=False)
-        blocks.append(current)
-    return blocks
-
-
-def _continues(previous: str, line: str, block: _Block) -> bool:
-    """Tell whether `line` continues the block above (hard wrap or indented item text)."""
-    body = line.lstrip()
-    if block.item and len(line) - len(body) >= 2:
-        return True
-    return body[:1].islower() or previous.rstrip().endswith((",", ";"))
-
-
 _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
@@ -303,7 +210,7 @@ def _strip_prefixes(answer: str, start: int, end: int) -> int:
     moved = True
     while moved:
         moved = False
-        for pattern in _PREFIXES:
+        for pattern in OPENERS:
             m = pattern.match(answer, start, end)
             if m:
                 start = m.end()
@@ -324,20 +231,27 @@ class _Unit:
     span: Span
     item: bool
     lead_in: str | None
+    text: str | None = None  # a heading or table row: the claim's text as is
 
 
 class SentenceClaimExtractor(ClaimExtractor):
     """Deterministic default: claims are sentences and safe clauses of the answer.
 
     Each claim's text is the answer's own text at its span (`answer[start:end]`, with
-    a hard-wrapped line break read as a space), except for list items under a lead-in
-    ("Side effects include:") that are not sentences themselves: their text is the
-    lead-in followed by the item, so the claim can be checked on its own, while the
-    span is the item's.
+    a hard-wrapped line break read as a space), except where the text alone could not
+    be checked: a list item under a lead-in ("Side effects include:") that is not a
+    sentence itself carries the lead-in in front; a table row names each cell by its
+    column; a reply to the question ("Yes.", "5000 mg.") is turned into a statement
+    with the question. The span is always the answer's own text.
+
+    Everything that carries checkable content is a claim: hedged sentences (without
+    their hedge), questions, headings, bold lines, table cells and code lines. Only
+    content-free text (`langchain_reliable.coverage.is_glue`) is left out.
 
     Args:
         split_clauses: Also split compound sentences into independent clauses.
-        min_words: Units with fewer words are not claims.
+        min_words: Units with fewer words are read as a reply to the question, when
+            there is one ("5000 mg." -> "The maximum dose is 5000 mg.").
 
     Example:
         ```python
@@ -357,24 +271,37 @@ class SentenceClaimExtractor(ClaimExtractor):
         self.min_words = min_words
 
     async def aextract(self, answer: str, question: str = "") -> ExtractionResult:
-        """Extract the claims of `answer`; `question` is not used."""
-        return ExtractionResult(claims=self.claims(answer))
+        """Extract the claims of `answer`; short replies are read against `question`."""
+        return ExtractionResult(claims=self.claims(answer, question))
 
-    def claims(self, answer: str) -> list[Claim]:
+    def claims(self, answer: str, question: str = "") -> list[Claim]:
         """Return the claims of `answer`, in answer order."""
+        yes_no = is_yes_no_question(question)
         out: list[Claim] = []
         for unit in self._units(answer):
-            pieces = split_clauses(answer, *unit.span) if self.split_clauses else [unit.span]
-            for start, end in pieces:
-                start = _strip_prefixes(answer, start, end)
-                text = _clean(answer[start:end])
-                if not text or is_not_a_claim(text):
+            if unit.text is not None:
+                out.append(Claim(text=unit.text, span=unit.span))
+                continue
+            start, end = unit.span
+            if yes_no:
+                reply = _reply(answer, start, end)
+                if reply:
+                    said = answer[reply[0] : reply[1]]
+                    out.append(Claim(text=reply_statement(question, said), span=reply))
+                    start = _after_reply(answer, reply[1], end)
+            if start >= end:
+                continue
+            pieces = split_clauses(answer, start, end) if self.split_clauses else [(start, end)]
+            for a, b in pieces:
+                a = _strip_prefixes(answer, a, b)
+                text = _clean(answer[a:b])
+                if not text or is_glue(text, yes_no_question=yes_no):
                     continue
                 if unit.item and unit.lead_in and not _is_sentence(text):
                     text = f"{unit.lead_in} {text}"
-                if count_words(text) < self.min_words:
-                    continue
-                out.append(Claim(text=text, span=(start, end)))
+                elif question and count_words(text) < self.min_words:
+                    text = reply_statement(question, text)
+                out.append(Claim(text=text, span=(a, b)))
         return out
 
     def candidate_spans(self, answer: str) -> list[Span]:
@@ -383,8 +310,11 @@ class SentenceClaimExtractor(ClaimExtractor):
         Used to locate text in the answer (see `LLMClaimExtractor`).
         """
         spans: list[Span] = []
-        for block in _blocks(answer):
+        for block in blocks(answer):
             if block.skip:
+                continue
+            if block.text is not None:
+                spans.append((block.start, block.end))
                 continue
             for sentence in split_answer_sentences(answer, block.start, block.end):
                 if self.split_clauses:
@@ -396,21 +326,75 @@ class SentenceClaimExtractor(ClaimExtractor):
     def _units(self, answer: str) -> Iterator[_Unit]:
         """Sentences that may hold claims, with the lead-in that governs list items."""
         lead_in: str | None = None
-        for block in _blocks(answer):
-            if block.skip:
+        for block in blocks(answer):
+            if block.heading is not None or block.skip:
                 lead_in = _as_lead_in(f"{block.heading}:") if block.heading else None
+            if block.text is not None:
+                yield _Unit((block.start, block.end), False, None, block.text)
+            if block.skip or block.text is not None:
                 continue
             if not block.item:
                 lead_in = None
             for start, end in split_answer_sentences(answer, block.start, block.end):
-                start = _strip_prefixes(answer, start, end)
-                text = _clean(answer[start:end])
+                text = _clean(answer[_strip_prefixes(answer, start, end) : end])
                 if is_lead_in(text):
                     lead_in = _as_lead_in(text)
-                    continue
-                if is_question(text):
-                    continue
+                    if not any(c.isdigit() for c in text):
+                        continue  # checked with its items; a number in it is checked alone
                 yield _Unit((start, end), block.item, lead_in)
+
+
+_QUESTION_BE = re.compile(r"(is|are|was|were)(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
+_QUESTION_WH = re.compile(
+    r"(?:what|which|who|how much|how many|how long|how often|when|where)\s+"
+    r"(is|are|was|were)\s+(.+)",
+    re.I,
+)
+_NEGATIVE_REPLY = re.compile(r"(?:no|nope|incorrect|wrong|false|not)\b", re.I)
+
+
+def reply_statement(question: str, reply: str) -> str:
+    """A statement to check from a question and a short reply to it.
+
+    Example:
+        >>> reply_statement("Is 5000 mg the maximum dose?", "Yes.")
+        '5000 mg is the maximum dose.'
+        >>> reply_statement("What is the maximum dose?", "5000 mg.")
+        'The maximum dose is 5000 mg.'
+
+    """
+    q = " ".join(question.split()).rstrip(" ?")
+    said = " ".join(reply.split()).strip(" .!*_")
+    if REPLY.fullmatch(said) or REPLY.match(said):
+        negative = _NEGATIVE_REPLY.match(said) is not None
+        be = _QUESTION_BE.fullmatch(q)
+        if be:
+            verb = be.group(1).lower() + (" not" if negative else "")
+            return f"{_capital(be.group(3))} {verb} {be.group(4)}."
+        return f'The answer to "{q}?" is {"no" if negative else "yes"}.'
+    wh = _QUESTION_WH.fullmatch(q)
+    if wh:
+        return f"{_capital(wh.group(2))} {wh.group(1).lower()} {said}."
+    return f"{q}? {said}."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _reply(answer: str, start: int, end: int) -> Span | None:
+    """The span of a yes or a no opening `answer[start:end]`, if any."""
+    while start < end and answer[start] in "*_ \t":
+        start += 1
+    m = REPLY.match(answer, start, end)
+    return (m.start(), m.end()) if m else None
+
+
+def _after_reply(answer: str, start: int, end: int) -> int:
+    """Move past the punctuation and markup that follow a reply."""
+    while start < end and (answer[start] in ",.!;:*_—-" or answer[start].isspace()):
+        start += 1
+    return start
 
 
 def _as_lead_in(text: str) -> str | None:

@@ -28,6 +28,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable._aio import run_sync
 from langchain_reliable.config import RunSettings, run_settings
+from langchain_reliable.coverage import check_coverage, uncovered
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.graph.verification import Verification, check_question_length
 from langchain_reliable.outcomes import caveat, filter_answer, refusal
@@ -99,6 +100,7 @@ async def achecked(
     """Verify and score the extracted claims; publish each verdict as it is known."""
     settings = run_settings(config, deps.policy)
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
+    flag_uncovered(report, state)
     for verdict in report.claims:
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
@@ -113,10 +115,49 @@ def checked(
     report = run_sync(
         deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
     )
+    flag_uncovered(report, state)
     for verdict in report.claims:
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
     return report, settings
+
+
+def flag_uncovered(report: ReliabilityReport, state: dict) -> None:
+    """Flag `uncovered_text` when the whole answer, shown as written, breaks the invariant.
+
+    The answer is the state's own, not the one cut to `Limits.max_answer_chars`, so
+    text past the limit is never covered.
+    """
+    gaps = uncovered(state.get("answer") or "", report.claims, state.get("question") or "")
+    if gaps:
+        report.flags.append("uncovered_text")
+        shown = "; ".join(repr(g.text[:60]) for g in gaps[:3])
+        report.notes.append(
+            f"{len(gaps)} part(s) of the answer are not inside a supported claim: {shown}"
+        )
+
+
+def gate(state: dict, report: ReliabilityReport, decision: Decision) -> tuple[Decision, str]:
+    """The last check before a graph returns: the decision and the text the user receives.
+
+    `return` shows the answer as written, `filter` the answer rebuilt from supported
+    spans and glue. Either must pass `check_coverage`, or the decision becomes
+    `refuse` and the report is flagged `coverage_failed`. Fails closed.
+    """
+    answer, question = state.get("answer") or "", state.get("question") or ""
+    if decision == "refuse":
+        return decision, refusal(report.claims)
+    if decision == "filter":
+        kept, removed = filter_answer(answer, report.claims, question)
+        shown, text = kept, f"{kept}\n\n{caveat(removed)}"
+    else:
+        shown = text = answer
+    gaps = check_coverage(shown, answer, report.claims, question)
+    if not gaps:
+        return decision, text
+    report.flags.append("coverage_failed")
+    report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
+    return "refuse", refusal(report.claims)
 
 
 def write_verdicts(report: ReliabilityReport) -> None:
@@ -131,17 +172,22 @@ def write_verdicts(report: ReliabilityReport) -> None:
 
 async def averify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Verify, then decide at once: the report's fields are the verifier graph's output."""
-    return decided(*await achecked(state, config, deps))
+    return decided(state, *await achecked(state, config, deps))
 
 
 def verify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Sync path of `averify_alone`."""
-    return decided(*checked(state, config, deps))
+    return decided(state, *checked(state, config, deps))
 
 
-def decided(report: ReliabilityReport, settings: RunSettings) -> dict:
-    """The report as output, with the policy's final decision (no retry without a generator)."""
-    report.decision = settings.policy.route(report)  # type: ignore[assignment]
+def decided(state: dict, report: ReliabilityReport, settings: RunSettings) -> dict:
+    """The report as output, with the policy's final decision (no retry without a generator).
+
+    The decision passes `gate`: the caller shows the answer (`return`) or
+    `filter_answer` of it (`filter`), and either must be covered.
+    """
+    route = settings.policy.route(report)
+    report.decision = gate(state, report, route)[0]  # type: ignore[arg-type]
     return report.model_dump()
 
 
@@ -236,13 +282,8 @@ def finish(state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: 
         report = build_report(
             [], deps.policy, flags=["no_context"], notes=["nothing was retrieved for the question"]
         )
+    decision, answer = gate(state, report, decision)
     report.decision = decision
-    answer = state.get("answer", "")
-    if decision == "filter":
-        kept, removed = filter_answer(answer, report.claims)
-        answer = f"{kept}\n\n{caveat(removed)}"
-    elif decision == "refuse":
-        answer = refusal(report.claims)
     out = {
         "answer": answer,
         "decision": decision,

@@ -15,6 +15,7 @@ from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage, ReliabilityReport
 from langchain_reliable.state import Extracted, Prepared
+from langchain_reliable.text import is_abstention
 from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
 from langchain_reliable.verifiers.base import enforce_verdict_count, unsupported_without_passage
 
@@ -115,6 +116,9 @@ class Verification:
         if not claims:
             flags.append("no_claims")
             notes.append("the answer makes no factual claim")
+            if any(is_abstention(line) for line in prepared.answer.splitlines()):
+                flags.append("abstention")
+                notes.append("the answer is an explicit abstention")
         return Extracted(claims=claims, cost=cost, flags=flags, notes=notes)
 
     async def averify(
@@ -130,7 +134,7 @@ class Verification:
             flags.append("truncated_claims")
             notes.append(
                 f"only the first {self.limits.max_claims} of {len(extracted.claims)} claims "
-                "verified; the rest count as uncertain"
+                "verified; the rest count as uncertain and are never shown as verified"
             )
         if not claims:
             result = VerificationResult(verdicts=[])

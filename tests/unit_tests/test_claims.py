@@ -132,7 +132,7 @@ async def test_markdown_bullets_are_units_without_markers() -> None:
     assert MARKDOWN[slice(*result.claims[5].span)] == "diarrhoea"
 
 
-def test_items_continue_over_indented_lines_and_code_is_skipped() -> None:
+def test_items_continue_over_indented_lines_and_code_is_checked() -> None:
     answer = (
         "- The treaty was signed in 1919\n  by the Allied powers.\n"
         "```python\nprint('The treaty was signed in 1919.')\n```\n"
@@ -143,6 +143,7 @@ def test_items_continue_over_indented_lines_and_code_is_skipped() -> None:
     result = SentenceClaimExtractor().extract(answer)
     assert [c.text for c in result.claims] == [
         "The treaty was signed in 1919 by the Allied powers.",
+        "print('The treaty was signed in 1919.')",
         "It came into force in 1920.",
         "The tower was built in 1889.",
     ]
@@ -210,11 +211,12 @@ def test_abbreviations_decimals_and_units_do_not_end_sentences() -> None:
 def test_options() -> None:
     sentence = "The treaty was signed in 1919; it came into force in 1920."
     assert texts(sentence, split_clauses=False) == [sentence]
-    assert texts("Aspirin reduces fever. It works.") == ["Aspirin reduces fever."]
-    assert texts("Aspirin reduces fever. It works.", min_words=1) == [
-        "Aspirin reduces fever.",
-        "It works.",
-    ]
+    # A short sentence is checked too; with a question it is read as a reply to it.
+    assert texts("Aspirin reduces fever. It works.") == ["Aspirin reduces fever.", "It works."]
+    result = SentenceClaimExtractor().extract("It works.", "Does aspirin work?")
+    assert [c.text for c in result.claims] == ["Does aspirin work? It works."]
+    result = SentenceClaimExtractor(min_words=1).extract("It works.", "Does aspirin work?")
+    assert [c.text for c in result.claims] == ["It works."]
     with pytest.raises(ValueError, match="min_words"):
         SentenceClaimExtractor(min_words=0)
 
@@ -255,6 +257,7 @@ def test_bold_sentences_are_kept_and_titles_lead_list_items() -> None:
         "**The starting dose is 500 mg.**",
         "Side effects: mild nausea",
         "Contraindications: severe kidney disease",
+        "lactic acidosis",
     ]
     assert_spans_exact(answer, result)
 

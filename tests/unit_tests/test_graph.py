@@ -203,20 +203,23 @@ def test_settings_through_configurable_and_context():
     _, rag = rag_with(medium_script())
     out = rag.invoke({"question": "q?"}, {"configurable": {"max_retries": 0}})
     assert (out["decision"], out["attempts"]) == ("filter", 1)
-    # lenient through configurable (the LCEL / LangServe path): MEDIUM is returned
+    # lenient through configurable (the LCEL / LangServe path): MEDIUM passes the policy,
+    # but an unsupported claim is never returned (the coverage invariant): filtered
     _, rag = rag_with(medium_script())
-    out = rag.invoke({"question": "q?"}, {"configurable": {"policy": "lenient"}})
-    assert out["decision"] == "return"
+    out = rag.invoke({"question": "q?"}, {"configurable": {"policy": "lenient", "max_retries": 0}})
+    assert out["decision"] == "filter" and PAID not in out["answer"]
     # strict through the LangGraph runtime context: refused
     _, rag = rag_with(medium_script())
     out = rag.invoke({"question": "q?"}, context={"policy": "strict", "max_retries": 0})
     assert out["decision"] == "refuse"
-    # a threshold alone
+    # a threshold alone makes it HIGH; still filtered, never returned with the unsupported claim
     _, rag = rag_with(medium_script())
     out = rag.invoke(
-        {"question": "q?"}, {"configurable": {"high_threshold": 0.7, "medium_threshold": 0.5}}
+        {"question": "q?"},
+        {"configurable": {"high_threshold": 0.7, "medium_threshold": 0.5, "max_retries": 0}},
     )
-    assert (out["decision"], out["confidence"]) == ("return", "HIGH")
+    assert (out["decision"], out["confidence"]) == ("filter", "HIGH")
+    assert "uncovered_text" in out["report"]["flags"]
 
 
 def test_bad_setting_is_a_clear_error():

@@ -1,0 +1,385 @@
+"""The coverage invariant: a user is shown only verified text and content-free glue.
+
+Every character of the text a user receives with `return` or `filter` lies inside the
+span of a claim labelled `supported`, or inside a segment that carries no checkable
+content: whitespace, punctuation, list and markdown markup (bullets, fences, rules,
+pipes), a greeting or sign-off, an opener ("Based on the passages,", "I'm not sure,
+but"), a coordinating connector ("and", "however"), an empty hedge ("It depends."), an
+explicit abstention with no number in it, a plain yes/no question, a short heading,
+table header or lead-in with no number or verb, and a lead-in verified with its items.
+Nothing with a digit is ever glue; a "Yes"/"No" that answers a yes/no question never is.
+
+`uncovered` lists what breaks the invariant in an answer shown as written;
+`check_coverage` does the same for any text shown instead (a filtered answer). The
+graphs call them before they return; a model can never widen what they accept.
+
+Example:
+    >>> from langchain_reliable.schemas import ClaimVerdict
+    >>> answer = "Sure! Paris is in France. It has 90 million people."
+    >>> ok = ClaimVerdict(text="Paris is in France.", span=(6, 25), label="supported", score=1)
+    >>> [g.text for g in uncovered(answer, [ok])]
+    ['It has 90 million people.']
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from langchain_reliable.schemas import ClaimVerdict
+from langchain_reliable.text import WORD, Span, is_abstention, is_hedge, normalise, trim
+
+# --- markdown lines (shared with the sentence extractor) ------------------------------
+
+FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
+HEADER = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+RULE = re.compile(r"^[ \t]*(?:[-*_=][ \t]*){3,}$")
+TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$")
+TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+# A line that is only bold text with no sentence end ("**Dosage**").
+BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)[^*_\n.!?:]{1,80}(?:\*\*|__)[ \t]*$")
+MARKER = re.compile(
+    r"^[ \t]*(?:"
+    r"(?:>[ \t]*)+(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?"  # block quote, maybe with a bullet
+    r"|(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z]\))[ \t]+"  # bullet or numbered item
+    r")(?:\[[ xX]\][ \t]+)?"  # task-list box
+)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[\w+#.-]*[ \t]*$")
+
+# --- openers: removed from the front of a claim, glue on their own ---------------------
+
+_OPENER_PATTERNS = (
+    r"(?:sure|certainly|of course|absolutely|yes|no|okay|ok|well|great question|"
+    r"good question)\s*[,!.]\s+(?=\S)",
+    r"(?:here(?:'s|’s| is| are)|below (?:is|are))\b[^:\n]{0,80}:\s+(?=\S)",
+    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+    r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
+    r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
+    r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
+    r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
+    r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
+    r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
+    r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
+    r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
+    r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
+    r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"
+    r"\s+(?=\S)",
+    # Hedges in front of a statement: the statement is checked without them.
+    r"(?:i['’]m|i am) not (?:entirely |completely |100% )?(?:sure|certain|positive)"
+    r"(?: about this| if this is (?:right|correct))?\s*[,;]?\s*(?:but|though)\s+(?=\S)",
+    r"(?:i (?:don['’]t|do not) know for (?:sure|certain)|i (?:could|may|might) be wrong|"
+    r"not (?:sure|certain))\s*[,;]?\s*(?:but|though)\s+(?=\S)",
+    r"(?:i (?:think|believe|guess|suppose|recall)(?: that)?|i['’]m (?:fairly|pretty|quite) "
+    r"(?:sure|certain)(?: that)?|probably|perhaps|maybe|possibly|apparently|"
+    r"it (?:seems|appears)(?: that)?|if i (?:recall|remember)(?: correctly| rightly)?|"
+    r"as far as i (?:know|can tell)|to (?:my|the best of my) knowledge|afaik)\s*,?\s+(?=\S)",
+)
+OPENERS = [re.compile(p, re.IGNORECASE) for p in _OPENER_PATTERNS]
+
+# --- glue ------------------------------------------------------------------------------
+
+_GREETING = re.compile(
+    r"(?:hi|hello|hey)(?: there)?|"
+    r"(?:thanks|thank you)(?: (?:so|very) much)?(?: for (?:asking|your question|reaching out))?|"
+    r"you're welcome|no problem|(?:great|good|excellent|interesting|nice) question|"
+    r"sure(?: thing)?|certainly|of course|absolutely|okay|ok|well|great|"
+    r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to help|"
+    r"(?:i )?hope (?:this|that|it) helps?|good luck|have a (?:great|nice|good) (?:day|one)|"
+    r"(?:please )?(?:let me know|feel free to ask|don't hesitate to ask)"
+    r"(?: if you have (?:any )?(?:other |more |further )?questions?)?|"
+    r"(?:is there )?anything else(?: i can help (?:you )?with)?|"
+    r"(?:would you like|do you want|shall i|should i)(?: me)? to (?:know|hear|learn|see|"
+    r"explain|elaborate|go)\b[^.!?]{0,60}|"
+    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
+    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)"
+)
+_CONNECTOR = re.compile(
+    r"(?:and|but|while|whereas|yet|although|though|however|moreover|furthermore|also|"
+    r"instead|meanwhile|nevertheless|in addition|in contrast|by contrast|for example|"
+    r"for instance)"
+)
+_AFFIRMATION = re.compile(
+    r"(?:yes|yeah|yep|yup|no|nope|correct|incorrect|right|wrong|true|false|indeed|exactly|"
+    r"absolutely|certainly|definitely|of course|sure|not at all|not really|"
+    r"that['’]s (?:right|correct|true|wrong|incorrect|false))(?![-\w'’])",
+    re.IGNORECASE,
+)
+REPLY = _AFFIRMATION
+"""A yes or a no at the start of a reply ("Yes", "No", "Correct", "Not at all")."""
+_PARTS = re.compile(r"\b(?:but|however|though|although|yet|so|and|because)\b|[;:]")
+# Lines about the answer itself, with no "that" clause and no number.
+_META = re.compile(
+    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|includes|"
+    r"highlights|provides|gives|focuses on|summari[sz]es)(?: (?!that\b)[\w'-]+){0,10}"
+)
+_YES_NO = re.compile(
+    r"(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|has|have|had|may|"
+    r"might|must)(?:n't| not)?\b"
+)
+_REQUEST = re.compile(r"(?:can|could|would|will) you\b")
+_AUX_OR_NEGATION = re.compile(
+    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|should|"
+    r"shall|may|might|must|not|no|never|none|isn't|aren't|wasn't|weren't|don't|doesn't|"
+    r"didn't|can't|won't|cannot)\b"
+)
+_MARKUP_EDGES = re.compile(r"^[\s#>*_~`|\-+•:,;.!?]+|[\s#>*_~`|]+$")
+_PIECE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\|\s*")
+
+
+def is_yes_no_question(question: str) -> bool:
+    """Tell whether `question` asks for a yes or a no ("Is 5000 mg the maximum dose?")."""
+    norm = normalise(question)
+    return (
+        question.rstrip().endswith("?")
+        and _YES_NO.match(norm) is not None
+        and _REQUEST.match(norm) is None
+    )
+
+
+def is_affirmation(text: str) -> bool:
+    """Tell whether `text` opens with a yes or a no ("Yes.", "No, it is not.")."""
+    return _AFFIRMATION.match(normalise(text)) is not None
+
+
+def is_opener(text: str) -> bool:
+    """Tell whether `text` is only an opener ("Sure,", "Based on the passages,")."""
+    probe = f"{text.strip()} x"
+    for pattern in OPENERS:
+        m = pattern.match(probe)
+        if m and m.end() == len(probe) - 1:
+            return True
+    return False
+
+
+def is_title(text: str) -> bool:
+    """Tell whether a heading or table header says nothing checkable ("Side effects")."""
+    body = _MARKUP_EDGES.sub("", text).strip(" \t:")
+    return (
+        not any(c.isdigit() for c in body)
+        and len(WORD.findall(body)) <= 6
+        and _AUX_OR_NEGATION.search(body.lower()) is None
+    )
+
+
+def is_glue(text: str, *, yes_no_question: bool = False) -> bool:
+    """Tell whether `text` carries no checkable content (see the module docstring).
+
+    Args:
+        text: A piece of an answer: a line, a sentence or what lies between two claims.
+        yes_no_question: The answer responds to a yes/no question, so "Yes"/"No" say
+            something and are not glue.
+
+    """
+    body = _MARKUP_EDGES.sub("", text)
+    if not WORD.search(body):
+        return True
+    if any(c.isdigit() for c in body):
+        return False
+    norm = normalise(body)
+    if yes_no_question and _AFFIRMATION.match(norm):
+        return False
+    if _GREETING.fullmatch(norm) or _CONNECTOR.fullmatch(norm) or _asks_only(body, norm):
+        return True
+    if is_hedge(body) or is_opener(body) or _META.fullmatch(norm):
+        return True
+    # An abstention, each of whose parts abstains: "I'm sorry, but I couldn't find it."
+    parts = [p.strip(" ,") for p in _PARTS.split(norm)]
+    return all(
+        not p or is_abstention(p) or _GREETING.fullmatch(p) or is_hedge(p) for p in parts
+    ) and any(is_abstention(p) for p in parts)
+
+
+def _asks_only(body: str, norm: str) -> bool:
+    """A plain yes/no question ("Is it safe?"): it asks and asserts nothing.
+
+    Negative and tag questions ("Isn't the dose 5000 mg?", "..., right?") and
+    wh-questions (which presuppose: "Why is it banned?") assert, so they are checked.
+    """
+    if not body.rstrip(" \t*_\"')]`’”").endswith("?"):
+        return False
+    question = _YES_NO.match(norm)
+    return (
+        question is not None
+        and "not" not in question.group()
+        and "n't" not in question.group()
+        and _TAG_QUESTION.search(norm) is None
+        and body.count("?") == 1
+    )
+
+
+_TAG_QUESTION = re.compile(r"(?:n't|not) (?:it|they|he|she|there|you|we|i|that|this)$|, right$")
+
+
+# --- the invariant -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A part of the shown text that breaks the invariant.
+
+    Attributes:
+        text: The offending text.
+        reason: Why it is not covered.
+        span: Its offsets in the answer, when the answer is shown as written.
+    """
+
+    text: str
+    reason: str
+    span: Span | None = None
+
+
+_NONE, _SUPPORTED, _CLAIMED = 0, 1, 2
+
+
+def _marks(answer: str, verdicts: Sequence[ClaimVerdict]) -> bytearray:
+    """Mark each character: in a supported span, in another claim's span, or in none.
+
+    A character in both a supported and a not-supported span counts as not supported.
+    """
+    marks = bytearray(len(answer))
+    for rank in (_SUPPORTED, _CLAIMED):
+        for v in verdicts:
+            if (v.label == "supported") == (rank == _SUPPORTED):
+                start, end = max(0, v.span[0]), min(len(answer), v.span[1])
+                if end > start:
+                    marks[start:end] = bytes([rank]) * (end - start)
+    return marks
+
+
+def _runs(marks: bytearray, start: int, end: int) -> Iterator[tuple[int, int, int]]:
+    """Maximal runs `(mark, start, end)` of equal marks within `[start, end)`."""
+    i = start
+    while i < end:
+        j = i
+        while j < end and marks[j] == marks[i]:
+            j += 1
+        yield marks[i], i, j
+        i = j
+
+
+def _lines(answer: str) -> Iterator[tuple[int, int]]:
+    offset = 0
+    for raw in answer.splitlines(keepends=True):
+        yield offset, offset + len(raw.rstrip("\r\n"))
+        offset += len(raw)
+
+
+def _analyse(
+    answer: str, verdicts: Sequence[ClaimVerdict], question: str
+) -> tuple[list[Gap], list[str]]:
+    """The gaps of `answer` shown as written, and the word-bearing glue pieces found."""
+    yes_no = is_yes_no_question(question)
+    marks = _marks(answer, verdicts)
+    supported = [normalise(v.text) for v in verdicts if v.label == "supported"]
+    lines = list(_lines(answer))
+    gaps: list[Gap] = []
+    glue: list[str] = []
+    for n, (line_start, line_end) in enumerate(lines):
+        line = answer[line_start:line_end]
+        if _FENCE_LINE.match(line) or RULE.match(line) or TABLE_RULE.match(line):
+            continue
+        nothing_claimed = not any(marks[line_start:line_end])
+        next_line = answer[slice(*lines[n + 1])] if n + 1 < len(lines) else ""
+        titled = HEADER.match(line) or BOLD_LINE.match(line) or TABLE_RULE.match(next_line)
+        if nothing_claimed and titled and is_title(line):
+            glue.append(line)
+            continue
+        marker = MARKER.match(line)
+        body_start = line_start + (marker.end() if marker else 0)
+        for mark, start, end in _runs(marks, body_start, line_end):
+            text = answer[start:end]
+            if mark == _SUPPORTED or not WORD.search(text):
+                continue
+            if mark == _CLAIMED:
+                gaps.append(Gap(text.strip(), "in a claim not verified", trim(answer, start, end)))
+                continue
+            for a, b in _pieces(answer, start, end):
+                piece = answer[a:b]
+                if is_glue(piece, yes_no_question=yes_no) or _leads_in(piece, supported):
+                    glue.append(piece)
+                else:
+                    gaps.append(Gap(piece, "not covered by any supported claim", (a, b)))
+    return gaps, glue
+
+
+def _pieces(answer: str, start: int, end: int) -> list[Span]:
+    """Cut an unclaimed run into sentences and table cells, trimmed."""
+    cuts = [start]
+    for m in _PIECE_BREAK.finditer(answer, start, end):
+        cuts += [m.start(), m.end()]
+    cuts.append(end)
+    spans = [trim(answer, a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+    return [s for s in spans if WORD.search(answer, s[0], s[1])]
+
+
+def _leads_in(piece: str, supported: list[str]) -> bool:
+    """A lead-in: a title ("Key facts:"), or the verified head of a supported claim."""
+    if not piece.rstrip(" *_").endswith(":"):
+        return False
+    if is_title(piece):  # "Key facts:", "Common side effects include:"
+        return True
+    head = normalise(_MARKUP_EDGES.sub("", piece))
+    return bool(head) and any(text.startswith(head) for text in supported)
+
+
+def uncovered(answer: str, verdicts: Sequence[ClaimVerdict], question: str = "") -> list[Gap]:
+    """What breaks the invariant when `answer` is shown as written.
+
+    Args:
+        answer: The whole answer, as the user would receive it (not cut to a limit).
+        verdicts: The report's claims; only `supported` spans cover text.
+        question: The question answered, so a bare "Yes." is read against it.
+
+    Returns:
+        The gaps, in answer order; empty when the answer may be shown.
+
+    """
+    return _analyse(answer, verdicts, question)[0]
+
+
+def check_coverage(
+    shown: str, answer: str, verdicts: Sequence[ClaimVerdict], question: str = ""
+) -> list[Gap]:
+    """What breaks the invariant when `shown` is what the user receives for `answer`.
+
+    `shown` passes when it is made of whole supported spans of `answer` and glue
+    pieces of `answer` (case aside), joined by whitespace and punctuation only.
+
+    Args:
+        shown: The text the user receives (the answer, or a filtered answer).
+        answer: The answer the claims were taken from.
+        verdicts: The report's claims.
+        question: The question answered.
+
+    Returns:
+        The gaps; empty when `shown` may be shown.
+
+    """
+    if shown == answer:
+        return uncovered(answer, verdicts, question)
+    glue = _analyse(answer, verdicts, question)[1]
+    allowed = [answer[max(0, v.span[0]) : v.span[1]] for v in verdicts if v.label == "supported"]
+    rest = shown.lower()
+    pieces = {p.strip().lower() for p in [*allowed, *glue] if WORD.search(p)}
+    for piece in sorted(pieces, key=len, reverse=True):
+        rest = rest.replace(piece, "\x00")
+    leftover = [w.group() for w in WORD.finditer(rest)]
+    if not leftover:
+        return []
+    return [Gap(" ".join(leftover), "not part of a supported claim or glue of the answer")]
+
+
+__all__ = [
+    "OPENERS",
+    "REPLY",
+    "Gap",
+    "check_coverage",
+    "is_affirmation",
+    "is_glue",
+    "is_opener",
+    "is_title",
+    "is_yes_no_question",
+    "uncovered",
+]

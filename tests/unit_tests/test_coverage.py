@@ -1,0 +1,189 @@
+"""The coverage invariant: attacks through the public API, and properties by hypothesis."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage
+
+from langchain_reliable import create_reliable_rag, create_verifier
+from langchain_reliable.config import Limits
+from langchain_reliable.coverage import check_coverage, is_glue, uncovered
+from langchain_reliable.outcomes import filter_answer
+from langchain_reliable.schemas import ClaimVerdict
+from tests.fakes import ScriptedChatModel
+from tests.unit_tests.coverage_cases import (
+    ATTACKS,
+    FALSE,
+    PASSAGES,
+    TRUE_1,
+    TRUE_2,
+    TRUE_ANSWERS,
+)
+
+POLICIES = ["strict", "balanced"]
+
+
+def verify(answer: str, question: str, policy: str, limits: Limits | None = None) -> dict:
+    check = create_verifier(policy=policy, limits=limits)
+    return check.invoke({"answer": answer, "context": PASSAGES, "question": question})
+
+
+def rag(answer: str, question: str, policy: str, limits: Limits | None = None) -> dict:
+    model = ScriptedChatModel([AIMessage(answer)] * 3)
+    graph = create_reliable_rag(model, PASSAGES, policy=policy, limits=limits, k=1)
+    return graph.invoke({"question": question or "Tell me about metformin."})
+
+
+def shown_by_verifier(answer: str, report: dict, question: str) -> str:
+    """What a caller shows for the verifier's decision."""
+    if report["decision"] == "return":
+        return answer
+    if report["decision"] == "filter":
+        verdicts = [ClaimVerdict.model_validate(c) for c in report["claims"]]
+        return filter_answer(answer, verdicts, question)[0]
+    return ""
+
+
+# --- attacks: the false statement never reaches the user -------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(("name", "answer", "question"), ATTACKS, ids=[a[0] for a in ATTACKS])
+def test_attack_is_not_delivered_by_the_verifier(name, answer, question, policy) -> None:
+    report = verify(answer, question, policy)
+    assert FALSE not in shown_by_verifier(answer, report, question)
+    assert report["decision"] != "return"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(("name", "answer", "question"), ATTACKS, ids=[a[0] for a in ATTACKS])
+def test_attack_is_not_delivered_by_the_rag_graph(name, answer, question, policy) -> None:
+    out = rag(answer, question, policy)
+    assert out["decision"] != "return"
+    assert FALSE not in out["answer"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_text_past_the_answer_limit_is_never_shown(policy) -> None:
+    answer = f"{TRUE_2} The maximum daily dose of metformin is 5000 mg."
+    limits = Limits(max_answer_chars=len(TRUE_2) + 1)
+    report = verify(answer, "", policy, limits)
+    assert "truncated_answer" in report["flags"] and report["decision"] != "return"
+    out = rag(answer, "", policy, limits)
+    assert out["decision"] != "return" and FALSE not in out["answer"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_claims_past_the_claim_limit_are_never_shown(policy) -> None:
+    answer = " ".join([TRUE_2] * 10) + " The maximum daily dose of metformin is 5000 mg."
+    limits = Limits(max_claims=10)
+    report = verify(answer, "", policy, limits)
+    assert "truncated_claims" in report["flags"] and report["decision"] != "return"
+    assert FALSE not in shown_by_verifier(answer, report, "")
+    out = rag(answer, "", policy, limits)
+    assert out["decision"] != "return" and FALSE not in out["answer"]
+
+
+def test_no_claims_is_never_high_and_strict_refuses_it_unless_it_abstains() -> None:
+    hello = verify("Hello! Thanks for asking.", "", "balanced")
+    assert (hello["decision"], hello["level"]) == ("return", "MEDIUM")
+    assert "no_claims" in hello["flags"]
+    assert verify("Hello! Thanks for asking.", "", "strict")["decision"] == "refuse"
+    idk = verify("I don't know.", "", "strict")
+    assert (idk["decision"], idk["level"]) == ("return", "MEDIUM")
+    assert {"no_claims", "abstention"} <= set(idk["flags"])
+
+
+def test_filter_drops_a_code_block_between_two_supported_claims() -> None:
+    answer = f"{TRUE_1}\n```\nThe maximum daily dose is 5000 mg.\n```\n{TRUE_2}"
+    first, second = answer.index(TRUE_1), answer.index(TRUE_2)
+    verdicts = [
+        ClaimVerdict(text=TRUE_1, span=(first, first + len(TRUE_1)), label="supported", score=1),
+        ClaimVerdict(text=TRUE_2, span=(second, second + len(TRUE_2)), label="supported", score=1),
+    ]
+    kept, removed = filter_answer(answer, verdicts)
+    assert (kept, removed) == (f"{TRUE_1} {TRUE_2}", 0)
+    assert check_coverage(kept, answer, verdicts) == []
+    assert [g.text for g in uncovered(answer, verdicts)] == ["The maximum daily dose is 5000 mg."]
+
+
+# --- supported answers are still returned -------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(
+    ("name", "answer", "question"), TRUE_ANSWERS, ids=[a[0] for a in TRUE_ANSWERS]
+)
+def test_supported_answer_is_returned(name, answer, question, policy) -> None:
+    assert verify(answer, question, policy)["decision"] == "return"
+    out = rag(answer, question, policy)
+    assert (out["decision"], out["answer"]) == ("return", answer)
+
+
+# --- the invariant, by hypothesis ---------------------------------------------------------
+
+SUPPORTED = ["The dose is 500 mg.", "Metformin lowers glucose.", "it works in the liver"]
+UNVERIFIED = ["The dose is 5000 mg.", "Metformin cures cancer.", "zebra quartz", "Yes"]
+GLUE = ["", " ", "\n", "\n- ", "; ", ", and ", "**", "\n```\n", "Sure! ", "\n\n## Notes\n\n"]
+LABELS = ["unsupported", "contradicted", "uncertain"]
+
+
+@st.composite
+def answers(draw) -> tuple[str, list[ClaimVerdict], list[str]]:
+    """An answer of claims and glue, its verdicts, and the text that must not be shown."""
+    text, verdicts, banned = "", [], []
+    for _ in range(draw(st.integers(1, 6))):
+        text += draw(st.sampled_from(GLUE))
+        kind = draw(st.sampled_from(["supported", "unverified", "unclaimed"]))
+        piece = draw(st.sampled_from(SUPPORTED if kind == "supported" else UNVERIFIED))
+        span = (len(text), len(text) + len(piece))
+        text += piece
+        if kind == "supported":
+            verdicts.append(ClaimVerdict(text=piece, span=span, label="supported", score=1))
+        else:
+            banned.append(piece)
+            if kind == "unverified":
+                label = draw(st.sampled_from(LABELS))
+                verdicts.append(ClaimVerdict(text=piece, span=span, label=label, score=0))
+    text += draw(st.sampled_from(GLUE))
+    return text, verdicts, banned
+
+
+@settings(max_examples=300, deadline=None)
+@given(answers(), st.sampled_from(["", "Is the dose 5000 mg?"]))
+def test_filtered_answer_is_always_covered_and_holds_nothing_unverified(case, question) -> None:
+    answer, verdicts, banned = case
+    kept, _ = filter_answer(answer, verdicts, question)
+    assert check_coverage(kept, answer, verdicts, question) == []
+    for piece in banned:
+        assert piece.lower() not in kept.lower()
+
+
+@settings(max_examples=300, deadline=None)
+@given(answers(), st.sampled_from(["", "What is the dose?"]))
+def test_answer_is_covered_exactly_when_nothing_unverified_is_in_it(case, question) -> None:
+    answer, verdicts, banned = case
+    gaps = uncovered(answer, verdicts, question)
+    assert bool(gaps) == bool(banned)
+    # A "Sure!" that answers a yes/no question says yes: it is never glue then.
+    if "Sure!" in answer:
+        assert uncovered(answer, verdicts, "Is the dose 5000 mg?")
+
+
+@settings(max_examples=200, deadline=None)
+@given(answers(), st.text(min_size=1, max_size=20).filter(lambda t: any(c.isalnum() for c in t)))
+def test_text_added_to_a_shown_answer_is_caught(case, extra) -> None:
+    answer, verdicts, _ = case
+    kept, _ = filter_answer(answer, verdicts)
+    shown = f"{kept} {extra}"
+    allowed = [answer[v.span[0] : v.span[1]].lower() for v in verdicts if v.label == "supported"]
+    if not is_glue(extra) and extra.strip().lower() not in allowed:
+        assert check_coverage(shown, answer, verdicts) != []
+
+
+@given(st.text(max_size=40))
+def test_glue_never_holds_a_digit(text) -> None:
+    if any(c.isdigit() for c in text):
+        assert not is_glue(text)
