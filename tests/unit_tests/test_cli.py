@@ -52,6 +52,15 @@ def test_verify_unsupported_exits_1(capsys):
     assert "decision: refuse" in out or "decision: filter" in out
 
 
+def test_verify_table_shows_no_evidence_for_an_unsupported_claim(capsys):
+    code, out, _ = run(capsys, ["verify", "--answer", BAD, "--context", CONTEXT])
+    assert code == EXIT_NOT_VERIFIED
+    assert "unsupported" in out
+    assert "evidence" not in out  # the nearest passage does not bear the claim out
+    code, out, _ = run(capsys, ["verify", "--answer", GOOD, "--context", CONTEXT])
+    assert "evidence [0] (" in out
+
+
 def test_verify_json_is_parseable(capsys):
     code, out, _ = run(
         capsys, ["verify", "--answer", GOOD, "--context", CONTEXT, "--context", "x", "--json"]
