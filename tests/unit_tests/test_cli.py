@@ -276,8 +276,20 @@ def test_ask_table_and_not_verified(index, capsys):
     assert "decision:" in out and "LABEL" in out
 
 
+def test_ask_without_a_model_answers_extractively(index, capsys):
+    code, out, err = run(capsys, ["ask", "When was the treaty signed?", "--index", str(index)])
+    assert code == EXIT_OK, err
+    assert out.startswith("(extractive answer: the passages' sentences")
+    assert out.splitlines()[1] == CONTEXT  # quoted from the passage, word for word
+    code, out, _ = run(capsys, ["ask", "Where is Etna?", "--index", str(index), "--json"])
+    result = json.loads(out)
+    assert result["answerer"] == "extractive"
+    assert result["answer"] == "Mount Etna is an active volcano in Sicily."
+    assert result["decision"] == "return"
+
+
 def test_ask_usage_errors(index, tmp_path, capsys):
-    code, _, err = run(capsys, ["ask", "q", "--index", str(index)])
+    code, _, err = run(capsys, ["ask", "q", "--index", str(index), "--verifier", "llm"])
     assert code == EXIT_USAGE and "--model" in err
     model = ScriptedChatModel([AIMessage(GOOD)])
     code, _, err = run(capsys, ["ask", "q", "--index", str(tmp_path / "none")], chat_model=model)

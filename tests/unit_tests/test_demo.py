@@ -92,3 +92,48 @@ def test_unsupported_claim_prints_no_evidence_line():
 def test_cli_demo_question_option(capsys):
     assert main(["demo", "--question", OFF_SCRIPT]) == 0
     assert "no recorded answer for this question" in capsys.readouterr().out
+
+
+# -- the extractive answerer: offline answers on any knowledge base ------------------------
+
+
+def test_extractive_answerer_quotes_the_best_sentences_deterministically():
+    from langchain_reliable import ExtractiveAnswerer, create_reliable_rag
+    from langchain_reliable.demo import demo_documents
+
+    rag = create_reliable_rag(ExtractiveAnswerer(), demo_documents(), k=4)
+    question = "When and where was the Treaty of Versailles signed?"
+    first, again = rag.invoke({"question": question}), rag.invoke({"question": question})
+    assert (
+        first["answer"]
+        == again["answer"]
+        == (
+            "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors "
+            "at the Palace of Versailles."
+        )
+    )
+    assert first["decision"] == "return" and first["attempts"] == 1
+
+
+def test_extractive_answerer_abstains_when_nothing_matches():
+    from langchain_reliable import ExtractiveAnswerer
+    from langchain_reliable.answerers import NOTHING_FOUND
+
+    reply = ExtractiveAnswerer().invoke(
+        '<passage index="0">\nEtna is a volcano.\n</passage>\n<question>\nWho won?\n</question>'
+    )
+    assert reply.content == NOTHING_FOUND
+    assert reply.response_metadata == {"extractive": True, "passages": []}
+
+
+def test_extractive_answerer_limits_and_orders_sentences():
+    from langchain_reliable import ExtractiveAnswerer
+
+    prompt = (
+        '<passage index="0">\nEtna erupted in 2021. Etna is in Sicily.\n</passage>\n'
+        '<passage index="1">\nEtna is a volcano. Etna is in Sicily.\n</passage>\n'
+        "<question>\nTell me about Etna\n</question>"
+    )
+    reply = ExtractiveAnswerer(max_sentences=2).invoke(prompt)
+    assert reply.content == "Etna erupted in 2021. Etna is in Sicily."
+    assert reply.response_metadata["passages"] == [0]
