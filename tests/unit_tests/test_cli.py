@@ -210,6 +210,14 @@ def test_ingest_prints_counts_and_skipped_files(corpus, tmp_path, capsys):
     assert (path / "index.faiss").is_file()
 
 
+def test_ingest_skips_a_binary_file_named_txt(corpus, tmp_path, capsys):
+    (corpus / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01")
+    code, out, err = run(capsys, ["ingest", str(corpus), "--index", str(tmp_path / "i")])
+    assert code == EXIT_OK
+    assert "indexed 2 files" in out and "skipped 2" in out
+    assert "skipped image.txt: binary file, not text (despite its .txt name)\n" in err
+
+
 def test_ingest_nothing_readable_exits_3(tmp_path, capsys):
     folder = tmp_path / "bad"
     folder.mkdir()
