@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from langchain_reliable.cli.common import (
+    EXIT_CODES,
     EXIT_OK,
     EXIT_USAGE,
     Subparsers,
@@ -41,7 +42,7 @@ from langchain_reliable.cli.common import (
     positive_int,
     require_model,
 )
-from langchain_reliable.eval.datasets import EvalRecord, load_records
+from langchain_reliable.eval.datasets import EvalRecord, format_help, load_records
 from langchain_reliable.eval.detectors import (
     LexicalBaseline,
     PeerDetector,
@@ -70,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "data",
         nargs="+",
         metavar="DATA.jsonl",
-        help="labelled records, one JSON object per line (format: shared/data/README.md)",
+        help="labelled records, one JSON object per line (format: see below)",
     )
     parser.add_argument(
         "--level",
@@ -126,7 +127,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` as ``reliable-rag eval`` arguments and run."""
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0],
+        epilog=format_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
@@ -343,6 +349,7 @@ def add(sub: Subparsers) -> None:
         help="measure verdicts against human labels",
         description="Score a verifier on labelled JSONL data "
         "(hallucination is the positive class).",
+        epilog=f"{format_help()}\n\n{EXIT_CODES}",
     )
     add_arguments(parser)
     parser.set_defaults(run=run)

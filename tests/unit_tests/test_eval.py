@@ -575,3 +575,21 @@ def test_records_are_models() -> None:
     assert isinstance(record, EvalRecord)
     with pytest.raises(Exception):  # noqa: B017 - frozen pydantic model
         record.answer = "changed"
+
+
+# --- the format, documented in the package ------------------------------------------------
+
+
+def test_eval_help_documents_the_format_from_the_package(capsys) -> None:
+    from langchain_reliable.cli import main
+    from langchain_reliable.eval.datasets import FORMAT_FILE
+
+    assert main(["eval", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "shared/data" not in out
+    assert "data format: JSON lines" in out and "hallucinated" in out
+    assert f"full description: {FORMAT_FILE}" in out
+    assert FORMAT_FILE.is_file() and "# Evaluation data format" in FORMAT_FILE.read_text("utf-8")
+    example = next(line.strip() for line in out.splitlines() if line.strip().startswith("{"))
+    record = EvalRecord.model_validate_json(example)  # the documented example is valid
+    assert record.claims and record.hallucinated
