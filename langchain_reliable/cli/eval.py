@@ -3,11 +3,12 @@
 Usage:
     reliable-rag eval DATA.jsonl [DATA2.jsonl ...] [--level response|claim]
         [--verifier local|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
-        [--json] [--plot PATH] [--baselines]
+        [--json [--records]] [--quiet] [--plot PATH] [--baselines]
 
-Tables go to stdout; with ``--json`` stdout holds exactly one JSON object.
-Progress bars and warnings go to stderr. Exit status: 0 on success, 2 on a
-usage error (bad path, bad option, unreadable data).
+Tables go to stdout; with ``--json`` stdout holds exactly one JSON object
+(``--records`` adds each item's score). Progress bars (on a terminal, unless
+``--quiet``) and warnings go to stderr. Exit status: 0 on success, 2 on a usage
+error (bad path, bad option, unreadable data).
 
 Example:
     >>> import argparse
@@ -105,6 +106,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object on stdout instead of tables"
     )
     parser.add_argument(
+        "--records",
+        action="store_true",
+        help="with --json: add each result's per-record scores and predictions ('records')",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (it is shown on stderr only when stderr is a terminal)",
+    )
+    parser.add_argument(
         "--plot",
         metavar="PATH",
         help="write a PNG with the ROC curve and the reliability diagram (needs matplotlib); "
@@ -163,6 +174,8 @@ def run(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     try:
+        if args.records and not args.json:
+            raise UsageError("--records needs --json")
         datasets = _load(args, err)
         _check_plot(args.plot)
         detectors = _detectors(args, datasets, verifier, extractor, embeddings, err)
@@ -172,7 +185,7 @@ def run(
     results: list[EvalResult] = []
     for name, records in datasets.items():
         group = [
-            evaluate(records, detector, args.level, dataset=name, progress=True)
+            evaluate(records, detector, args.level, dataset=name, progress=not args.quiet)
             for detector in detectors(records)
         ]
         results.extend(group)
@@ -187,7 +200,7 @@ def run(
             plot(group, path)
             print(f"wrote {path}", file=err)
     if args.json:
-        print(json.dumps(_json_payload(results, args.level)), file=out)
+        print(json.dumps(_json_payload(results, args.level, args.records)), file=out)
     return EXIT_OK
 
 
@@ -292,13 +305,20 @@ def _detectors(
     return for_dataset
 
 
-def _json_payload(results: list[EvalResult], level: str) -> dict[str, Any]:
+def _json_payload(results: list[EvalResult], level: str, records: bool) -> dict[str, Any]:
+    def entry(result: EvalResult) -> dict[str, Any]:
+        data = result.metrics()
+        if records:
+            data["threshold"] = result.threshold
+            data["records"] = result.per_record()
+        return data
+
     if len(results) == 1:
-        return results[0].metrics()
+        return entry(results[0])
     return {
         "level": level,
         "results": [
-            {"dataset": r.dataset, "detector": r.detector, "level": r.level, **r.metrics()}
+            {"dataset": r.dataset, "detector": r.detector, "level": r.level, **entry(r)}
             for r in results
         ],
     }
