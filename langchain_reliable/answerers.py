@@ -34,7 +34,7 @@ from pydantic import Field
 
 from langchain_reliable.text import content_stems, is_question, split_passage_sentences
 
-__all__ = ["NOTHING_FOUND", "ExtractiveAnswerer"]
+__all__ = ["NOTHING_FOUND", "ExtractiveAnswerer", "PromptAnswerer"]
 
 NOTHING_FOUND = "The passages do not say."
 """The answer when no sentence shares a content word with the question (an abstention)."""
@@ -43,7 +43,32 @@ _PASSAGE = re.compile(r'<passage index="(\d+)">\n?(.*?)\n?</passage>', re.S)
 _QUESTION = re.compile(r"<question>\s*(.*?)\s*</question>", re.S)
 
 
-class ExtractiveAnswerer(BaseChatModel):
+class PromptAnswerer(BaseChatModel):
+    """A chat model that answers from the graph's prompt by rule, not by a language model.
+
+    Subclasses implement `reply`: the whole prompt and its `<question>` in, the text
+    and the ``response_metadata`` of the answer out.
+    """
+
+    def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
+        """The answer's text and metadata for `prompt` (its question already read out)."""
+        raise NotImplementedError
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        prompt = "\n".join(str(m.content) for m in messages)
+        match = _QUESTION.search(prompt)
+        text, metadata = self.reply(prompt, match.group(1).strip() if match else "")
+        message = AIMessage(content=text, response_metadata=metadata)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class ExtractiveAnswerer(PromptAnswerer):
     """A deterministic, offline stand-in for a chat model: the best passage sentences, quoted.
 
     Each sentence of each passage is scored by the question's content words it
@@ -75,30 +100,15 @@ class ExtractiveAnswerer(BaseChatModel):
     def _identifying_params(self) -> dict[str, Any]:
         return {"max_sentences": self.max_sentences, "min_relative_score": self.min_relative_score}
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        prompt = "\n".join(str(m.content) for m in messages)
-        match = _QUESTION.search(prompt)
-        question = match.group(1) if match else ""
+    def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
+        """Quote the passages' best sentences for `question`."""
         passages = [
             (int(index), text.replace("&lt;/passage&gt;", "</passage>"))
             for index, text in _PASSAGE.findall(prompt)
         ]
         chosen = best_sentences(question, passages, self.max_sentences, self.min_relative_score)
         text = " ".join(sentence for _, _, sentence in chosen) or NOTHING_FOUND
-        message = AIMessage(
-            content=text,
-            response_metadata={
-                "extractive": True,
-                "passages": sorted({index for index, _, _ in chosen}),
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return text, {"extractive": True, "passages": sorted({index for index, _, _ in chosen})}
 
 
 def best_sentences(

@@ -9,20 +9,16 @@ claim, and the demo says plainly that nothing was recorded for it.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
-_QUESTION = re.compile(r"<question>\s*(.*?)\s*</question>", re.S)
+from langchain_reliable.answerers import PromptAnswerer
 
 NO_RECORDED_ANSWER = (
     "I cannot answer this: no answer was recorded for this question "
@@ -46,7 +42,7 @@ def demo_documents() -> list[Document]:
     ]
 
 
-class RecordedAnswers(BaseChatModel):
+class RecordedAnswers(PromptAnswerer):
     """A chat model that replays recorded answers: the first attempt's, then the retry's.
 
     The question is read from the `<question>` block of the prompt; the stricter
@@ -65,20 +61,12 @@ class RecordedAnswers(BaseChatModel):
         """Tell whether an answer was recorded for `question`."""
         return bool(self.answers.get(question.strip()))
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        prompt = "\n".join(str(m.content) for m in messages)
-        match = _QUESTION.search(prompt)
-        recorded = self.answers.get(match.group(1).strip() if match else "", [])
+    def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
+        """The recorded answer for `question`: the retry's under the stricter prompt."""
+        recorded = self.answers.get(question, [])
         retry = "A previous answer made statements" in prompt
         text = recorded[min(int(retry), len(recorded) - 1)] if recorded else NO_RECORDED_ANSWER
-        message = AIMessage(content=text, response_metadata={"recorded": bool(recorded)})
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return text, {"recorded": bool(recorded)}
 
 
 def recorded_model() -> RecordedAnswers:
