@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_reliable._version import __version__
 
 if TYPE_CHECKING:
+    from langchain_reliable.answerers import ExtractiveAnswerer
     from langchain_reliable.audit import AuditLog
     from langchain_reliable.claims import (
         ClaimExtractor,
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
         SentenceClaimExtractor,
     )
     from langchain_reliable.config import Limits, ReliabilityContext
+    from langchain_reliable.defaults import load_faiss_index
+    from langchain_reliable.embeddings import LocalEmbeddings
     from langchain_reliable.graph import create_reliable_rag, create_verifier
     from langchain_reliable.policy import PRESETS, Policy
     from langchain_reliable.schemas import (
@@ -52,6 +55,7 @@ if TYPE_CHECKING:
 # `import langchain_reliable` stays fast (LangGraph and LangChain's model classes
 # load only when a name that needs them is used).
 _EXPORTS = {
+    "ExtractiveAnswerer": "answerers",
     "AuditLog": "audit",
     "ClaimExtractor": "claims",
     "ExtractionResult": "claims",
@@ -59,6 +63,8 @@ _EXPORTS = {
     "SentenceClaimExtractor": "claims",
     "Limits": "config",
     "ReliabilityContext": "config",
+    "load_faiss_index": "defaults",
+    "LocalEmbeddings": "embeddings",
     "create_reliable_rag": "graph",
     "create_verifier": "graph",
     "PRESETS": "policy",
@@ -102,9 +108,11 @@ __all__ = [
     "Cost",
     "Evidence",
     "ExtractionResult",
+    "ExtractiveAnswerer",
     "LLMClaimExtractor",
     "LLMJudge",
     "Limits",
+    "LocalEmbeddings",
     "LocalVerifier",
     "Passage",
     "Policy",
@@ -116,4 +124,5 @@ __all__ = [
     "create_reliable_rag",
     "create_verifier",
     "get_verifier",
+    "load_faiss_index",
 ]

@@ -11,7 +11,8 @@ build their graphs here, so both behave the same for the same environment:
 
 With nothing set, everything runs offline: the generator is `RecordedAnswers`, a
 stand-in chat model that replays answers recorded for the demo questions (any
-other question gets "The sources do not say."), retrieval searches the six demo
+other question gets `demo.NO_RECORDED_ANSWER`, which says plainly that no answer
+was recorded and holds no claim to verify), retrieval searches the six demo
 passages, and the embedded verifier checks each claim. `llm` and `cascade`
 need `RELIABLE_RAG_MODEL`.
 

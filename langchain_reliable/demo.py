@@ -1,24 +1,30 @@
 """The offline demo: the full graph over a small shipped knowledge base.
 
 Offline, answers come from `RecordedAnswers`, a chat model that replays answers
-recorded for the demo questions; any real chat model can take its place.
+recorded for the demo questions; any real chat model can take its place. A
+question off the script gets `NO_RECORDED_ANSWER`, an abstention that holds no
+claim, and the demo says plainly that nothing was recorded for it.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
-_QUESTION = re.compile(r"<question>\s*(.*?)\s*</question>", re.S)
+from langchain_reliable.answerers import PromptAnswerer
+
+NO_RECORDED_ANSWER = (
+    "I cannot answer this: no answer was recorded for this question "
+    "(the offline demo replays answers recorded for its own questions and calls no chat model)."
+)
+"""What `RecordedAnswers` says to a question off the script: an abstention, never a claim."""
 
 
 @cache
@@ -36,12 +42,13 @@ def demo_documents() -> list[Document]:
     ]
 
 
-class RecordedAnswers(BaseChatModel):
+class RecordedAnswers(PromptAnswerer):
     """A chat model that replays recorded answers: the first attempt's, then the retry's.
 
     The question is read from the `<question>` block of the prompt; the stricter
-    retry prompt is recognised by its opening words. Unknown questions get a
-    plain "the sources do not say".
+    retry prompt is recognised by its opening words. A question with no recorded
+    answer gets `NO_RECORDED_ANSWER` (its message's ``response_metadata`` has
+    ``recorded: False``).
     """
 
     answers: dict[str, list[str]]
@@ -50,22 +57,16 @@ class RecordedAnswers(BaseChatModel):
     def _llm_type(self) -> str:
         return "recorded-answers"
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        prompt = "\n".join(str(m.content) for m in messages)
-        match = _QUESTION.search(prompt)
-        recorded = self.answers.get(match.group(1).strip() if match else "", [])
+    def has_answer(self, question: str) -> bool:
+        """Tell whether an answer was recorded for `question`."""
+        return bool(self.answers.get(question.strip()))
+
+    def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
+        """The recorded answer for `question`: the retry's under the stricter prompt."""
+        recorded = self.answers.get(question, [])
         retry = "A previous answer made statements" in prompt
-        if recorded:
-            text = recorded[min(int(retry), len(recorded) - 1)]
-        else:
-            text = "The sources do not say."
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+        text = recorded[min(int(retry), len(recorded) - 1)] if recorded else NO_RECORDED_ANSWER
+        return text, {"recorded": bool(recorded)}
 
 
 def recorded_model() -> RecordedAnswers:
@@ -73,16 +74,22 @@ def recorded_model() -> RecordedAnswers:
     return RecordedAnswers(answers={q["question"]: q["answers"] for q in load_demo()["questions"]})
 
 
-def run_demo(model: BaseChatModel | str | None = None, out: TextIO | None = None) -> list[dict]:
-    """Run every demo question through the full graph and print what happens.
+def run_demo(
+    model: BaseChatModel | str | None = None,
+    out: TextIO | None = None,
+    questions: Sequence[str] | None = None,
+) -> list[dict]:
+    """Run the demo questions (or `questions`) through the full graph and print what happens.
 
     Args:
         model: None replays the recorded answers (offline); otherwise a chat model
             or a "provider:name" string.
         out: where to print (stdout by default).
+        questions: questions to ask instead of the scripted ones.
 
     Returns:
-        The graph's output for each question.
+        The graph's output for each question, with ``question`` and ``recorded``
+        (False when the offline demo had no answer for it).
 
     """
     import sys
@@ -90,51 +97,82 @@ def run_demo(model: BaseChatModel | str | None = None, out: TextIO | None = None
     from langchain_reliable.graph import create_reliable_rag
 
     out = out or sys.stdout
-    offline = model is None
-    rag = create_reliable_rag(recorded_model() if offline else model, demo_documents(), k=4)
-    if offline:
+    recorded = recorded_model() if model is None else None
+    rag = create_reliable_rag(recorded or model, demo_documents(), k=4)
+    if recorded is not None:
         print(
             "Offline demo: answers are RECORDED, replayed by a stand-in chat model "
             "(no LLM is called).\nVerification is live: the embedded offline verifier "
             "checks every claim.\nRun with --model provider:name to use a real chat model.\n",
             file=out,
         )
+    asked = list(questions) if questions else [q["question"] for q in load_demo()["questions"]]
     results = []
-    for number, item in enumerate(load_demo()["questions"], 1):
-        question = item["question"]
+    for number, question in enumerate(asked, 1):
         print(f"{'=' * 78}\nQ{number}. {question}", file=out)
-        final: dict[str, Any] = {}
-        for update in rag.stream({"question": question}, stream_mode="updates"):
-            for node, values in update.items():
-                if node == "generate":
-                    print(
-                        f"\n  attempt {values['attempts']} answer:\n    {values['answer']}",
-                        file=out,
-                    )
-                elif node == "verify":
-                    _print_report(values["report"], out)
-                    print(f"  route: {values['route']}", file=out)
-                elif node in ("return", "filter", "refuse"):
-                    final = values
-        print(
-            f"\n  decision: {final['decision']}  (attempts: {final['attempts']}, "
-            f"confidence: {final['confidence']})\n  final answer:\n    "
-            + final["answer"].replace("\n", "\n    "),
-            file=out,
-        )
-        results.append({"question": question, **final})
+        on_script = recorded is None or recorded.has_answer(question)
+        if not on_script:
+            print(f"\n  no recorded answer for this question: {OFF_SCRIPT}", file=out)
+        final = _run_one(rag, question, out)
+        _print_final(final, on_script, out)
+        results.append({"question": question, "recorded": on_script, **final})
+    print(f"{'=' * 78}\n{summary_line(results)}", file=out)
     return results
 
 
+OFF_SCRIPT = (
+    "the offline demo replays answers only for its own questions, so what follows is "
+    "a stand-in, not a verified answer (use --model provider:name for a real one)"
+)
+
+
+def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
+    final: dict[str, Any] = {}
+    for update in rag.stream({"question": question}, stream_mode="updates"):
+        for node, values in update.items():
+            if node == "retrieve":
+                _print_passages(values.get("documents") or [], out)
+            elif node == "generate":
+                print(f"\n  attempt {values['attempts']} answer:\n    {values['answer']}", file=out)
+            elif node == "verify":
+                _print_report(values["report"], out)
+                print(f"  route: {values['route']}", file=out)
+            elif node in ("return", "filter", "refuse"):
+                final = values
+    return final
+
+
+def _print_final(final: dict[str, Any], on_script: bool, out: TextIO) -> None:
+    if on_script:
+        status = f"(attempts: {final['attempts']}, confidence: {final['confidence']})"
+    else:
+        status = "— no recorded answer for this question: NOT a verified answer"
+    print(
+        f"\n  decision: {final['decision']}  {status}\n  final answer:\n    "
+        + final["answer"].replace("\n", "\n    "),
+        file=out,
+    )
+
+
+def _print_passages(documents: list[Document], out: TextIO) -> None:
+    names = [f"[{i}] {d.metadata.get('source') or d.id or '?'}" for i, d in enumerate(documents)]
+    print(f"  passages retrieved: {' · '.join(names) or '(none)'}", file=out)
+
+
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
+    from langchain_reliable.cli.common import cited_evidence, passage_ref, short
+
     print("  claims:", file=out)
     for claim in report["claims"]:
         print(f"    [{claim['label']:<12} {claim['score']:.2f}] {claim['text']}", file=out)
-        if claim["evidence"]:
-            best = claim["evidence"][0]
-            print(f'        evidence p{best["passage"]}: "{_short(best["quote"])}"', file=out)
+        kind, shown = cited_evidence(claim)
+        if shown:
+            best = shown[0]
+            print(f'        {kind} {passage_ref(best)}: "{short(best["quote"], 90)}"', file=out)
         if claim["reason"]:
             print(f"        reason: {claim['reason']}", file=out)
+    if not report["claims"]:
+        print("    (no checkable claims)", file=out)
     print(
         f"  reliability {report['reliability_score']:.2f}  hallucination rate "
         f"{report['hallucination_rate']:.2f}  level {report['level']}",
@@ -142,6 +180,32 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     )
 
 
-def _short(text: str, width: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+def summary_line(results: list[dict[str, Any]]) -> str:
+    """One line on a demo run: decisions, retries, claims checked and questions off the script.
+
+    Example:
+        >>> line = summary_line([{"decision": "return", "attempts": 2, "recorded": True,
+        ...                       "report": {"claims": [{"label": "supported"}]}}])
+        >>> line.split("; ")
+        ['Summary: 1 question: 1 returned, 0 filtered, 0 refused', '1 retry', \
+'1 claim checked in the last attempts (1 supported).']
+
+    """
+    scripted = [r for r in results if r.get("recorded", True)]
+    decisions = Counter(r["decision"] for r in scripted)
+    retries = sum(max(0, r["attempts"] - 1) for r in scripted)
+    labels = Counter(c["label"] for r in scripted for c in (r.get("report") or {})["claims"])
+    counted = ", ".join(f"{n} {label}" for label, n in sorted(labels.items())) or "none"
+    line = (
+        f"Summary: {_plural(len(results), 'question')}: {decisions['return']} returned, "
+        f"{decisions['filter']} filtered, {decisions['refuse']} refused; "
+        f"{_plural(retries, 'retry', 'retries')}; {_plural(labels.total(), 'claim')} checked in "
+        f"the last attempts ({counted})."
+    )
+    if len(scripted) < len(results):
+        line += f" {len(results) - len(scripted)} without a recorded answer (not verified)."
+    return line
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"

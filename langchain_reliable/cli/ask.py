@@ -20,6 +20,12 @@ from langchain_reliable.cli.common import (
     non_negative_int,
     positive_int,
     print_report,
+    require_model,
+)
+
+EXTRACTIVE_NOTE = (
+    "extractive answer: the passages' sentences that best match the question, quoted "
+    "(no chat model; pass --model PROVIDER:NAME for a written answer)"
 )
 
 
@@ -30,11 +36,15 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     from langchain_reliable.graph import create_reliable_rag
     from langchain_reliable.ingest import load_index
 
-    if chat_model is None and args.model is None:
-        raise UsageError("--model PROVIDER:NAME is required (e.g. openai:gpt-4o-mini)")
     if not args.question.strip():
         raise UsageError("the question is empty")
+    require_model(args.verifier, chat_model is not None or bool(args.model))
     model = build_chat_model(args.model, chat_model)
+    extractive = model is None
+    if extractive:
+        from langchain_reliable.answerers import ExtractiveAnswerer
+
+        model = ExtractiveAnswerer()
     with configuring():
         store = load_index(args.index)
     audit = None
@@ -60,8 +70,11 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
             f"reliable-rag ask: warning: audit log write failed ({args.audit_log})", file=sys.stderr
         )
     if args.json:
-        print(json.dumps(_jsonable(out), ensure_ascii=False, default=str))
+        result = {**_jsonable(out), "answerer": "extractive" if extractive else "chat_model"}
+        print(json.dumps(result, ensure_ascii=False, default=str))
     else:
+        if extractive:
+            print(f"({EXTRACTIVE_NOTE})")
         print(out["answer"])
         print()
         print_report(out["report"], sys.stdout, decision=out["decision"])
@@ -85,13 +98,19 @@ def add(sub: Subparsers) -> None:
         "ask",
         help="answer a question from an index through the full graph",
         description="Retrieve from a FAISS index (built by `reliable-rag ingest`), generate "
-        "with a chat model,\nverify every claim, and return, retry, filter or refuse.\n\n"
-        "  reliable-rag ask 'When was the treaty signed?' --index idx/ --model openai:gpt-4o-mini",
+        "with a chat model,\nverify every claim, and return, retry, filter or refuse. "
+        "Without --model the answer is\nextractive: the passages' best sentences for the "
+        "question, quoted (offline, no chat model).\n\n"
+        "  reliable-rag ask 'When was the treaty signed?' --index idx/ --model openai:gpt-4o-mini\n"
+        "  reliable-rag ask 'When was the treaty signed?' --index idx/      # extractive, offline",
     )
     parser.add_argument("question", help="the question")
     parser.add_argument("--index", required=True, metavar="PATH", help="FAISS index folder")
     parser.add_argument(
-        "--model", default=None, metavar="PROVIDER:NAME", help="chat model, e.g. openai:gpt-4o-mini"
+        "--model",
+        default=None,
+        metavar="PROVIDER:NAME",
+        help="chat model, e.g. openai:gpt-4o-mini (default: extractive answers, no model)",
     )
     parser.add_argument("--k", type=positive_int, default=4, help="passages retrieved (default 4)")
     parser.add_argument(

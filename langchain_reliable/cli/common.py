@@ -167,6 +167,32 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def passage_ref(evidence: dict[str, Any]) -> str:
+    """How a passage is named in tables: ``[index] id``, the index the reasons use."""
+    ref = f"[{evidence['passage']}]"
+    return f"{ref} {evidence['passage_id']}" if evidence.get("passage_id") else ref
+
+
+def cited_evidence(claim: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """What a claim's evidence is called, and the evidence worth showing.
+
+    A supported claim shows the passages it rests on; a contradicted one, the passage
+    that contradicts it. The passages nearest an unsupported or uncertain claim do
+    not bear it out, so none is shown as evidence (its reason says why).
+
+    Example:
+        >>> cited_evidence({"label": "unsupported", "evidence": [{"passage": 0}]})
+        ('evidence', [])
+
+    """
+    evidence = list(claim.get("evidence") or [])
+    if claim.get("label") == "supported":
+        return "evidence", evidence
+    if claim.get("label") == "contradicted":
+        return "contradicted by", evidence
+    return "evidence", []
+
+
 def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = None) -> None:
     """Print a report's claims as a table: label, score, claim, then evidence or reason."""
     claims = report.get("claims") or []
@@ -179,12 +205,11 @@ def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = 
             f"{short(claim['text'], text_width)}",
             file=out,
         )
-        for evidence in (claim.get("evidence") or [])[:2]:
-            where = f"[{evidence['passage']}]"
-            if evidence.get("passage_id"):
-                where += f" {evidence['passage_id']}"
+        kind, shown = cited_evidence(claim)
+        for evidence in shown[:2]:
+            where = passage_ref(evidence)
             print(
-                f"{'':25}evidence {where} ({evidence['score']:.2f}): "
+                f"{'':25}{kind} {where} ({evidence['score']:.2f}): "
                 f'"{short(evidence["quote"], max(20, text_width - len(where) - 20))}"',
                 file=out,
             )
@@ -214,9 +239,11 @@ __all__ = [
     "add_checking",
     "add_command",
     "build_chat_model",
+    "cited_evidence",
     "configuring",
     "non_negative_int",
     "one_line",
+    "passage_ref",
     "positive_int",
     "print_report",
     "read_text",

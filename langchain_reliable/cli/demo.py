@@ -14,7 +14,7 @@ def run(args: argparse.Namespace) -> int:
 
     with configuring():
         model = as_chat_model(args.model) if args.model else None
-    run_demo(model=model)
+    run_demo(model=model, questions=args.question)
     return EXIT_OK
 
 
@@ -25,7 +25,16 @@ def add(sub: Subparsers) -> None:
         "demo",
         help="run the full graph on the shipped knowledge base, offline",
         description="Run the Reliable RAG graph on a small shipped knowledge base. "
-        "Offline, recorded answers are replayed; --model uses a real chat model.",
+        "Offline, recorded answers are replayed;\n--model uses a real chat model. A question "
+        "asked with --question that has no recorded\nanswer is said to have none, never shown "
+        "as a verified answer.",
+    )
+    parser.add_argument(
+        "--question",
+        action="append",
+        default=None,
+        metavar="TEXT",
+        help="ask this instead of the scripted questions (repeatable)",
     )
     parser.add_argument(
         "--model", default=None, help="chat model as provider:name, e.g. openai:gpt-4o-mini"

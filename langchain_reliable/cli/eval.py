@@ -3,11 +3,12 @@
 Usage:
     reliable-rag eval DATA.jsonl [DATA2.jsonl ...] [--level response|claim]
         [--verifier local|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
-        [--json] [--plot PATH] [--baselines]
+        [--json [--records]] [--quiet] [--plot PATH] [--baselines]
 
-Tables go to stdout; with ``--json`` stdout holds exactly one JSON object.
-Progress bars and warnings go to stderr. Exit status: 0 on success, 2 on a
-usage error (bad path, bad option, unreadable data).
+Tables go to stdout; with ``--json`` stdout holds exactly one JSON object
+(``--records`` adds each item's score). Progress bars (on a terminal, unless
+``--quiet``) and warnings go to stderr. Exit status: 0 on success, 2 on a usage
+error (bad path, bad option, unreadable data).
 
 Example:
     >>> import argparse
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from langchain_reliable.cli.common import (
+    EXIT_CODES,
     EXIT_OK,
     EXIT_USAGE,
     Subparsers,
@@ -41,7 +43,7 @@ from langchain_reliable.cli.common import (
     positive_int,
     require_model,
 )
-from langchain_reliable.eval.datasets import EvalRecord, load_records
+from langchain_reliable.eval.datasets import EvalRecord, format_help, load_records
 from langchain_reliable.eval.detectors import (
     LexicalBaseline,
     PeerDetector,
@@ -70,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "data",
         nargs="+",
         metavar="DATA.jsonl",
-        help="labelled records, one JSON object per line (format: shared/data/README.md)",
+        help="labelled records, one JSON object per line (format: see below)",
     )
     parser.add_argument(
         "--level",
@@ -104,6 +106,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object on stdout instead of tables"
     )
     parser.add_argument(
+        "--records",
+        action="store_true",
+        help="with --json: add each result's per-record scores and predictions ('records')",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (it is shown on stderr only when stderr is a terminal)",
+    )
+    parser.add_argument(
         "--plot",
         metavar="PATH",
         help="write a PNG with the ROC curve and the reliability diagram (needs matplotlib); "
@@ -126,7 +138,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` as ``reliable-rag eval`` arguments and run."""
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0],
+        epilog=format_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
@@ -157,6 +174,8 @@ def run(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     try:
+        if args.records and not args.json:
+            raise UsageError("--records needs --json")
         datasets = _load(args, err)
         _check_plot(args.plot)
         detectors = _detectors(args, datasets, verifier, extractor, embeddings, err)
@@ -166,7 +185,7 @@ def run(
     results: list[EvalResult] = []
     for name, records in datasets.items():
         group = [
-            evaluate(records, detector, args.level, dataset=name, progress=True)
+            evaluate(records, detector, args.level, dataset=name, progress=not args.quiet)
             for detector in detectors(records)
         ]
         results.extend(group)
@@ -181,7 +200,7 @@ def run(
             plot(group, path)
             print(f"wrote {path}", file=err)
     if args.json:
-        print(json.dumps(_json_payload(results, args.level)), file=out)
+        print(json.dumps(_json_payload(results, args.level, args.records)), file=out)
     return EXIT_OK
 
 
@@ -286,13 +305,20 @@ def _detectors(
     return for_dataset
 
 
-def _json_payload(results: list[EvalResult], level: str) -> dict[str, Any]:
+def _json_payload(results: list[EvalResult], level: str, records: bool) -> dict[str, Any]:
+    def entry(result: EvalResult) -> dict[str, Any]:
+        data = result.metrics()
+        if records:
+            data["threshold"] = result.threshold
+            data["records"] = result.per_record()
+        return data
+
     if len(results) == 1:
-        return results[0].metrics()
+        return entry(results[0])
     return {
         "level": level,
         "results": [
-            {"dataset": r.dataset, "detector": r.detector, "level": r.level, **r.metrics()}
+            {"dataset": r.dataset, "detector": r.detector, "level": r.level, **entry(r)}
             for r in results
         ],
     }
@@ -343,6 +369,7 @@ def add(sub: Subparsers) -> None:
         help="measure verdicts against human labels",
         description="Score a verifier on labelled JSONL data "
         "(hallucination is the positive class).",
+        epilog=f"{format_help()}\n\n{EXIT_CODES}",
     )
     add_arguments(parser)
     parser.set_defaults(run=run)

@@ -1,9 +1,10 @@
 """Load human-labelled grounding data (one JSON object per line).
 
-The format is the one of ``shared/data/README.md``: each line holds ``id``,
-``dataset``, ``question``, ``context``, ``answer``, ``hallucinated`` and,
-optionally, ``claims``, ``spans`` and ``meta``. Hallucination is the positive
-class.
+Each line holds ``id``, ``dataset``, ``context``, ``answer``, ``hallucinated``
+and, optionally, ``question``, ``claims`` (``[{"text", "supported"}]``),
+``spans`` and ``meta``; hallucination is the positive class. The format is
+described in full in ``FORMAT.md`` beside this module (`FORMAT_FILE`), and in
+short by `format_help` (the epilog of ``reliable-rag eval --help``).
 
 Example:
     >>> from langchain_reliable.eval.datasets import load_records
@@ -16,13 +17,17 @@ Example:
 from __future__ import annotations
 
 import warnings
+from importlib import resources
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-__all__ = ["ClaimLabel", "EvalRecord", "load_records"]
+__all__ = ["FORMAT_FILE", "ClaimLabel", "EvalRecord", "format_help", "load_records"]
+
+FORMAT_FILE = resources.files(__package__).joinpath("FORMAT.md")
+"""The full description of the data format, shipped with the package."""
 
 
 class ClaimLabel(BaseModel):
@@ -44,20 +49,21 @@ class EvalRecord(BaseModel):
     id: str = Field(description="Unique id.")
     dataset: str = Field(description="Which set the record comes from.")
     question: str = Field(default="", description="The user turn; empty when there is none.")
-    context: list[str] = Field(description="Passages the answer must be grounded in.")
+    context: list[str] = Field(description="Passages (strings) the answer must be grounded in.")
     answer: str = Field(description="The text to verify.")
     hallucinated: bool = Field(
-        description="Gold, response level: true when any part of the answer is unsupported."
+        description="Gold (true/false): true when any part of the answer is unsupported."
     )
     claims: list[ClaimLabel] | None = Field(
-        default=None, description="Optional gold at claim or sentence level."
+        default=None,
+        description='Gold per claim: [{"text": "...", "supported": true|false}, ...].',
     )
     spans: list[tuple[int, int]] | None = Field(
-        default=None, description="Optional character spans of `answer` marked unsupported."
+        default=None, description="Character spans [[start, end], ...] of `answer` unsupported."
     )
     meta: dict[str, Any] = Field(
         default_factory=dict,
-        description="Extra facts; for FaithBench `peer_hallucinated` (published detectors).",
+        description="Extra facts (object); `peer_hallucinated`: other detectors' predictions.",
     )
 
     @model_validator(mode="after")
@@ -128,6 +134,19 @@ def load_records(path: str | PathLike[str], limit: int | None = None) -> list[Ev
             stacklevel=2,
         )
     return records
+
+
+def format_help() -> str:
+    """The data format in a few lines, from `EvalRecord`'s fields and ``FORMAT.md``'s example."""
+    lines = ["data format: JSON lines, one record per line (hallucination is the positive class)"]
+    for name, field in EvalRecord.model_fields.items():
+        needed = "" if field.is_required() else " (optional)"
+        lines.append(f"  {name + needed:<24}{field.description}")
+    example = next(
+        line for line in FORMAT_FILE.read_text("utf-8").splitlines() if line.startswith("{")
+    )
+    lines += ["example:", f"  {example}", f"full description: {FORMAT_FILE}"]
+    return "\n".join(lines)
 
 
 def _describe(exc: ValidationError) -> str:

@@ -26,8 +26,9 @@ from langchain_reliable._aio import run_sync
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.datasets import EvalRecord
 from langchain_reliable.eval.detectors import Detector, EvalLevel, Item
+from langchain_reliable.ingest.load import progress_bar
 
-__all__ = ["METRIC_KEYS", "EvalResult", "aevaluate", "build_items", "evaluate"]
+__all__ = ["METRIC_KEYS", "EvalResult", "ItemScore", "aevaluate", "build_items", "evaluate"]
 
 METRIC_KEYS = (
     "n",
@@ -40,6 +41,15 @@ METRIC_KEYS = (
     "seconds",
     "items_per_second",
 )
+
+
+class ItemScore(BaseModel):
+    """One item's gold label and score: an answer, or a gold claim at claim level."""
+
+    id: str = Field(description="The record's id.")
+    claim: int | None = Field(description="Index of the gold claim at claim level, else None.")
+    hallucinated: bool = Field(description="Gold: the item is hallucinated.")
+    score: float | None = Field(description="Hallucination probability; None: abstained.")
 
 
 class EvalResult(BaseModel):
@@ -72,10 +82,23 @@ class EvalResult(BaseModel):
     )
     scores: list[float] = Field(default_factory=list, repr=False)
     labels: list[bool] = Field(default_factory=list, repr=False)
+    items: list[ItemScore] = Field(
+        default_factory=list, repr=False, description="Every item, skipped ones included."
+    )
 
     def metrics(self) -> dict[str, Any]:
         """Return the headline figures (the keys of `METRIC_KEYS`) as a dict."""
         return {key: getattr(self, key) for key in METRIC_KEYS}
+
+    def per_record(self) -> list[dict[str, Any]]:
+        """Every item as a dict, with ``predicted`` (score >= threshold; None if skipped)."""
+        return [
+            {
+                **item.model_dump(),
+                "predicted": None if item.score is None else item.score >= self.threshold,
+            }
+            for item in self.items
+        ]
 
     def notes(self) -> list[str]:
         """Human-readable remarks on what was skipped or approximated."""
@@ -146,7 +169,7 @@ async def aevaluate(
         level: ``"response"`` (one item per answer) or ``"claim"`` (one per gold claim).
         dataset: Name shown in results; defaults to the records' ``dataset`` field.
         batch_size: Items handed to the detector per call.
-        progress: Show a progress bar on stderr.
+        progress: Show a progress bar on stderr when it is a terminal.
 
     Returns:
         The metrics, with the scores and labels kept for plotting.
@@ -162,19 +185,10 @@ async def aevaluate(
     threshold = float(getattr(detector, "threshold", 0.5))
     stats_before = Counter(getattr(detector, "stats", {}))
     errors_before = Counter(getattr(detector, "error_messages", {}))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(
-            total=len(items),
-            desc=f"{dataset or 'eval'} · {detector.name}",
-            unit="item",
-            disable=None,
-        )
+    desc = f"{dataset or 'eval'} · {detector.name}"
     raw: list[float | None] = []
     started = time.perf_counter()
-    try:
+    with progress_bar(len(items), None if progress else False, desc, "item") as bar:
         for start in range(0, len(items), batch_size):
             batch = items[start : start + batch_size]
             got = list(await detector.ascore(batch))
@@ -183,11 +197,7 @@ async def aevaluate(
                     f"detector {detector.name!r} returned {len(got)} scores for {len(batch)} items"
                 )
             raw.extend(got)
-            if bar is not None:
-                bar.update(len(batch))
-    finally:
-        if bar is not None:
-            bar.close()
+            bar.update(len(batch))
     seconds = time.perf_counter() - started
     scores: list[float] = []
     kept: list[bool] = []
@@ -218,6 +228,7 @@ async def aevaluate(
         error_examples=[m for m, count in errors.most_common(3) if count > 0],
         scores=scores,
         labels=kept,
+        items=_item_scores(items, labels, raw, level),
         **summary,
     )
 
@@ -237,6 +248,23 @@ def evaluate(
             records, detector, level, dataset=dataset, batch_size=batch_size, progress=progress
         )
     )
+
+
+def _item_scores(
+    items: list[Item], labels: list[bool], raw: list[float | None], level: EvalLevel
+) -> list[ItemScore]:
+    claims_seen: Counter[int] = Counter()
+    out = []
+    for item, label, score in zip(items, labels, raw, strict=True):
+        record = item.record
+        claim = None
+        if level == "claim" and record is not None and record.claims:
+            claim = claims_seen[id(record)]
+            claims_seen[id(record)] += 1
+        rid = record.id if record is not None else ""
+        value = None if score is None else float(score)
+        out.append(ItemScore(id=rid, claim=claim, hallucinated=label, score=value))
+    return out
 
 
 def _dataset_name(records: Sequence[EvalRecord]) -> str:

@@ -41,6 +41,10 @@ class Problem:
         return f"{self.path}: {self.reason}"
 
 
+class NotText(ValueError):
+    """A file whose name says text but whose bytes are binary; the message is the reason."""
+
+
 @contextlib.contextmanager
 def community_import(needs: str) -> Iterator[None]:
     """Import from langchain-community without its sunset warning; name what is missing.
@@ -130,6 +134,8 @@ def _files(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
 
 
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, NotText):
+        return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     text = str(exc).strip().splitlines()
@@ -143,13 +149,42 @@ def _load_file(path: Path, source: str) -> list[Document]:
         return _load_pdf(path, source)
     if suffix in (".html", ".htm"):
         return _load_html(path, source)
-    text = _decode(path.read_bytes())
+    data = path.read_bytes()
+    if looks_binary(data):
+        raise NotText(f"binary file, not text (despite its {suffix} name)")
+    text = _decode(data)
     if not text.strip():
         return []
     return [Document(page_content=text, metadata={"source": source, "type": suffix[1:]})]
 
 
+_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (and LE)
+_CONTROL = bytes(c for c in range(32) if c not in (9, 10, 12, 13)) + b"\x7f"
+
+
+def looks_binary(data: bytes, sample: int = 8192) -> bool:
+    r"""Tell whether `data` is a binary file rather than text (a NUL or many control bytes).
+
+    Text in UTF-16 or UTF-32 with a byte-order mark counts as text.
+
+    Example:
+        >>> looks_binary(b"plain text"), looks_binary(b"\x89PNG\r\n\x1a\n\x00\x00")
+        (False, True)
+
+    """
+    head = data[:sample]
+    if head.startswith(_BOMS):
+        return False
+    if b"\x00" in head:
+        return True
+    return bool(head) and sum(head.count(c) for c in _CONTROL) > 0.1 * len(head)
+
+
 def _decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return data.decode("utf-32")
+    if data.startswith(_BOMS):
+        return data.decode("utf-16")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -210,8 +245,10 @@ def _load_html(path: Path, source: str) -> list[Document]:
 __all__ = [
     "INSTALL_HINT",
     "SUFFIXES",
+    "NotText",
     "Problem",
     "community_import",
     "load_documents",
+    "looks_binary",
     "progress_bar",
 ]

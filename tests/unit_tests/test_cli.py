@@ -52,6 +52,15 @@ def test_verify_unsupported_exits_1(capsys):
     assert "decision: refuse" in out or "decision: filter" in out
 
 
+def test_verify_table_shows_no_evidence_for_an_unsupported_claim(capsys):
+    code, out, _ = run(capsys, ["verify", "--answer", BAD, "--context", CONTEXT])
+    assert code == EXIT_NOT_VERIFIED
+    assert "unsupported" in out
+    assert "evidence" not in out  # the nearest passage does not bear the claim out
+    code, out, _ = run(capsys, ["verify", "--answer", GOOD, "--context", CONTEXT])
+    assert "evidence [0] (" in out
+
+
 def test_verify_json_is_parseable(capsys):
     code, out, _ = run(
         capsys, ["verify", "--answer", GOOD, "--context", CONTEXT, "--context", "x", "--json"]
@@ -201,6 +210,14 @@ def test_ingest_prints_counts_and_skipped_files(corpus, tmp_path, capsys):
     assert (path / "index.faiss").is_file()
 
 
+def test_ingest_skips_a_binary_file_named_txt(corpus, tmp_path, capsys):
+    (corpus / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01")
+    code, out, err = run(capsys, ["ingest", str(corpus), "--index", str(tmp_path / "i")])
+    assert code == EXIT_OK
+    assert "indexed 2 files" in out and "skipped 2" in out
+    assert "skipped image.txt: binary file, not text (despite its .txt name)\n" in err
+
+
 def test_ingest_nothing_readable_exits_3(tmp_path, capsys):
     folder = tmp_path / "bad"
     folder.mkdir()
@@ -267,8 +284,20 @@ def test_ask_table_and_not_verified(index, capsys):
     assert "decision:" in out and "LABEL" in out
 
 
+def test_ask_without_a_model_answers_extractively(index, capsys):
+    code, out, err = run(capsys, ["ask", "When was the treaty signed?", "--index", str(index)])
+    assert code == EXIT_OK, err
+    assert out.startswith("(extractive answer: the passages' sentences")
+    assert out.splitlines()[1] == CONTEXT  # quoted from the passage, word for word
+    code, out, _ = run(capsys, ["ask", "Where is Etna?", "--index", str(index), "--json"])
+    result = json.loads(out)
+    assert result["answerer"] == "extractive"
+    assert result["answer"] == "Mount Etna is an active volcano in Sicily."
+    assert result["decision"] == "return"
+
+
 def test_ask_usage_errors(index, tmp_path, capsys):
-    code, _, err = run(capsys, ["ask", "q", "--index", str(index)])
+    code, _, err = run(capsys, ["ask", "q", "--index", str(index), "--verifier", "llm"])
     assert code == EXIT_USAGE and "--model" in err
     model = ScriptedChatModel([AIMessage(GOOD)])
     code, _, err = run(capsys, ["ask", "q", "--index", str(tmp_path / "none")], chat_model=model)

@@ -1,7 +1,7 @@
 import io
 
 from langchain_reliable.cli import main
-from langchain_reliable.demo import load_demo, recorded_model, run_demo
+from langchain_reliable.demo import NO_RECORDED_ANSWER, load_demo, recorded_model, run_demo
 
 
 def test_demo_shows_every_route_offline():
@@ -29,3 +29,111 @@ def test_recorded_model_replays_retry_answers():
 def test_cli_demo_exit_code(capsys):
     assert main(["demo"]) == 0
     assert "decision: refuse" in capsys.readouterr().out
+
+
+OFF_SCRIPT = "What is the capital of France?"
+
+
+def test_off_script_question_says_no_recorded_answer():
+    out = io.StringIO()
+    [result] = run_demo(out=out, questions=[OFF_SCRIPT])
+    text = out.getvalue()
+    assert result["recorded"] is False
+    assert "no recorded answer for this question" in text
+    assert "NOT a verified answer" in text
+    assert "confidence: HIGH" not in text
+    assert result["answer"] == NO_RECORDED_ANSWER
+    assert result["report"]["claims"] == []  # an abstention: nothing shown as verified
+    assert "The sources do not say" not in text
+    assert "1 without a recorded answer (not verified)" in text.splitlines()[-1]
+
+
+def test_served_default_graph_answers_off_script_plainly():
+    from langchain_reliable.defaults import default_rag
+
+    out = default_rag(environ={}).invoke({"question": OFF_SCRIPT})
+    assert "no answer was recorded for this question" in out["answer"]
+    assert out["report"]["claims"] == []
+
+
+def test_recorded_model_marks_off_script_replies():
+    model = recorded_model()
+    reply = model.invoke(f"<question>{OFF_SCRIPT}</question>")
+    assert reply.content == NO_RECORDED_ANSWER
+    assert reply.response_metadata["recorded"] is False
+    assert model.has_answer(load_demo()["questions"][0]["question"])
+
+
+def test_demo_names_passages_by_index_and_id_and_sums_up():
+    out = io.StringIO()
+    run_demo(out=out)
+    text = out.getvalue()
+    assert " p0" not in text and " p1" not in text
+    assert "passages retrieved: [0] aspirin-2 · [1] aspirin-1" in text
+    assert 'evidence [1] aspirin-1: "Aspirin (acetylsalicylic acid)' in text
+    assert text.splitlines()[-1] == (
+        "Summary: 4 questions: 2 returned, 1 filtered, 1 refused; 3 retries; "
+        "11 claims checked in the last attempts (8 supported, 3 unsupported)."
+    )
+
+
+def test_unsupported_claim_prints_no_evidence_line():
+    out = io.StringIO()
+    run_demo(out=out)
+    lines = out.getvalue().splitlines()
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("[unsupported"):
+            assert not lines[i + 1].lstrip().startswith("evidence"), lines[i : i + 2]
+    claims = [i for i, line in enumerate(lines) if line.lstrip().startswith("[unsupported")]
+    hoffmann = next(i for i in claims if lines[i].endswith("Bayer in 1897."))
+    assert lines[hoffmann + 1].lstrip().startswith("reason: date '1897'")
+
+
+def test_cli_demo_question_option(capsys):
+    assert main(["demo", "--question", OFF_SCRIPT]) == 0
+    assert "no recorded answer for this question" in capsys.readouterr().out
+
+
+# -- the extractive answerer: offline answers on any knowledge base ------------------------
+
+
+def test_extractive_answerer_quotes_the_best_sentences_deterministically():
+    from langchain_reliable import ExtractiveAnswerer, create_reliable_rag
+    from langchain_reliable.demo import demo_documents
+
+    rag = create_reliable_rag(ExtractiveAnswerer(), demo_documents(), k=4)
+    question = "When and where was the Treaty of Versailles signed?"
+    first, again = rag.invoke({"question": question}), rag.invoke({"question": question})
+    assert (
+        first["answer"]
+        == again["answer"]
+        == (
+            "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors "
+            "at the Palace of Versailles."
+        )
+    )
+    assert first["decision"] == "return" and first["attempts"] == 1
+
+
+def test_extractive_answerer_abstains_when_nothing_matches():
+    from langchain_reliable import ExtractiveAnswerer
+    from langchain_reliable.answerers import NOTHING_FOUND
+
+    reply = ExtractiveAnswerer().invoke(
+        '<passage index="0">\nEtna is a volcano.\n</passage>\n<question>\nWho won?\n</question>'
+    )
+    assert reply.content == NOTHING_FOUND
+    assert reply.response_metadata == {"extractive": True, "passages": []}
+
+
+def test_extractive_answerer_limits_and_orders_sentences():
+    from langchain_reliable import ExtractiveAnswerer
+
+    prompt = (
+        '<passage index="0">\nEtna erupted in 2021. Etna is in Sicily.\n</passage>\n'
+        '<passage index="1">\nEtna is a volcano. Etna is in Sicily.\n</passage>\n'
+        "<question>\nTell me about Etna\n</question>"
+    )
+    reply = ExtractiveAnswerer(max_sentences=2).invoke(prompt)
+    assert reply.content == "Etna erupted in 2021. Etna is in Sicily."
+    assert reply.response_metadata["passages"] == [0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import io
 import itertools
 import json
 import re
@@ -575,3 +576,82 @@ def test_records_are_models() -> None:
     assert isinstance(record, EvalRecord)
     with pytest.raises(Exception):  # noqa: B017 - frozen pydantic model
         record.answer = "changed"
+
+
+# --- the format, documented in the package ------------------------------------------------
+
+
+def test_eval_help_documents_the_format_from_the_package(capsys) -> None:
+    from langchain_reliable.cli import main
+    from langchain_reliable.eval.datasets import FORMAT_FILE
+
+    assert main(["eval", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "shared/data" not in out
+    assert "data format: JSON lines" in out and "hallucinated" in out
+    assert f"full description: {FORMAT_FILE}" in out
+    assert FORMAT_FILE.is_file() and "# Evaluation data format" in FORMAT_FILE.read_text("utf-8")
+    example = next(line.strip() for line in out.splitlines() if line.strip().startswith("{"))
+    record = EvalRecord.model_validate_json(example)  # the documented example is valid
+    assert record.claims and record.hallucinated
+
+
+# --- per-record output and the progress bar -----------------------------------------------
+
+
+def test_cli_json_records_gives_one_entry_per_item(capsys) -> None:
+    code, out, _ = _run(capsys, str(TINY), "--json", "--records")
+    assert code == 0
+    payload = json.loads(out)
+    records = payload["records"]
+    assert len(records) == payload["n"] == 10
+    assert [r["id"] for r in records][:2] == ["t-1", "t-2"]
+    assert set(records[0]) == {"id", "claim", "hallucinated", "score", "predicted"}
+    assert records[0]["claim"] is None and records[0]["hallucinated"] is False
+    for r in records:
+        assert r["predicted"] == (r["score"] >= payload["threshold"])
+    code, out, _ = _run(capsys, str(TINY), "--json", "--records", "--level", "claim")
+    claims = json.loads(out)["records"]
+    assert len(claims) == 11 and any(r["claim"] == 1 for r in claims)
+    code, out, _ = _run(capsys, str(TINY), "--json")
+    assert "records" not in json.loads(out)  # only when asked for
+
+
+def test_cli_records_with_several_results_and_without_json(capsys, tmp_path: Path) -> None:
+    second = tmp_path / "again.jsonl"
+    shutil.copy(TINY, second)
+    code, out, _ = _run(capsys, str(TINY), str(second), "--json", "--records")
+    assert code == 0
+    assert all(len(r["records"]) == 10 for r in json.loads(out)["results"])
+    code, out, err = _run(capsys, str(TINY), "--records")
+    assert code == 2 and "--records needs --json" in err and out == ""
+
+
+def test_records_mark_skipped_items(capsys) -> None:
+    code, out, _ = _run(
+        capsys, str(TINY), "--json", "--records", "--baselines", embeddings=WordEmbeddings()
+    )
+    assert code == 0
+    peer = next(r for r in json.loads(out)["results"] if r["detector"] == "peer:alpha")
+    skipped = [r for r in peer["records"] if r["score"] is None]
+    assert len(skipped) == 10 - peer["n"] and all(r["predicted"] is None for r in skipped)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_unless_quiet(capsys, monkeypatch) -> None:
+    code, _, err = _run(capsys, str(TINY), "--json")  # stderr is no terminal here: no bar
+    assert code == 0 and "10/10" not in err
+    for quiet, shown in ((False, True), (True, False)):
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        argv = [str(TINY), "--json"] + (["--quiet"] if quiet else [])
+        code = eval_cli.run(
+            _args(*argv), verifier=SubstringVerifier(), extractor=SentenceExtractor()
+        )
+        assert code == 0
+        assert ("eval_tiny · substring" in terminal.getvalue()) is shown, terminal.getvalue()
+        assert ("10/10" in terminal.getvalue()) is shown

@@ -11,9 +11,11 @@ EXPECTED_ALL = [
     "Cost",
     "Evidence",
     "ExtractionResult",
+    "ExtractiveAnswerer",
     "LLMClaimExtractor",
     "LLMJudge",
     "Limits",
+    "LocalEmbeddings",
     "LocalVerifier",
     "Passage",
     "Policy",
@@ -25,6 +27,7 @@ EXPECTED_ALL = [
     "create_reliable_rag",
     "create_verifier",
     "get_verifier",
+    "load_faiss_index",
 ]
 
 
@@ -32,6 +35,17 @@ def test_all_imports():
     assert sorted(langchain_reliable.__all__) == sorted(EXPECTED_ALL)
     for name in EXPECTED_ALL:
         assert getattr(langchain_reliable, name) is not None
+
+
+def test_root_exports_are_the_package_objects():
+    from langchain_reliable.answerers import ExtractiveAnswerer
+    from langchain_reliable.defaults import load_faiss_index
+    from langchain_reliable.embeddings import LocalEmbeddings
+
+    assert langchain_reliable.LocalEmbeddings is LocalEmbeddings
+    assert langchain_reliable.load_faiss_index is load_faiss_index
+    assert langchain_reliable.ExtractiveAnswerer is ExtractiveAnswerer
+    assert {"LocalEmbeddings", "load_faiss_index"} <= set(dir(langchain_reliable))
 
 
 def test_import_loads_no_heavy_backend():

@@ -156,6 +156,18 @@ def test_non_utf8_text_is_decoded(tmp_path):
     assert "Caf" in docs[0].page_content
 
 
+def test_binary_file_named_txt_is_skipped_with_a_reason(tmp_path):
+    (tmp_path / "photo.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    (tmp_path / "notes.md").write_bytes(b"\x7fELF\x02\x01\x01" + b"\x01\x02\x03" * 50)
+    (tmp_path / "wide.txt").write_bytes("Etna is in Sicily.".encode("utf-16"))
+    docs, problems = load_documents(tmp_path)
+    assert [d.page_content for d in docs] == ["Etna is in Sicily."]
+    assert sorted(str(p) for p in problems) == [
+        "notes.md: binary file, not text (despite its .md name)",
+        "photo.txt: binary file, not text (despite its .txt name)",
+    ]
+
+
 def test_defaults_in_the_usual_range():
     assert 500 <= CHUNK_SIZE <= 700
     assert 0.10 <= CHUNK_OVERLAP / CHUNK_SIZE <= 0.15
