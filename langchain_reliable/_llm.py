@@ -175,6 +175,35 @@ async def ainvoke_with_timeout(
         raise TimeoutError(f"no answer within {timeout} s") from None
 
 
+def invoke_with_timeout(
+    runnable: Any, input: Any, timeout: float | None, *, config: RunnableConfig | None = None
+) -> Any:
+    """Synchronous `ainvoke_with_timeout`: `invoke` in a daemon thread, waited for `timeout` s.
+
+    Raises:
+        TimeoutError: the runnable did not answer in time (callers fail closed).
+        Exception: whatever the runnable raised.
+    """
+    outcome: list[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append((runnable.invoke(input, config=config), None))
+        except BaseException as exc:  # handed to the caller, never lost
+            outcome.append((None, exc))
+
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(work,), daemon=True, name="llm-call")
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        raise TimeoutError(f"no answer within {timeout} s")
+    result, error = outcome[0]
+    if error is not None:
+        raise error
+    return result
+
+
 @dataclass
 class Reply:
     """What one structured call gave back.

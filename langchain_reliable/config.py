@@ -22,6 +22,8 @@ class Limits(BaseModel):
             long ones cut; flag `truncated_context`).
         claims: 64 claims per answer (the rest are not verified and count as
             `uncertain`; flag `truncated_claims`).
+        generation: 120 seconds for the chat model's answer in the RAG graph (past
+            it the attempt's answer is empty, so it is refused: it fails closed).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -31,6 +33,7 @@ class Limits(BaseModel):
     max_passages: int = Field(default=50, gt=0)
     max_passage_chars: int = Field(default=20_000, gt=0)
     max_claims: int = Field(default=64, gt=0)
+    generate_timeout: float | None = Field(default=120.0, gt=0)
 
 
 @dataclass(kw_only=True)

@@ -10,6 +10,7 @@ and return a `Literal`, so Studio can label the edges.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable._aio import run_sync
+from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import check_coverage, uncovered
 from langchain_reliable.errors import ConfigurationError
@@ -37,6 +39,8 @@ from langchain_reliable.prompts import load_prompt, wrap_passages
 from langchain_reliable.report import build_report
 from langchain_reliable.schemas import Decision, Passage, ReliabilityReport, Route
 from langchain_reliable.state import RAGState, VerifyState
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from langchain_reliable.audit import AuditLog
@@ -223,13 +227,33 @@ def question_of(state: RAGState, deps: RAGDeps) -> str:
 
 
 def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
-    """Answer from the passages; the stricter prompt from the second attempt on."""
-    return generated(state, deps.chat.invoke(prompt(state), config))
+    """Answer from the passages; the stricter prompt from the second attempt on.
+
+    The chat model gets `Limits.generate_timeout` seconds; past it the attempt's
+    answer is empty, which the verification refuses (fails closed).
+    """
+    timeout = deps.verification.limits.generate_timeout
+    try:
+        reply = invoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
+    except TimeoutError:
+        return timed_out(state, timeout)
+    return generated(state, reply)
 
 
 async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Async path of `generate`."""
-    return generated(state, await deps.chat.ainvoke(prompt(state), config))
+    timeout = deps.verification.limits.generate_timeout
+    try:
+        reply = await ainvoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
+    except TimeoutError:
+        return timed_out(state, timeout)
+    return generated(state, reply)
+
+
+def timed_out(state: RAGState, timeout: float | None) -> dict:
+    """The update when the chat model did not answer in time: no answer to show."""
+    logger.warning("generation timed out after %s s; the attempt has no answer", timeout)
+    return {"answer": "", "attempts": state.get("attempts", 0) + 1}
 
 
 def prompt(state: RAGState) -> list[BaseMessage]:
