@@ -51,16 +51,18 @@ Example:
 
 """
 
-from langchain_reliable.audit.chain import (
-    GENESIS,
-    ChainCheck,
-    record_hash,
-    verify_chain,
-)
-from langchain_reliable.audit.chain import (
-    canonical as canonical,
-)
+from langchain_reliable.audit.chain import GENESIS, record_hash
+from langchain_reliable.audit.chain import canonical as canonical
 from langchain_reliable.audit.log import AuditLog, as_audit_log
 from langchain_reliable.audit.record import model_name as model_name
+from langchain_reliable.audit.verify import ChainCheck, Problem, verify_chain
 
-__all__ = ["GENESIS", "AuditLog", "ChainCheck", "as_audit_log", "record_hash", "verify_chain"]
+__all__ = [
+    "GENESIS",
+    "AuditLog",
+    "ChainCheck",
+    "Problem",
+    "as_audit_log",
+    "record_hash",
+    "verify_chain",
+]
