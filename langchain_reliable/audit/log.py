@@ -193,13 +193,12 @@ class AuditLog:
             tail = Tail(self._last_of_newest_backup(), tail.ends_with_newline, in_file=False)
         gap = self._anchor_gap(tail)
         folded = 0
-        spilled = spill_files(self.path)
-        for spill in spilled:
+        last_id = tail.record.get("spill_id") if tail.record else None
+        for spill in spill_files(self.path):
             body, why = read_spill(spill, self.key)
             if body is None:
                 logger.error("audit log: spill file %s not folded: %s", spill, why)
                 continue
-            last_id = tail.record.get("spill_id") if tail.record else None
             if body["spill_id"] != last_id:  # not folded already by a writer that died
                 body.pop("hash", None)
                 tail = self._append_one(body, tail, gap)
