@@ -149,7 +149,15 @@ class AuditLog:
         return True
 
     def fold(self) -> int:
-        """Fold waiting spill files into the chain now (writes do it anyway); returns how many."""
+        """Fold waiting spill files into the chain now (writes do it anyway).
+
+        Returns:
+            How many records were folded.
+
+        Raises:
+            TimeoutError: the lock was not obtained within ``lock_timeout``.
+
+        """
         with self._locked():
             return self._append(None)
 
