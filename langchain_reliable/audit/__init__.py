@@ -12,24 +12,51 @@ decision, the models and the latency. Two more fields make tampering detectable:
 
 ``seq`` numbers the records of a chain from 1, and ``starts_file`` is true on the
 first record of each file, so an edited, deleted or reordered line breaks the chain
-at a line `verify_chain` names. Deleting the *last* records of the newest file
-cannot be seen from the file alone (keep a copy of the last hash elsewhere if that
-matters); a plain SHA-256 chain can be recomputed by someone who rewrites the whole
-tail, which a secret ``key`` (HMAC) prevents.
+at a line `verify_chain` names. A plain SHA-256 chain can be recomputed by someone
+who rewrites the whole tail, which a secret ``key`` (HMAC) prevents.
 
 Writers:
     Appends are serialised by a lock inside the process (threads) and by a file
     lock (the ``filelock`` package: ``flock`` on POSIX, ``msvcrt`` locking on
-    Windows) on a side file ``<log>.lock`` across processes, and the last hash is
-    read from the file under both locks, so several processes can share one log
-    and the chain stays whole. The lock is advisory and may not hold on some
+    Windows) on a side file ``<log>.lock`` across processes, and the chain's tail
+    is read from the file under both locks, so several processes can share one
+    log and the chain stays whole. The lock is advisory and may not hold on some
     network file systems (old NFS).
 
-Never in the way:
-    A write that fails (bad path, read-only disk, a lock not obtained within
-    ``lock_timeout`` seconds, 2 by default) is logged and counted in ``failures``;
-    nothing is raised into the answer path and no answer waits longer than the
-    lock timeout on a stuck writer.
+No record lost:
+    A writer retries the file lock with back-off (1 ms doubling to 50 ms, with
+    jitter) for up to ``lock_timeout`` seconds (5 by default). If it still has not
+    got it, the record is not dropped: it goes to its own spill file
+    ``<log>.spill-<pid>-<uuid>.jsonl`` (written as ``.tmp`` and renamed, so whole
+    or absent), carrying ``spill_id`` and a hash of itself. The next writer that
+    holds the lock folds spill files into the chain, oldest first (the chained
+    record keeps ``spill_id``), then deletes them; a fold cut short between the
+    append and the delete is recognised by the ``spill_id`` of the chain's last
+    record, so nothing is appended twice. `verify_chain` checks waiting spill
+    files too and counts them (``ChainCheck.spilled``); `AuditLog.fold` folds now.
+    No answer waits longer than ``lock_timeout`` and one small file write. A
+    write fails (logged, counted in ``failures``, never raised) only when even
+    the spill file cannot be written: bad path, read-only or full disk.
+
+Torn lines:
+    A writer killed mid-append leaves a line without its newline; the next writer
+    starts on a new line and chains to the last *whole* record, so the torn line
+    lies outside the chain. `verify_chain` reports every problem, not just the
+    first: a line that is not a record is reported (``damaged``, with its line)
+    and skipped, and checking goes on; a bad hash or link (``tampered``) is
+    reported and checking resumes from that record.
+
+The anchor:
+    Deleting the newest records leaves a chain that still verifies. The anchor
+    ``<log>.anchor`` (or another path: ``AuditLog(anchor=PATH)``; ``anchor=False``
+    for none) holds the last record's ``seq`` (the chain's record count) and
+    ``hash``, HMAC-signed with ``key``; it is replaced atomically under the lock
+    after every append. `verify_chain` compares it with the log: a log that ends
+    before the anchor's seq (records removed, file emptied) or whose record at
+    that seq has another hash is an ``anchor`` problem. A writer that finds the
+    log behind its anchor says so in its record (``anchor_gap``), so appending
+    does not hide the removal. Without a key, whoever can rewrite the log can
+    rewrite the anchor too: keep it elsewhere or set a key.
 
 Rotation:
     With ``max_bytes`` and ``backups`` both above zero, a file that would grow past
@@ -37,8 +64,9 @@ Rotation:
     oldest beyond ``backups`` is deleted), and the chain continues in the new file:
     its first record's ``prev_hash`` is the last hash of ``<log>.1``.
 
-Modules: `log` (the writer, `AuditLog`), `chain` (hashes and `verify_chain`),
-`record` (what a record holds).
+Modules: `log` (the writer, `AuditLog`), `chain` (hashes, the tail), `verify`
+(`verify_chain`), `spill` (spill files), `anchor` (the sidecar), `record` (what a
+record holds).
 
 Example:
     >>> import tempfile, pathlib
@@ -51,16 +79,18 @@ Example:
 
 """
 
-from langchain_reliable.audit.chain import (
-    GENESIS,
-    ChainCheck,
-    record_hash,
-    verify_chain,
-)
-from langchain_reliable.audit.chain import (
-    canonical as canonical,
-)
+from langchain_reliable.audit.chain import GENESIS, record_hash
+from langchain_reliable.audit.chain import canonical as canonical
 from langchain_reliable.audit.log import AuditLog, as_audit_log
 from langchain_reliable.audit.record import model_name as model_name
+from langchain_reliable.audit.verify import ChainCheck, Problem, verify_chain
 
-__all__ = ["GENESIS", "AuditLog", "ChainCheck", "as_audit_log", "record_hash", "verify_chain"]
+__all__ = [
+    "GENESIS",
+    "AuditLog",
+    "ChainCheck",
+    "Problem",
+    "as_audit_log",
+    "record_hash",
+    "verify_chain",
+]

@@ -15,6 +15,9 @@ from langchain_reliable.cli.common import (
     add_command,
 )
 
+_SHOWN = 50
+"""Problems printed at most; the rest are counted."""
+
 EXIT_CODES = (
     "exit codes:\n  0  chain intact\n  1  tampered or damaged\n  2  usage error (no such file)"
 )
@@ -49,17 +52,20 @@ def run(args: argparse.Namespace) -> int:
         key = os.environ.get(args.key_env)
         if not key:
             raise UsageError(f"--key-env: environment variable {args.key_env} is not set")
-    check = verify_chain(files if len(files) > 1 else files[0], key=key)
+    check = verify_chain(files if len(files) > 1 else files[0], key=key, anchor=args.anchor or None)
+    where = f"{len(files)} files" if len(files) > 1 else str(files[0])
+    for note in check.notes:
+        print(f"note: {note}")
     if check.ok:
-        where = f"{len(files)} files" if len(files) > 1 else str(files[0])
         print(f"OK: {check.records} records, hash chain intact ({where})")
         return EXIT_OK
-    where = check.file or str(files[0])
-    if check.first_bad_line is None:
-        print(f"BAD: {where}: {check.reason}")
-    else:
-        print(f"BAD: {where} line {check.first_bad_line}: {check.reason}")
-    print(f"({check.records} good records before it)")
+    for problem in check.problems[:_SHOWN]:
+        place = problem.file or str(files[-1])
+        line = f" line {problem.line}" if problem.line is not None else ""
+        print(f"BAD: {place}{line}: [{problem.kind}] {problem.reason}")
+    if len(check.problems) > _SHOWN:
+        print(f"... and {len(check.problems) - _SHOWN} more problems")
+    print(f"({check.records} intact records, {len(check.problems)} problems; {where})")
     return EXIT_NOT_VERIFIED
 
 
@@ -78,8 +84,11 @@ def add(sub: Subparsers) -> None:
         "verify",
         help="check a log's hash chain and name the first bad record",
         description="Check the hash chain of an audit log written by AuditLog.\n"
-        "Prints OK and the record count, or the first bad record's line number and why.\n"
-        "Several LOGs are checked as one chain, oldest first (LOG.2 LOG.1 LOG).",
+        "Prints OK and the record count, or every problem with its line and why\n"
+        "(a torn line is reported and the records after it are still checked).\n"
+        "Several LOGs are checked as one chain, oldest first (LOG.2 LOG.1 LOG).\n"
+        "The live LOG's spill files (LOG.spill-*.jsonl) are checked too, and its\n"
+        "anchor (LOG.anchor) is compared: removal of the newest records is reported.",
         epilog=EXIT_CODES,
     )
     verify.add_argument("log", nargs="+", metavar="LOG", help="JSONL log file(s), oldest first")
@@ -93,6 +102,12 @@ def add(sub: Subparsers) -> None:
         default=None,
         metavar="VAR",
         help="environment variable holding the HMAC key the log was written with",
+    )
+    verify.add_argument(
+        "--anchor",
+        default=None,
+        metavar="PATH",
+        help="the anchor file, if not LOG.anchor beside the live LOG (it must exist)",
     )
     verify.set_defaults(run=run)
     parser.set_defaults(run=None, _help=parser)

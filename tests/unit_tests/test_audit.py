@@ -149,7 +149,8 @@ def test_edited_record_is_detected(five):
     assert not check.ok
     assert check.first_bad_line == 3
     assert "edited" in check.reason
-    assert check.records == 2
+    assert check.records == 4  # verification goes on: the records after it are intact
+    assert len(check.problems) == 1
 
 
 def test_edited_score_is_detected(five):
@@ -353,24 +354,34 @@ def test_bad_record_is_counted_not_raised(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="fcntl.flock")
-def test_stuck_lock_times_out(tmp_path):
+def test_stuck_lock_spills_then_folds(tmp_path):
+    """A lock not obtained in time: the record goes to a spill file, not lost; the next
+    writer folds it into the chain."""
     import fcntl
+    import time
 
     path = tmp_path / "audit.jsonl"
     log = AuditLog(path, lock_timeout=0.2)
+    decide(log, 1)
     fd = os.open(log.lock_path, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # another "process" holds the lock
-        import time
-
         start = time.monotonic()
-        assert log.record_decision({"question": "q"}, {"decision": "return"}) is False
+        assert log.record_decision({"question": "spilled"}, {"decision": "return"}) is True
         assert time.monotonic() - start < 2
-        assert log.failures == 1
+        assert (log.failures, log.spilled, log.written) == (0, 1, 2)
+        spills = list(tmp_path.glob("audit.jsonl.spill-*.jsonl"))
+        assert len(spills) == 1
+        check = verify_chain(path)  # the spilled record is part of the log
+        assert check.ok and check.records == 1 and check.spilled == 1
     finally:
         os.close(fd)
     decide(log, 1)
-    assert verify_chain(path).ok
+    assert not list(tmp_path.glob("audit.jsonl.spill-*"))
+    check = verify_chain(path)
+    assert check.ok and check.records == 3 and check.spilled == 0
+    questions = [json.loads(line)["question"] for line in lines(path)]
+    assert questions == [f"{QUESTION} 0", "spilled", f"{QUESTION} 0"]
 
 
 def test_torn_tail_is_flagged_and_writing_goes_on(tmp_path):
