@@ -361,3 +361,21 @@ def test_judge_prompt_tags_hold_whatever_the_claim_and_question(claim: str, ques
         )
         assert _tags(user.content, tag) == 2
         assert _tags(user.content, "passage") == 2
+
+
+@pytest.mark.parametrize("model_class", [HangingChatModel, AsyncHangingChatModel])
+async def test_generator_timeout_fails_closed(model_class: type[HangingChatModel]) -> None:
+    """A generator that does not answer in time yields no answer, refused (sync and async)."""
+    from langchain_reliable import Limits
+
+    passages = ["The maximum daily dose of metformin is 2550 mg."]
+    rag = create_reliable_rag(
+        model_class(seconds=3.0), passages, limits=Limits(generate_timeout=0.3)
+    )
+    question = {"question": "What is the maximum daily dose of metformin?"}
+    for run in (lambda: rag.invoke(question), None):
+        started = time.perf_counter()
+        out = run() if run else await rag.ainvoke(question)
+        assert time.perf_counter() - started < 2.5
+        assert out["decision"] == "refuse"
+        assert "late" not in out["answer"]
