@@ -1,0 +1,178 @@
+"""Roles: who does what to whom, and names matched whole.
+
+- `swapped_roles`: two words the claim shares with its sentence, on either side
+  of the same relation, in the other order ("Monsanto acquired Bayer" against
+  "Bayer acquired Monsanto").
+- `substituted_name`: the sentence the claim is about names someone else where
+  the claim has a name given elsewhere in the passages.
+- `opening_name`: a capitalised word that opens the claim, found nowhere in the
+  passages (`names.extract_names` skips a lone sentence-initial word).
+- `partial_name`: a multiword name whose last word the passages give only with
+  another first word ("John Smith" where they say "Jane Smith").
+
+Example:
+    >>> swapped_roles("Monsanto acquired Bayer in 2018.", "Bayer acquired Monsanto in 2018.")
+    ('Monsanto', 'Bayer')
+    >>> partial_name("John Smith", ["Jane Smith chaired the board.", "Smith resigned."])
+    'Jane Smith'
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_reliable.checks.names import name_words
+from langchain_reliable.text import STOPWORDS, stem
+
+__all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# Words whose change between two names turns a relation around ("A acquired B" /
+# "B was acquired by A", "capital of B" / "B's capital").
+_MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
+# Relations that hold both ways: swapping their two sides changes nothing.
+_SYMMETRIC = frozenset(
+    stem(w)
+    for w in """marry married met meet play played face faced draw drew tie tied merge
+    merged border borders bordered partner partnered collaborate collaborated share shared
+    versus vs and or with between both equal same similar""".split()  # noqa: SIM905
+)
+_TITLES = frozenset(
+    """president king queen prince princess senator governor general judge justice pope
+    saint lord lady coach captain professor doctor minister chancellor emperor sheikh
+    chief mayor bishop sergeant colonel""".split()  # noqa: SIM905
+)
+_OPENERS = frozenset(
+    """additionally also afterwards currently despite eventually following furthermore
+    however later meanwhile moreover nevertheless nonetheless notably originally overall
+    today initially finally yes ok okay generally typically usually""".split()  # noqa: SIM905
+)
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        low = word.lower().replace("’", "'")
+        if low.endswith("'s"):
+            out.append((word[:-2], stem(low[:-2])))
+            out.append(("'s", "'s"))
+        else:
+            out.append((word, stem(low)))
+    return out
+
+
+def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return the two words of `claim` that `sentence` gives in the other order.
+
+    Two content words, each once in both texts, with a shared relation word
+    (not symmetric: "married", "borders") between them in both, and the same
+    voice markers between them ("by", "of", "to", "'s"): the claim says the
+    same relation with its two sides exchanged.
+
+    Args:
+        claim: The claim.
+        sentence: The passage sentence the claim is about.
+
+    Returns:
+        The two words as the claim writes them, or `None`.
+
+    """
+    cw, sw = _words(claim), _words(sentence)
+    c_stems, s_stems = [s for _, s in cw], [s for _, s in sw]
+    shared = [
+        i
+        for i, s in enumerate(c_stems)
+        if s not in STOPWORDS and s not in _MARKERS and c_stems.count(s) == 1
+        and s_stems.count(s) == 1
+    ]  # fmt: skip
+    for n, i in enumerate(shared):
+        for j in shared[n + 1 :]:
+            x, y = s_stems.index(c_stems[i]), s_stems.index(c_stems[j])
+            if x < y:
+                continue
+            c_between, s_between = c_stems[i + 1 : j], s_stems[y + 1 : x]
+            relation = {s for s in c_between if s not in STOPWORDS and s not in _MARKERS} & set(
+                s_between
+            )
+            if not relation or relation & _SYMMETRIC or set(c_between) & _SYMMETRIC:
+                continue
+            if {s for s in c_between if s in _MARKERS} != {s for s in s_between if s in _MARKERS}:
+                continue
+            return cw[i][0], cw[j][0]
+    return None
+
+
+def substituted_name(
+    claim_names: Sequence[str], sentence_names: Sequence[str]
+) -> tuple[str, str] | None:
+    """Return (claim name, sentence name) when the sentence names someone else instead.
+
+    Fires when exactly one name of the claim is missing from the sentence and
+    the sentence has exactly one name the claim lacks; the caller makes sure
+    the sentence is otherwise the claim's and the claim's name occurs elsewhere.
+    """
+    c_sets = [set(name_words(n)) for n in claim_names]
+    s_sets = [set(name_words(n)) for n in sentence_names]
+    missing = [
+        n
+        for n, ws in zip(claim_names, c_sets, strict=True)
+        if ws and not any(ws <= s for s in s_sets)
+    ]
+    extra = [
+        n
+        for n, ws in zip(sentence_names, s_sets, strict=True)
+        if ws and not any(ws & c for c in c_sets)
+    ]
+    if len(missing) == 1 and len(extra) == 1:
+        return missing[0], extra[0]
+    return None
+
+
+def opening_name(claim: str) -> str | None:
+    """The lone capitalised word that opens `claim`, when it may be a name.
+
+    Stopwords, common openers ("However", "Today"), adverbs in "-ly" and a
+    word followed by a comma are not taken for names; the caller looks the
+    word up in the passages.
+    """
+    m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+([a-z]\w*|\d))", claim)
+    if m is None:
+        return None
+    word = m.group(1)
+    low = word.lower()
+    if low in STOPWORDS or low in _OPENERS or low.endswith("ly"):
+        return None
+    return word
+
+
+_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
+
+
+def partial_name(name: str, passages: Sequence[str]) -> str | None:
+    """A passage name that has the last word of `name` with another word before it.
+
+    "John Smith" is not supported by passages that only say "Jane Smith" and
+    "Smith": the surname alone does not tell which Smith. A title before the
+    surname ("President Obama") is no other name.
+
+    Returns:
+        That passage name, or `None` when `name` is found whole or nothing conflicts.
+
+    """
+    words = name_words(name)
+    if len(words) < 2:
+        return None
+    runs = [m.group(0) for p in passages for m in _RUN.finditer(p)]
+    conflict = None
+    for run in runs:
+        rw = [w for w in name_words(run) if w not in _TITLES]
+        if set(words) <= set(rw):
+            return None
+        if words[-1] in rw:
+            at = rw.index(words[-1])
+            if at > 0 and rw[at - 1] not in words and conflict is None:
+                conflict = run
+    return conflict
