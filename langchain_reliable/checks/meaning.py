@@ -129,13 +129,6 @@ def _names(text: str) -> list[str]:
 
 
 def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
-    opener = opening_name(claim)
-    if (
-        opener is not None
-        and not facts.has_name(opener)
-        and stem(opener.lower()) not in facts.stems
-    ):
-        return Finding("unsupported", f"name '{opener}' not found in any passage")
     names = _names(claim)
     texts = [u.text for u in facts.units]
     for name in names:
@@ -145,12 +138,15 @@ def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
                 "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
             )
     name_stems = {s for n in names for s in content_stems(n)}
-    about, share = _about([s for s in _core(claim) if s not in name_stems], facts)
+    rest = [s for s in dict.fromkeys(content_stems(claim)) if s not in name_stems]
+    about, share = _about(rest, facts)
     if not names or share < _SUBSTITUTE:
         return None
     swaps = [substituted_name(names, _names(facts.units[i].text)) for i in about]
     if not swaps or any(s is None for s in swaps):
         return None
-    claimed, stated = swaps[0]
+    claimed, stated = swaps[0]  # type: ignore[misc]
+    if not facts.has_name(claimed) and stem(claimed.lower()) not in facts.stems:
+        return Finding("unsupported", f"name '{claimed}' not found in any passage")
     where = passage_label(facts.units[about[0]])
     return Finding("unsupported", f"{where} says '{stated}' where the claim says '{claimed}'")

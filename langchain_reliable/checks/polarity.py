@@ -105,6 +105,13 @@ _PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
             "sell sells sold selling",
             True,
         ),
+        ("best better", "worst worse", True),
+        ("enforceable", "unenforceable", False),
+        (
+            "keep keeps kept preserve preserves preserved retain retains retained",
+            "erase erases erased delete deletes deleted wipe wipes wiped",
+            False,
+        ),
         ("enable enables enabled", "disable disables disabled", False),
         ("encrypt encrypts encrypted", "decrypt decrypts decrypted unencrypted", False),
         ("include includes included including", "exclude excludes excluded excluding", False),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_reliable.checks.names import name_words
+from langchain_reliable.checks.names import name_form, name_words
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
@@ -32,6 +32,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Words whose change between two names turns a relation around ("A acquired B" /
 # "B was acquired by A", "capital of B" / "B's capital").
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
+_MAX_BETWEEN = 6  # longest relation between two swapped words, in words
 # Relations that hold both ways: swapping their two sides changes nothing.
 _SYMMETRIC = frozenset(
     stem(w)
@@ -44,10 +45,14 @@ _TITLES = frozenset(
     saint lord lady coach captain professor doctor minister chancellor emperor sheikh
     chief mayor bishop sergeant colonel""".split()  # noqa: SIM905
 )
+_NUMBERS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty hundred".split()  # noqa: SIM905
+)
 _OPENERS = frozenset(
     """additionally also afterwards currently despite eventually following furthermore
     however later meanwhile moreover nevertheless nonetheless notably originally overall
-    today initially finally yes ok okay generally typically usually""".split()  # noqa: SIM905
+    today initially finally yes ok okay generally typically usually instead increase
+    decrease""".split()  # noqa: SIM905
 )
 
 
@@ -64,13 +69,17 @@ def _words(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _relation(stems: Sequence[str]) -> set[str]:
+    return {s for s in stems if s not in STOPWORDS and s not in _MARKERS}
+
+
 def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
     """Return the two words of `claim` that `sentence` gives in the other order.
 
-    Two content words, each once in both texts, with a shared relation word
-    (not symmetric: "married", "borders") between them in both, and the same
-    voice markers between them ("by", "of", "to", "'s"): the claim says the
-    same relation with its two sides exchanged.
+    Two content words, each once in both texts, with the same short relation
+    between them in both (the same content words, none symmetric: "married",
+    "borders"; the same voice markers: "by", "of", "to", "'s"): the claim says
+    the same relation with its two sides exchanged.
 
     Args:
         claim: The claim.
@@ -94,10 +103,13 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
             if x < y:
                 continue
             c_between, s_between = c_stems[i + 1 : j], s_stems[y + 1 : x]
-            relation = {s for s in c_between if s not in STOPWORDS and s not in _MARKERS} & set(
-                s_between
-            )
-            if not relation or relation & _SYMMETRIC or set(c_between) & _SYMMETRIC:
+            relation = _relation(c_between)
+            if (
+                not relation
+                or relation != _relation(s_between)
+                or len(c_between) > _MAX_BETWEEN
+                or set(c_between) & _SYMMETRIC
+            ):
                 continue
             if {s for s in c_between if s in _MARKERS} != {s for s in s_between if s in _MARKERS}:
                 continue
@@ -111,24 +123,28 @@ def substituted_name(
     """Return (claim name, sentence name) when the sentence names someone else instead.
 
     Fires when exactly one name of the claim is missing from the sentence and
-    the sentence has exactly one name the claim lacks; the caller makes sure
-    the sentence is otherwise the claim's and the claim's name occurs elsewhere.
+    the sentence has, in the same place (first name or not), a name of the
+    same kind (code or word) that the claim lacks, and not many more names
+    than the claim. The caller makes sure the sentence is otherwise the claim's.
     """
-    c_sets = [set(name_words(n)) for n in claim_names]
-    s_sets = [set(name_words(n)) for n in sentence_names]
-    missing = [
-        n
-        for n, ws in zip(claim_names, c_sets, strict=True)
-        if ws and not any(ws <= s for s in s_sets)
-    ]
-    extra = [
-        n
-        for n, ws in zip(sentence_names, s_sets, strict=True)
-        if ws and not any(ws & c for c in c_sets)
-    ]
-    if len(missing) == 1 and len(extra) == 1:
-        return missing[0], extra[0]
+    c_sets = [{stem(w) for w in name_words(n)} for n in claim_names]
+    s_sets = [{stem(w) for w in name_words(n)} for n in sentence_names]
+    if len(sentence_names) > len(claim_names) + 1:
+        return None
+    missing = [i for i, ws in enumerate(c_sets) if ws and not any(ws <= s for s in s_sets)]
+    if len(missing) != 1:
+        return None
+    gone = claim_names[missing[0]]
+    for j, ws in enumerate(s_sets):
+        if not ws or any(ws <= c for c in c_sets) or (j == 0) != (missing[0] == 0):
+            continue
+        if _is_code(sentence_names[j]) == _is_code(gone):
+            return gone, sentence_names[j]
     return None
+
+
+def _is_code(name: str) -> bool:
+    return name.isupper() or any(c.isdigit() for c in name)
 
 
 def opening_name(claim: str) -> str | None:
@@ -143,7 +159,7 @@ def opening_name(claim: str) -> str | None:
         return None
     word = m.group(1)
     low = word.lower()
-    if low in STOPWORDS or low in _OPENERS or low.endswith("ly"):
+    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS or low.endswith(("ly", "ing")):
         return None
     return word
 
@@ -155,24 +171,31 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that has the last word of `name` with another word before it.
 
     "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith. A title before the
+    "Smith": the surname alone does not tell which Smith. Only short names
+    without connectors are checked, and only when a word before the last is
+    found in no passage name ("Jim" is found in "Jimmy"); a title before the
     surname ("President Obama") is no other name.
 
     Returns:
         That passage name, or `None` when `name` is found whole or nothing conflicts.
 
     """
-    words = name_words(name)
-    if len(words) < 2:
+    words = [w for w in name_words(name) if w not in _TITLES]
+    if not 2 <= len(words) <= 3 or len(words) != len(name_form(name).split()):
         return None
-    runs = [m.group(0) for p in passages for m in _RUN.finditer(p)]
-    conflict = None
-    for run in runs:
-        rw = [w for w in name_words(run) if w not in _TITLES]
+    runs = [
+        [w for w in name_words(m.group(0)) if w not in _TITLES]
+        for p in passages
+        for m in _RUN.finditer(p)
+    ]
+    known = {w for rw in runs for w in rw}
+    if all(any(k.startswith(w) or w.startswith(k) for k in known) for w in words[:-1]):
+        return None
+    for rw in runs:
         if set(words) <= set(rw):
             return None
         if words[-1] in rw:
-            at = rw.index(words[-1])
-            if at > 0 and rw[at - 1] not in words and conflict is None:
-                conflict = run
-    return conflict
+            head = rw[: rw.index(words[-1])]
+            if head and not set(head) & set(words):
+                return " ".join(rw).title()
+    return None
