@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
 from langchain_reliable.checks.polarity import LEXICON_STEMS, opposite_words, stronger_quantifier
 from langchain_reliable.checks.roles import (
@@ -40,6 +39,7 @@ from langchain_reliable.checks.roles import (
     partial_name,
     substituted_name,
     swapped_roles,
+    text_names,
 )
 from langchain_reliable.schemas import Label
 from langchain_reliable.text import content_stems, stem
@@ -119,17 +119,8 @@ def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
     return found or _name_finding(claim, facts)
 
 
-def _names(text: str) -> list[str]:
-    """The names of `text`, with a lone name that opens it."""
-    names = extract_names(text)
-    opener = opening_name(text)
-    if opener is not None and not any(n.startswith(opener) for n in names):
-        names.insert(0, opener)
-    return names
-
-
 def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
-    names = _names(claim)
+    names = text_names(claim)
     texts = [u.text for u in facts.units]
     for name in names:
         other = partial_name(name, texts)
@@ -142,11 +133,16 @@ def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
     about, share = _about(rest, facts)
     if not names or share < _SUBSTITUTE:
         return None
-    swaps = [substituted_name(names, _names(facts.units[i].text)) for i in about]
+    opener = opening_name(claim)
+    if (
+        opener is not None
+        and not facts.has_name(opener)
+        and stem(opener.lower()) not in facts.stems
+    ):
+        return Finding("unsupported", f"name '{opener}' not found in any passage")
+    swaps = [substituted_name(names, facts.units[i].text) for i in about]
     if not swaps or any(s is None for s in swaps):
         return None
     claimed, stated = swaps[0]  # type: ignore[misc]
-    if not facts.has_name(claimed) and stem(claimed.lower()) not in facts.stems:
-        return Finding("unsupported", f"name '{claimed}' not found in any passage")
     where = passage_label(facts.units[about[0]])
     return Finding("unsupported", f"{where} says '{stated}' where the claim says '{claimed}'")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.text import stem
+from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["LEXICON_STEMS", "opposite_words", "stronger_quantifier"]
 
@@ -140,10 +140,8 @@ LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS)
 """Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_NEGATED = re.compile(
-    r"\b(?:not|no|never|cannot|without)\b|n[’']t\b",
-    re.IGNORECASE,
-)
+_NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])
+_SCOPE = 4  # words before a polar word in which a negation turns it around
 
 
 _Tokens = list[tuple[str, str]]
@@ -195,13 +193,40 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
             sa, sb = sum(s in ga for s in s_stems), sum(s in gb for s in s_stems)
             if not (ca > sa and sb > cb):
                 continue
-            if (_NEGATED.search(claim) is None) != (_NEGATED.search(sentence) is None):
+            if _negated(ct, ga) != _negated(st, gb):
                 return None
             if converse and _reversed_sides(ct, ga, st, gb):
                 continue
-            said = next(w for w, s in ct if s in ga)
-            stated = next(w for w, s in st if s in gb)
-            return said, stated
+            return next(w for w, s in ct if s in ga), next(w for w, s in st if s in gb)
+    return _opposite_nearby(ct, st)
+
+
+def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
+    """Whether a negation stands in the few words before the first word of `group`."""
+    at = next(i for i, (_, s) in enumerate(tokens) if s in group)
+    return any(
+        w.lower() in _NEGATORS or w.lower().endswith(("n't", "n’t"))
+        for w, _ in tokens[max(0, at - _SCOPE) : at]
+    )
+
+
+def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
+    """A claim word whose next word the sentence gives right after its opposite.
+
+    For sentences that use both words of a pair: "increases glucose
+    production" against "... decreasing glucose production and increases
+    insulin sensitivity".
+    """
+    s_stems = [s for _, s in st]
+    for i, (word, s) in enumerate(ct[:-1]):
+        pair = next(((a, b) for a, b, _ in _PAIRS if s in a or s in b), None)
+        after = ct[i + 1][1]
+        if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
+            continue
+        same, other = pair if s in pair[0] else pair[::-1]
+        j = s_stems.index(after)
+        if j > 0 and s_stems[j - 1] in other and not _negated(ct[: i + 1], same):
+            return word, st[j - 1][0]
     return None
 
 

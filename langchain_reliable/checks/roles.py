@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_reliable.checks.names import name_form, name_words
+from langchain_reliable.checks.names import extract_names, name_form, name_words
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
@@ -32,7 +32,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Words whose change between two names turns a relation around ("A acquired B" /
 # "B was acquired by A", "capital of B" / "B's capital").
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
-_MAX_BETWEEN = 6  # longest relation between two swapped words, in words
+_MAX_BETWEEN = 8  # longest relation between two swapped words, in words
 # Relations that hold both ways: swapping their two sides changes nothing.
 _SYMMETRIC = frozenset(
     stem(w)
@@ -45,6 +45,12 @@ _TITLES = frozenset(
     saint lord lady coach captain professor doctor minister chancellor emperor sheikh
     chief mayor bishop sergeant colonel""".split()  # noqa: SIM905
 )
+# Last words of names of things, not people: "Decca Records" and "Verve Records" are two labels.
+_INSTITUTIONS = frozenset(
+    """records inc company group university college school bank party river street park
+    award prize trophy cup league club team war act court house building church museum
+    hospital station airport bridge road council committee department office""".split()  # noqa: SIM905
+)
 _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty hundred".split()  # noqa: SIM905
 )
@@ -52,7 +58,7 @@ _OPENERS = frozenset(
     """additionally also afterwards currently despite eventually following furthermore
     however later meanwhile moreover nevertheless nonetheless notably originally overall
     today initially finally yes ok okay generally typically usually instead increase
-    decrease""".split()  # noqa: SIM905
+    decrease later then next first second third last thus hence still""".split()  # noqa: SIM905
 )
 
 
@@ -69,8 +75,8 @@ def _words(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _relation(stems: Sequence[str]) -> set[str]:
-    return {s for s in stems if s not in STOPWORDS and s not in _MARKERS}
+def _relation(stems: Sequence[str], names: set[str]) -> set[str]:
+    return {s for s in stems if s not in STOPWORDS and s not in _MARKERS and s not in names}
 
 
 def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -91,6 +97,7 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
     """
     cw, sw = _words(claim), _words(sentence)
     c_stems, s_stems = [s for _, s in cw], [s for _, s in sw]
+    names = {s for w, s in [*cw[1:], *sw[1:]] if w[:1].isupper()}
     shared = [
         i
         for i, s in enumerate(c_stems)
@@ -103,10 +110,10 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
             if x < y:
                 continue
             c_between, s_between = c_stems[i + 1 : j], s_stems[y + 1 : x]
-            relation = _relation(c_between)
+            relation = _relation(c_between, names)
             if (
                 not relation
-                or relation != _relation(s_between)
+                or relation != _relation(s_between, names)
                 or len(c_between) > _MAX_BETWEEN
                 or set(c_between) & _SYMMETRIC
             ):
@@ -117,29 +124,59 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def substituted_name(
-    claim_names: Sequence[str], sentence_names: Sequence[str]
-) -> tuple[str, str] | None:
-    """Return (claim name, sentence name) when the sentence names someone else instead.
+def text_names(text: str) -> list[str]:
+    """The names of `text` (`names.extract_names`), with a lone name that opens it."""
+    names = extract_names(text)
+    opener = opening_name(text)
+    if opener is not None and not any(n.startswith(opener) for n in names):
+        names.insert(0, opener)
+    return names
 
-    Fires when exactly one name of the claim is missing from the sentence and
-    the sentence has, in the same place (first name or not), a name of the
-    same kind (code or word) that the claim lacks, and not many more names
-    than the claim. The caller makes sure the sentence is otherwise the claim's.
+
+def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, str] | None:
+    """Return (claim name, sentence name) when `sentence` names someone else instead.
+
+    Fires when exactly one name of the claim is missing from the sentence (none
+    of its words there, or its last word only after another first word: "Venus
+    Williams" where it says "Serena Williams") and the sentence has, in the same
+    place (first name or not), a name of the same kind (code or word) that the
+    claim lacks. The caller makes sure the sentence is otherwise the claim's.
     """
+    sentence_names = text_names(sentence)
+    words = set(name_form(sentence).split())
     c_sets = [{stem(w) for w in name_words(n)} for n in claim_names]
     s_sets = [{stem(w) for w in name_words(n)} for n in sentence_names]
-    if len(sentence_names) > len(claim_names) + 1:
-        return None
-    missing = [i for i, ws in enumerate(c_sets) if ws and not any(ws <= s for s in s_sets)]
+    missing = [
+        i
+        for i, (n, ws) in enumerate(zip(claim_names, c_sets, strict=True))
+        if ws
+        and not any(ws <= s for s in s_sets)
+        and (not set(name_words(n)) & words or _surname_of_other(n, sentence_names))
+    ]
     if len(missing) != 1:
         return None
     gone = claim_names[missing[0]]
+    other = _surname_of_other(gone, sentence_names)
+    if other is not None:
+        return gone, other
+    if len(sentence_names) > len(claim_names) + 1:
+        return None
     for j, ws in enumerate(s_sets):
         if not ws or any(ws <= c for c in c_sets) or (j == 0) != (missing[0] == 0):
             continue
         if _is_code(sentence_names[j]) == _is_code(gone):
             return gone, sentence_names[j]
+    return None
+
+
+def _surname_of_other(name: str, others: Sequence[str]) -> str | None:
+    words = [w for w in name_words(name) if w not in _TITLES]
+    if len(words) < 2 or words[-1] in _INSTITUTIONS:
+        return None
+    for other in others:
+        ow = [w for w in name_words(other) if w not in _TITLES]
+        if len(ow) >= 2 and ow[-1] == words[-1] and not set(ow[:-1]) & set(words[:-1]):
+            return other
     return None
 
 
@@ -154,12 +191,13 @@ def opening_name(claim: str) -> str | None:
     word followed by a comma are not taken for names; the caller looks the
     word up in the passages.
     """
-    m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+([a-z]\w*|\d))", claim)
+    m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+[a-z\d]|,)", claim)
     if m is None:
         return None
     word = m.group(1)
     low = word.lower()
-    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS or low.endswith(("ly", "ing")):
+    adverb = low.endswith("ly") and len(low) > 5
+    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS or adverb or low.endswith("ing"):
         return None
     return word
 
@@ -171,31 +209,28 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that has the last word of `name` with another word before it.
 
     "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith. Only short names
-    without connectors are checked, and only when a word before the last is
-    found in no passage name ("Jim" is found in "Jimmy"); a title before the
-    surname ("President Obama") is no other name.
+    "Smith": the surname alone does not tell which Smith. Only two-word names
+    are checked; a first word that begins the other ("Jim",
+    "Jimmy") or a title ("President Obama") is no other name.
 
     Returns:
         That passage name, or `None` when `name` is found whole or nothing conflicts.
 
     """
     words = [w for w in name_words(name) if w not in _TITLES]
-    if not 2 <= len(words) <= 3 or len(words) != len(name_form(name).split()):
+    if len(words) != 2 or len(name_form(name).split()) != 2 or words[-1] in _INSTITUTIONS:
         return None
     runs = [
         [w for w in name_words(m.group(0)) if w not in _TITLES]
         for p in passages
         for m in _RUN.finditer(p)
     ]
-    known = {w for rw in runs for w in rw}
-    if all(any(k.startswith(w) or w.startswith(k) for k in known) for w in words[:-1]):
-        return None
+    conflict = None
     for rw in runs:
         if set(words) <= set(rw):
             return None
-        if words[-1] in rw:
+        if words[-1] in rw and conflict is None:
             head = rw[: rw.index(words[-1])]
-            if head and not set(head) & set(words):
-                return " ".join(rw).title()
-    return None
+            if head and not any(h.startswith(w) or w.startswith(h) for h in head for w in words):
+                conflict = " ".join(rw).title()
+    return conflict
