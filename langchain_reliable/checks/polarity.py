@@ -201,6 +201,14 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     return _opposite_nearby(ct, st)
 
 
+def _run(claim: _Tokens, stems: list[str]) -> int:
+    """How many words `claim` and `stems` share from their start."""
+    n = 0
+    while n < min(len(claim), len(stems)) and claim[n][1] == stems[n]:
+        n += 1
+    return n
+
+
 def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
     """Whether a negation stands in the few words before the first word of `group`."""
     at = next(i for i, (_, s) in enumerate(tokens) if s in group)
@@ -224,9 +232,14 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
         if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
             continue
         same, other = pair if s in pair[0] else pair[::-1]
-        j = s_stems.index(after)
-        if j > 0 and s_stems[j - 1] in other and not _negated(ct[: i + 1], same):
-            return word, st[j - 1][0]
+        before = [j - 1 for j, n in enumerate(s_stems) if n == after and j > 0]
+        if any(s_stems[j] in same for j in before) or _negated(ct[: i + 1], same):
+            continue
+        # the opposite right before the longest stretch of the claim that follows it
+        hits = [j for j in before if s_stems[j] in other]
+        if hits:
+            j = max(hits, key=lambda j: _run(ct[i + 1 :], s_stems[j + 1 :]))
+            return word, st[j][0]
     return None
 
 
