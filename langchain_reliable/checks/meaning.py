@@ -141,8 +141,9 @@ def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
     ):
         return Finding("unsupported", f"name '{opener}' not found in any passage")
     swaps = [substituted_name(names, facts.units[i].text) for i in about]
-    if not swaps or any(s is None for s in swaps):
+    first = swaps[0] if swaps else None
+    if first is None or any(s is None for s in swaps):
         return None
-    claimed, stated = swaps[0]  # type: ignore[misc]
+    claimed, stated = first
     where = passage_label(facts.units[about[0]])
     return Finding("unsupported", f"{where} says '{stated}' where the claim says '{claimed}'")
