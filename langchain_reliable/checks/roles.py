@@ -151,7 +151,7 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
         for i, (n, ws) in enumerate(zip(claim_names, c_sets, strict=True))
         if ws
         and not any(ws <= s for s in s_sets)
-        and (not set(name_words(n)) & words or _surname_of_other(n, sentence_names))
+        and (not set(_head(n)) & words or _surname_of_other(n, sentence_names))
     ]
     if len(missing) != 1:
         return None
@@ -167,6 +167,12 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
         if _is_code(sentence_names[j]) == _is_code(gone):
             return gone, sentence_names[j]
     return None
+
+
+def _head(name: str) -> list[str]:
+    """The words that tell `name` apart: "Northwind" of "Northwind Bank"."""
+    words = name_words(name)
+    return words[:-1] if len(words) > 1 and words[-1] in _INSTITUTIONS else words
 
 
 def _surname_of_other(name: str, others: Sequence[str]) -> str | None:
