@@ -14,9 +14,12 @@ it (BM25 and dense cosine, fused). The verdict then rests on:
 4. **names**: capitalised names and codes in the claim ("League of Nations",
    "COX-2", "eGFR") must occur in the context, else `unsupported`;
 5. **negation**: a claim negated where its evidence is not (or the reverse),
-   with the two otherwise alike, is `contradicted`.
+   with the two otherwise alike, is `contradicted`;
+6. **meaning** (`checks.meaning`): opposite words, a stronger quantifier,
+   swapped roles or another name than the sentence the claim is about veto
+   `supported` (`meaning_checks=False` turns them off).
 
-Checks 3-5 live in `langchain_reliable.checks`. Signals 1-5, with a few more
+Checks 3-6 live in `langchain_reliable.checks`. Signals 1-5, with a few more
 lexical ones (`ClaimFeatures`: rarity-weighted and bigram coverage, novel words,
 claim length), are combined into a support probability by a `SupportScorer`
 (see `verifiers.scorer`). The default is `LogisticScorer.learned()`:
@@ -47,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from langchain_reliable.checks.meaning import meaning_finding
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
@@ -85,6 +89,7 @@ class LocalVerifier(BlockingVerifier):
             `LogisticScorer.learned()` (the shipped learned weights);
             `LogisticScorer()` gives the hand-set weights.
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
+        meaning_checks: Run the meaning checks of `checks.meaning` (vetoes only).
 
     Example:
         ```python
@@ -106,6 +111,7 @@ class LocalVerifier(BlockingVerifier):
         k: int = 3,
         scorer: SupportScorer | None = None,
         selector: EvidenceSelector | None = None,
+        meaning_checks: bool = True,
     ) -> None:
         if not 0.0 <= unsupported_below <= supported_at <= 1.0:
             raise ValueError(
@@ -116,6 +122,7 @@ class LocalVerifier(BlockingVerifier):
         self.unsupported_below = float(unsupported_below)
         self.scorer: SupportScorer = scorer or LogisticScorer.learned()
         self.selector = selector or EvidenceSelector(embeddings, k=min(max(k, 1), 3))
+        self.meaning_checks = meaning_checks
         super().__init__()
 
     # -- the work -----------------------------------------------------------
@@ -208,6 +215,8 @@ class LocalVerifier(BlockingVerifier):
                 [f"{_number_word(q)} '{q.text}' not found in any passage" for q in missing_numbers]
                 + [f"name '{n}' not found in any passage" for n in missing_names]
             )
+        elif self.meaning_checks and (finding := meaning_finding(claim.text, ctx)) is not None:
+            ruled, reason = finding.label, finding.reason
 
         evidence = list(found.evidence)
         if ruled is not None:

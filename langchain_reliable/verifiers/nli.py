@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from langchain_reliable.checks.meaning import meaning_finding
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
 from langchain_reliable.checks.quantities import extract_quantities, matches
@@ -308,6 +309,9 @@ class NLIVerifier(BlockingVerifier):
             if missing:
                 label, score = "unsupported", min(score, _CAPPED_SCORE)
                 reason = "; ".join(missing) + f" (the model said: {reason})"
+            elif (finding := meaning_finding(claim.text, context)) is not None:
+                label, score = finding.label, min(score, _CAPPED_SCORE)
+                reason = f"{finding.reason} (the model said: {reason})"
         strength = np.maximum(entail, contra)
         rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
         evidence = [

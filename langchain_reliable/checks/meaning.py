@@ -1,0 +1,149 @@
+"""Meaning checks: claims that keep the passage's words but change what it says.
+
+`meaning_finding(claim, facts)` runs, against the passage sentences the claim
+is about, the checks of `checks.polarity` (opposite words, stronger
+quantifiers) and `checks.roles` (swapped roles, another name in the same
+place, an opening name found nowhere, a multiword name found only in part).
+Each finding is a veto: a verifier may turn `supported` into the finding's
+label, never the reverse.
+
+The sentences a claim is about are those that hold the largest share of its
+content words, leaving out the lexicon's words (so a sentence saying
+"decreases" is as much about a claim saying "increases" as one saying
+"increases"); a finding needs every such sentence to disagree.
+
+Example:
+    ```python
+    from langchain_reliable.checks.meaning import meaning_finding
+    from langchain_reliable.checks.passage_facts import PassageFacts
+    from langchain_reliable.evidence import EvidenceSelector
+    from langchain_reliable.schemas import Passage
+
+    passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
+    facts = PassageFacts(passages, EvidenceSelector().units(passages))
+    meaning_finding("Metformin increases hepatic glucose output.", facts)
+    # Finding(label='contradicted', reason="passage 0 says 'decreases', the claim 'increases'")
+    ```
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
+from langchain_reliable.checks.polarity import LEXICON_STEMS, opposite_words, stronger_quantifier
+from langchain_reliable.checks.roles import (
+    opening_name,
+    partial_name,
+    substituted_name,
+    swapped_roles,
+    text_names,
+)
+from langchain_reliable.schemas import Label
+from langchain_reliable.text import content_stems, stem
+
+__all__ = ["Finding", "meaning_finding"]
+
+_ABOUT = 0.6  # least share of the claim's other content words in its sentence
+_CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
+_SUBSTITUTE = 0.8  # share of the claim's non-name words a sentence needs to be its, bar a name
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A veto of `supported`: the label the claim gets instead, and why."""
+
+    label: Label
+    reason: str
+
+
+def _core(text: str) -> list[str]:
+    return [s for s in dict.fromkeys(content_stems(text)) if s not in LEXICON_STEMS]
+
+
+def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
+    """The sentence units holding the largest share of `stems`, and that share."""
+    if not stems or not facts.sentences:
+        return [], 0.0
+    shares = {i: sum(s in facts.unit_stems[i] for s in stems) / len(stems) for i in facts.sentences}
+    best = max(shares.values())
+    return [i for i, v in shares.items() if v >= best - 1e-9], best
+
+
+def _sentence_check(
+    claim: str, facts: PassageFacts, about: list[int], share: float,
+    check: Callable[[str, str], tuple | None], reason: Callable[[tuple, str], str],
+    contradicts: Callable[[tuple], bool],
+) -> Finding | None:  # fmt: skip
+    """A finding when every sentence the claim is about fails `check`."""
+    if share < _ABOUT:
+        return None
+    hits = [check(claim, facts.units[i].text) for i in about]
+    if not hits or any(h is None for h in hits):
+        return None
+    first = hits[0]
+    where = passage_label(facts.units[about[0]])
+    label: Label = "contradicted" if share >= _CLEARLY and contradicts(first) else "unsupported"
+    return Finding(label, reason(first, where))
+
+
+def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
+    """Return the first meaning check `claim` fails against `facts`, or `None`.
+
+    Args:
+        claim: The claim's text.
+        facts: The passages of the answer, as `PassageFacts`.
+
+    Returns:
+        A `Finding` (label `contradicted` or `unsupported`, and a reason), or
+        `None` when no check fails.
+
+    """
+    core = _core(claim)
+    about, share = _about(core, facts)
+    found = _sentence_check(
+        claim, facts, about, share, opposite_words,
+        lambda h, where: f"{where} says '{h[1]}', the claim '{h[0]}'",
+        lambda h: True,
+    ) or _sentence_check(
+        claim, facts, about, share, stronger_quantifier,
+        lambda h, where: f"the claim says '{h[0]}' where {where} says only '{h[1]}'",
+        lambda h: h[2],
+    ) or _sentence_check(
+        claim, facts, about, share, swapped_roles,
+        lambda h, where: f"'{h[0]}' and '{h[1]}' are the other way round in {where}",
+        lambda h: True,
+    )  # fmt: skip
+    return found or _name_finding(claim, facts)
+
+
+def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
+    names = text_names(claim)
+    texts = [u.text for u in facts.units]
+    for name in names:
+        other = partial_name(name, texts)
+        if other is not None:
+            return Finding(
+                "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
+            )
+    name_stems = {s for n in names for s in content_stems(n)}
+    rest = [s for s in dict.fromkeys(content_stems(claim)) if s not in name_stems]
+    about, share = _about(rest, facts)
+    if not names or share < _SUBSTITUTE:
+        return None
+    opener = opening_name(claim)
+    if (
+        opener is not None
+        and not facts.has_name(opener)
+        and stem(opener.lower()) not in facts.stems
+    ):
+        return Finding("unsupported", f"name '{opener}' not found in any passage")
+    swaps = [substituted_name(names, facts.units[i].text) for i in about]
+    first = swaps[0] if swaps else None
+    if first is None or any(s is None for s in swaps):
+        return None
+    claimed, stated = first
+    where = passage_label(facts.units[about[0]])
+    return Finding("unsupported", f"{where} says '{stated}' where the claim says '{claimed}'")

@@ -1,0 +1,303 @@
+"""Polarity: a curated lexicon of opposites, and quantifiers that make a claim stronger.
+
+`opposite_words` finds a word of the claim whose opposite the passage sentence
+says instead ("increases" where the passage says "decreases");
+`stronger_quantifier` finds a claim that generalises what the sentence hedges
+("all" where it says "most"). Both compare one claim with one sentence; which
+sentence is the claim's is decided in `checks.meaning`.
+
+The lexicon is small and hand-made on purpose: each entry is a pair of word
+groups that cannot both describe the same thing, with their inflections.
+
+Example:
+    >>> opposite_words("Metformin increases insulin sensitivity.",
+    ...                "Metformin decreases insulin sensitivity.")
+    ('increases', 'decreases')
+    >>> stronger_quantifier("All patients respond.", "Most patients respond.")
+    ('All', 'Most', False)
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import STOPWORDS, stem
+
+__all__ = ["LEXICON_STEMS", "opposite_words", "stronger_quantifier"]
+
+
+def _forms(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in text.split())
+
+
+# (group A, group B, converse): converse pairs describe one relation from either
+# end ("A is older than B" = "B is younger than A"), so swapped sides cancel them.
+_PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
+    (_forms(a), _forms(b), converse)
+    for a, b, converse in [
+        (
+            "increase increases increased increasing rise rises rising rose risen raise "
+            "raises raised raising boost boosts boosted grow grows grew grown growing",
+            "decrease decreases decreased decreasing fall falls fell fallen falling drop "
+            "drops dropped dropping reduce reduces reduced reducing decline declines "
+            "declined declining lower lowers lowered lowering shrink shrinks shrank",
+            False,
+        ),
+        ("higher highest", "lower lowest", True),
+        ("upper", "lower", False),
+        ("high", "low", False),
+        ("more", "less fewer", True),
+        ("most", "least fewest", False),
+        ("greater greatest larger largest bigger biggest", "smaller smallest lesser", True),
+        ("longer longest", "shorter shortest", True),
+        ("older oldest", "younger youngest newer newest", True),
+        ("earlier earliest", "later latest", True),
+        ("faster fastest", "slower slowest", True),
+        ("heavier heaviest", "lighter lightest", True),
+        ("stronger strongest strong", "weaker weakest weak", True),
+        ("before", "after", True),
+        ("above", "below beneath", True),
+        ("precede precedes preceded", "follow follows followed", True),
+        ("maximum max", "minimum min", False),
+        ("first", "last final", False),
+        ("majority", "minority", False),
+        ("north northern", "south southern", False),
+        ("east eastern", "west western", False),
+        ("inside internal inner", "outside external outer", False),
+        ("import imports imported", "export exports exported", False),
+        (
+            "allow allows allowed allowing permit permits permitted permitting legal lawful",
+            "forbid forbids forbade forbidden prohibit prohibits prohibited ban bans banned "
+            "illegal unlawful",
+            False,
+        ),
+        ("mandatory compulsory required", "optional voluntary", False),
+        ("safe", "unsafe dangerous", False),
+        ("effective", "ineffective", False),
+        ("valid", "invalid", False),
+        ("compatible", "incompatible", False),
+        ("supported", "unsupported deprecated", False),
+        ("possible", "impossible", False),
+        ("likely", "unlikely", False),
+        ("common commonly frequent", "rare rarely uncommon infrequent", False),
+        ("positive", "negative", False),
+        ("benign", "malignant", False),
+        ("acute", "chronic", False),
+        ("guilty convicted", "innocent acquitted", False),
+        (
+            "approve approves approved approving accept accepts accepted grant grants "
+            "granted uphold upholds upheld",
+            "reject rejects rejected rejecting deny denies denied refuse refuses refused "
+            "overturn overturns overturned",
+            False,
+        ),
+        (
+            "win wins won winning beat beats defeated victory",
+            "lose loses lost losing defeat",
+            True,
+        ),
+        ("open opens opened opening", "close closes closed closing shut shuts", False),
+        ("gain gains gained profit profits", "loss losses lost", False),
+        ("surplus", "deficit", False),
+        (
+            "acquire acquires acquired acquiring buy buys bought buying purchase purchased",
+            "sell sells sold selling",
+            True,
+        ),
+        ("best better", "worst worse", True),
+        ("enforceable", "unenforceable", False),
+        (
+            "keep keeps kept preserve preserves preserved retain retains retained",
+            "erase erases erased delete deletes deleted wipe wipes wiped",
+            False,
+        ),
+        ("enable enables enabled", "disable disables disabled", False),
+        ("encrypt encrypts encrypted", "decrypt decrypts decrypted unencrypted", False),
+        ("include includes included including", "exclude excludes excluded excluding", False),
+        ("add adds added", "remove removes removed delete deletes deleted", False),
+        ("start starts started", "stop stops stopped", False),
+        ("online", "offline", False),
+        ("succeed succeeds succeeded success successful", "fail fails failed failure", False),
+        (
+            "activate activates activated stimulate stimulates stimulated",
+            "inhibit inhibits inhibited block blocks blocked suppress suppresses suppressed",
+            False,
+        ),
+        ("dilate dilates dilated", "constrict constricts constricted", False),
+        ("born", "died", False),
+        ("recommended indicated", "contraindicated discouraged", False),
+        ("plaintiff", "defendant", False),
+        ("landlord", "tenant", False),
+        ("employer", "employee", False),
+        ("lender", "borrower", False),
+        ("buyer", "seller", False),
+        ("home", "away", False),
+    ]
+]
+
+LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
+"""Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])
+_SCOPE = 4  # words before a polar word in which a negation turns it around
+
+
+_Tokens = list[tuple[str, str]]
+
+
+def _tokens(text: str) -> _Tokens:
+    """(surface, stem) of each word of `text`."""
+    return [(m.group(0), stem(m.group(0).lower())) for m in _TOKEN.finditer(text)]
+
+
+def _sides(tokens: _Tokens, group: frozenset[str]) -> tuple[set[str], set[str]]:
+    """Stems before and after the first word of `group` in `tokens`."""
+    at = next(i for i, (_, s) in enumerate(tokens) if s in group)
+    before = {s for _, s in tokens[:at] if s not in LEXICON_STEMS}
+    after = {s for _, s in tokens[at + 1 :] if s not in LEXICON_STEMS}
+    return before, after
+
+
+def _reversed_sides(claim: _Tokens, ga: frozenset[str], sent: _Tokens, gb: frozenset[str]) -> bool:
+    """Whether the claim puts on one side of its word what the sentence puts on the other."""
+    cb, ca = _sides(claim, ga)
+    sb, sa = _sides(sent, gb)
+    return len(cb & sa) + len(ca & sb) > len(cb & sb) + len(ca & sa)
+
+
+def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return (claim word, sentence word) when `sentence` says the opposite of `claim`.
+
+    A pair fires when the claim uses a word of one group more often than the
+    sentence, and the sentence a word of the other group more often than the
+    claim. It is cancelled when exactly one of the two is negated ("did not
+    fall" against "rose"), and, for converse pairs, when the claim puts the
+    two sides of the relation the other way round ("B is younger than A").
+
+    Args:
+        claim: The claim.
+        sentence: The passage sentence the claim is about.
+
+    Returns:
+        The two surface words, or `None` when no pair of the lexicon is swapped.
+
+    """
+    ct, st = _tokens(claim), _tokens(sentence)
+    c_stems = [s for _, s in ct]
+    s_stems = [s for _, s in st]
+    for a, b, converse in _PAIRS:
+        for ga, gb in ((a, b), (b, a)):
+            ca, cb = sum(s in ga for s in c_stems), sum(s in gb for s in c_stems)
+            sa, sb = sum(s in ga for s in s_stems), sum(s in gb for s in s_stems)
+            if not (ca > sa and sb > cb):
+                continue
+            if _negated(ct, ga) != _negated(st, gb):
+                return None
+            if converse and _reversed_sides(ct, ga, st, gb):
+                continue
+            return next(w for w, s in ct if s in ga), next(w for w, s in st if s in gb)
+    return _opposite_nearby(ct, st)
+
+
+def _run(claim: _Tokens, stems: list[str]) -> int:
+    """How many words `claim` and `stems` share from their start."""
+    n = 0
+    while n < min(len(claim), len(stems)) and claim[n][1] == stems[n]:
+        n += 1
+    return n
+
+
+def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
+    """Whether a negation stands in the few words before the first word of `group`."""
+    at = next(i for i, (_, s) in enumerate(tokens) if s in group)
+    return any(
+        w.lower() in _NEGATORS or w.lower().endswith(("n't", "n’t"))
+        for w, _ in tokens[max(0, at - _SCOPE) : at]
+    )
+
+
+def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
+    """A claim word whose next word the sentence gives right after its opposite.
+
+    For sentences that use both words of a pair: "increases glucose
+    production" against "... decreasing glucose production and increases
+    insulin sensitivity".
+    """
+    s_stems = [s for _, s in st]
+    for i, (word, s) in enumerate(ct[:-1]):
+        pair = next(((a, b) for a, b, _ in _PAIRS if s in a or s in b), None)
+        after = ct[i + 1][1]
+        if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
+            continue
+        same, other = pair if s in pair[0] else pair[::-1]
+        before = [j - 1 for j, n in enumerate(s_stems) if n == after and j > 0]
+        if any(s_stems[j] in same for j in before) or _negated(ct[: i + 1], same):
+            continue
+        # the opposite right before the longest stretch of the claim that follows it
+        hits = [j for j in before if s_stems[j] in other]
+        if hits:
+            j = max(hits, key=lambda j: _run(ct[i + 1 :], s_stems[j + 1 :]))
+            return word, st[j][0]
+    return None
+
+
+_UNIVERSAL = {
+    "all": "positive",
+    "every": "positive",
+    "each": "positive",
+    "always": "positive",
+    "everyone": "positive",
+    "everything": "positive",
+    "invariably": "positive",
+    "must": "positive",
+    "none": "negative",
+    "never": "negative",
+    "nobody": "negative",
+    "nothing": "negative",
+    "no": "negative",
+}
+_PARTIAL = frozenset(
+    """most many some several often usually generally typically frequently sometimes
+    occasionally few rarely seldom mostly commonly majority may might can could certain
+    partly partially""".split()  # noqa: SIM905
+)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """Return (claim word, sentence word, contradicts) when the claim generalises the sentence.
+
+    The claim uses a universal quantifier ("all", "always", "none", "never",
+    "must") that the sentence does not, where the sentence uses a partial one
+    ("most", "often", "some", "may"). A negative universal against a partial
+    positive ("never" against "sometimes") contradicts; a positive one ("all"
+    against "most") only goes beyond the sentence.
+
+    Args:
+        claim: The claim.
+        sentence: The passage sentence the claim is about.
+
+    Returns:
+        The two surface words and whether the claim contradicts, or `None`.
+
+    """
+    c_words = [(w, w.lower()) for w in _WORD.findall(claim)]
+    s_lower = {w.lower() for w in _WORD.findall(sentence)}
+    for word, lower in c_words:
+        kind = _UNIVERSAL.get(lower)
+        if kind is None or lower in s_lower:
+            continue
+        if kind == "negative" and s_lower & {"no", "none", "never", "not", "nobody", "nothing"}:
+            continue
+        if kind == "positive" and s_lower & {"all", "every", "each", "always"}:
+            continue
+        c_lower = {w for _, w in c_words}
+        hedge = next(
+            (w for w in _WORD.findall(sentence) if w.lower() in _PARTIAL - c_lower),
+            None,
+        )
+        if hedge is not None:
+            return word, hedge, kind == "negative"
+    return None

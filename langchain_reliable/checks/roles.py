@@ -1,0 +1,242 @@
+"""Roles: who does what to whom, and names matched whole.
+
+- `swapped_roles`: two words the claim shares with its sentence, on either side
+  of the same relation, in the other order ("Monsanto acquired Bayer" against
+  "Bayer acquired Monsanto").
+- `substituted_name`: the sentence the claim is about names someone else where
+  the claim has a name given elsewhere in the passages.
+- `opening_name`: a capitalised word that opens the claim, found nowhere in the
+  passages (`names.extract_names` skips a lone sentence-initial word).
+- `partial_name`: a multiword name whose last word the passages give only with
+  another first word ("John Smith" where they say "Jane Smith").
+
+Example:
+    >>> swapped_roles("Monsanto acquired Bayer in 2018.", "Bayer acquired Monsanto in 2018.")
+    ('Monsanto', 'Bayer')
+    >>> partial_name("John Smith", ["Jane Smith chaired the board.", "Smith resigned."])
+    'Jane Smith'
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_reliable.checks.names import extract_names, name_form, name_words
+from langchain_reliable.text import STOPWORDS, stem
+
+__all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# Words whose change between two names turns a relation around ("A acquired B" /
+# "B was acquired by A", "capital of B" / "B's capital").
+_MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
+_MAX_BETWEEN = 8  # longest relation between two swapped words, in words
+# Relations that hold both ways: swapping their two sides changes nothing.
+_SYMMETRIC = frozenset(
+    stem(w)
+    for w in """marry married met meet play played face faced draw drew tie tied merge
+    merged border borders bordered partner partnered collaborate collaborated share shared
+    versus vs and or with between both equal same similar""".split()  # noqa: SIM905
+)
+_TITLES = frozenset(
+    """president king queen prince princess senator governor general judge justice pope
+    saint lord lady coach captain professor doctor minister chancellor emperor sheikh
+    chief mayor bishop sergeant colonel""".split()  # noqa: SIM905
+)
+# Last words of names of things, not people: "Decca Records" and "Verve Records" are two labels.
+_INSTITUTIONS = frozenset(
+    """records inc company group university college school bank party river street park
+    award prize trophy cup league club team war act court house building church museum
+    hospital station airport bridge road council committee department office""".split()  # noqa: SIM905
+)
+_NUMBERS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty hundred".split()  # noqa: SIM905
+)
+_OPENERS = frozenset(
+    """additionally also afterwards currently despite eventually following furthermore
+    however later meanwhile moreover nevertheless nonetheless notably originally overall
+    today initially finally yes ok okay generally typically usually instead increase
+    decrease later then next first second third last thus hence still""".split()  # noqa: SIM905
+)
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        low = word.lower().replace("’", "'")
+        if low.endswith("'s"):
+            out.append((word[:-2], stem(low[:-2])))
+            out.append(("'s", "'s"))
+        else:
+            out.append((word, stem(low)))
+    return out
+
+
+def _relation(stems: Sequence[str], names: set[str]) -> set[str]:
+    return {s for s in stems if s not in STOPWORDS and s not in _MARKERS and s not in names}
+
+
+def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return the two words of `claim` that `sentence` gives in the other order.
+
+    Two content words, each once in both texts, with the same short relation
+    between them in both (the same content words, none symmetric: "married",
+    "borders"; the same voice markers: "by", "of", "to", "'s"): the claim says
+    the same relation with its two sides exchanged.
+
+    Args:
+        claim: The claim.
+        sentence: The passage sentence the claim is about.
+
+    Returns:
+        The two words as the claim writes them, or `None`.
+
+    """
+    cw, sw = _words(claim), _words(sentence)
+    c_stems, s_stems = [s for _, s in cw], [s for _, s in sw]
+    names = {s for w, s in [*cw[1:], *sw[1:]] if w[:1].isupper()}
+    shared = [
+        i
+        for i, s in enumerate(c_stems)
+        if s not in STOPWORDS and s not in _MARKERS and c_stems.count(s) == 1
+        and s_stems.count(s) == 1
+    ]  # fmt: skip
+    for n, i in enumerate(shared):
+        for j in shared[n + 1 :]:
+            x, y = s_stems.index(c_stems[i]), s_stems.index(c_stems[j])
+            if x < y:
+                continue
+            c_between, s_between = c_stems[i + 1 : j], s_stems[y + 1 : x]
+            relation = _relation(c_between, names)
+            if (
+                not relation
+                or relation != _relation(s_between, names)
+                or len(c_between) > _MAX_BETWEEN
+                or set(c_between) & _SYMMETRIC
+            ):
+                continue
+            if {s for s in c_between if s in _MARKERS} != {s for s in s_between if s in _MARKERS}:
+                continue
+            return cw[i][0], cw[j][0]
+    return None
+
+
+def text_names(text: str) -> list[str]:
+    """The names of `text` (`names.extract_names`), with a lone name that opens it."""
+    names = extract_names(text)
+    opener = opening_name(text)
+    if opener is not None and not any(n.startswith(opener) for n in names):
+        names.insert(0, opener)
+    return names
+
+
+def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, str] | None:
+    """Return (claim name, sentence name) when `sentence` names someone else instead.
+
+    Fires when exactly one name of the claim is missing from the sentence (none
+    of its words there, or its last word only after another first word: "Venus
+    Williams" where it says "Serena Williams") and the sentence has, in the same
+    place (first name or not), a name of the same kind (code or word) that the
+    claim lacks. The caller makes sure the sentence is otherwise the claim's.
+    """
+    sentence_names = text_names(sentence)
+    words = set(name_form(sentence).split())
+    c_sets = [{stem(w) for w in name_words(n)} for n in claim_names]
+    s_sets = [{stem(w) for w in name_words(n)} for n in sentence_names]
+    missing = [
+        i
+        for i, (n, ws) in enumerate(zip(claim_names, c_sets, strict=True))
+        if ws
+        and not any(ws <= s for s in s_sets)
+        and (not set(_head(n)) & words or _surname_of_other(n, sentence_names))
+    ]
+    if len(missing) != 1:
+        return None
+    gone = claim_names[missing[0]]
+    other = _surname_of_other(gone, sentence_names)
+    if other is not None:
+        return gone, other
+    if len(sentence_names) > len(claim_names) + 1:
+        return None
+    for j, ws in enumerate(s_sets):
+        if not ws or any(ws <= c for c in c_sets) or (j == 0) != (missing[0] == 0):
+            continue
+        if _is_code(sentence_names[j]) == _is_code(gone):
+            return gone, sentence_names[j]
+    return None
+
+
+def _head(name: str) -> list[str]:
+    """The words that tell `name` apart: "Northwind" of "Northwind Bank"."""
+    words = name_words(name)
+    return words[:-1] if len(words) > 1 and words[-1] in _INSTITUTIONS else words
+
+
+def _surname_of_other(name: str, others: Sequence[str]) -> str | None:
+    words = [w for w in name_words(name) if w not in _TITLES]
+    if len(words) < 2 or words[-1] in _INSTITUTIONS:
+        return None
+    for other in others:
+        ow = [w for w in name_words(other) if w not in _TITLES]
+        if len(ow) >= 2 and ow[-1] == words[-1] and not set(ow[:-1]) & set(words[:-1]):
+            return other
+    return None
+
+
+def _is_code(name: str) -> bool:
+    return name.isupper() or any(c.isdigit() for c in name)
+
+
+def opening_name(claim: str) -> str | None:
+    """The lone capitalised word that opens `claim`, when it may be a name.
+
+    Stopwords, common openers ("However", "Today"), adverbs in "-ly" and a
+    word followed by a comma are not taken for names; the caller looks the
+    word up in the passages.
+    """
+    m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+[a-z\d]|,)", claim)
+    if m is None:
+        return None
+    word = m.group(1)
+    low = word.lower()
+    adverb = low.endswith("ly") and len(low) > 5
+    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS or adverb or low.endswith("ing"):
+        return None
+    return word
+
+
+_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
+
+
+def partial_name(name: str, passages: Sequence[str]) -> str | None:
+    """A passage name that has the last word of `name` with another word before it.
+
+    "John Smith" is not supported by passages that only say "Jane Smith" and
+    "Smith": the surname alone does not tell which Smith. Only two-word names
+    are checked; a first word that begins the other ("Jim",
+    "Jimmy") or a title ("President Obama") is no other name.
+
+    Returns:
+        That passage name, or `None` when `name` is found whole or nothing conflicts.
+
+    """
+    words = [w for w in name_words(name) if w not in _TITLES]
+    if len(words) != 2 or len(name_form(name).split()) != 2 or words[-1] in _INSTITUTIONS:
+        return None
+    runs = [
+        [w for w in name_words(m.group(0)) if w not in _TITLES]
+        for p in passages
+        for m in _RUN.finditer(p)
+    ]
+    conflict = None
+    for rw in runs:
+        if set(words) <= set(rw):
+            return None
+        if words[-1] in rw and conflict is None:
+            head = rw[: rw.index(words[-1])]
+            if head and not any(h.startswith(w) or w.startswith(h) for h in head for w in words):
+                conflict = " ".join(rw).title()
+    return conflict
