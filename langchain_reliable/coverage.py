@@ -81,7 +81,8 @@ OPENERS = [re.compile(p, re.IGNORECASE) for p in _OPENER_PATTERNS]
 # --- glue ------------------------------------------------------------------------------
 
 _GREETING = re.compile(
-    r"(?:hi|hello|hey)(?: there)?|"
+    r"(?:hi|hello|hey)(?: there)?|(?:good)?bye(?: for now)?|take care|cheers|"
+    r"(?:best |kind |warm )?regards|"
     r"(?:thanks|thank you)(?: (?:so|very) much)?(?: for (?:asking|your question|reaching out))?|"
     r"you're welcome|no problem|(?:great|good|excellent|interesting|nice) question|"
     r"sure(?: thing)?|certainly|of course|absolutely|okay|ok|well|great|"
@@ -158,6 +159,7 @@ def is_title(text: str) -> bool:
     body = _MARKUP_EDGES.sub("", text).strip(" \t:")
     return (
         not any(c.isdigit() for c in body)
+        and _AFFIRMATION.match(normalise(body)) is None
         and len(WORD.findall(body)) <= 6
         and _AUX_OR_NEGATION.search(body.lower()) is None
     )
@@ -186,9 +188,55 @@ def is_glue(text: str, *, yes_no_question: bool = False) -> bool:
         return True
     # An abstention, each of whose parts abstains: "I'm sorry, but I couldn't find it."
     parts = [p.strip(" ,") for p in _PARTS.split(norm)]
-    return all(
-        not p or is_abstention(p) or _GREETING.fullmatch(p) or is_hedge(p) for p in parts
-    ) and any(is_abstention(p) for p in parts)
+    return all(not p or _abstains(p) for p in parts) and any(is_abstention(p) for p in parts)
+
+
+def _abstains(part: str) -> bool:
+    """A part of an abstention that asserts nothing about the world.
+
+    It says what the sources lack ("the passages do not say when …", "there is no
+    information about …", "the dose is not mentioned in the passages"), or it is made
+    of abstaining words only. "I'm sorry, metformin cures cancer" and "I don't know why
+    metformin cures cancer" say something, so they are checked.
+    """
+    if _GREETING.fullmatch(part) or _only_abstaining_words(part):
+        return True
+    return is_abstention(part) and _SOURCES_LACK.match(part) is not None
+
+
+def _only_abstaining_words(part: str) -> bool:
+    return all(w in _ABSTAINING_WORDS for w in WORD.findall(part))
+
+
+_SOURCE_NOUN = (
+    r"(?:the |these |this |your )?(?:provided |given |retrieved |available |above )?"
+    r"(?:passages?|sources?|context|documents?|text|information)"
+)
+_SOURCES_LACK = re.compile(
+    rf"(?:{_SOURCE_NOUN} (?:do|does|did) ?(?:not|n't) (?:say|mention|contain|specify|state|"
+    r"include|provide|cover|discuss|address|give)\b"
+    r"|(?:there (?:is|are|was|were) )?(?:no|not enough|insufficient|limited) (?:information|"
+    r"data|details?|evidence|mention) (?:about|on|regarding|of|for|in)\b"
+    rf"|[^,;()]{{1,40}} (?:is|are|was|were) not (?:mentioned|stated|specified|provided|given|"
+    rf"covered|discussed|addressed|included) (?:in|by) {_SOURCE_NOUN}$)"
+)
+
+
+# The words an explicit abstention is made of; any other word makes it a statement.
+_ABSTAINING_WORDS = frozenset(
+    """i i'm im i'd i've me my we you your am is are was were be been do does did don't
+    doesn't didn't not no nor cannot can't can could couldn't would wouldn't will won't
+    unable able sure certain unsure sorry afraid unfortunately regrettably but however
+    though and so because know find found see say tell determine confirm verify answer
+    answered provide give have has had lack any enough sufficient insufficient limited
+    information info data details detail evidence mention mentioned specific specifics answers
+    knowledge access it this that these those there the a an of to in on at for from by
+    about regarding with on based according question questions topic passages passage
+    sources source context documents document text provided given available retrieved
+    above here recorded record offline demo its own replays calls chat model models
+    reliable relevant clear unclear possible impossible difficult hard as ai help
+    please sorry further more other such""".split()  # noqa: SIM905
+)
 
 
 def _asks_only(body: str, norm: str) -> bool:

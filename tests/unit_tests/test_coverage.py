@@ -125,7 +125,7 @@ def test_supported_answer_is_returned(name, answer, question, policy) -> None:
 # --- the invariant, by hypothesis ---------------------------------------------------------
 
 SUPPORTED = ["The dose is 500 mg.", "Metformin lowers glucose.", "it works in the liver"]
-UNVERIFIED = ["The dose is 5000 mg.", "Metformin cures cancer.", "zebra quartz", "Yes"]
+UNVERIFIED = ["The dose is 5000 mg.", "Metformin cures cancer.", "Zebra quartz glows.", "Yes"]
 GLUE = ["", " ", "\n", "\n- ", "; ", ", and ", "**", "\n```\n", "Sure! ", "\n\n## Notes\n\n"]
 LABELS = ["unsupported", "contradicted", "uncertain"]
 
@@ -187,3 +187,35 @@ def test_text_added_to_a_shown_answer_is_caught(case, extra) -> None:
 def test_glue_never_holds_a_digit(text) -> None:
     if any(c.isdigit() for c in text):
         assert not is_glue(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm sorry, metformin cures cancer.",
+        "I cannot stress enough that metformin cures cancer.",
+        "I don't know why metformin cures cancer.",
+        "Unfortunately I must say metformin cures cancer.",
+        "Metformin cures cancer, which is not mentioned in the passages.",
+        "Bye! Metformin cures cancer.",
+    ],
+)
+def test_a_statement_behind_an_abstention_cue_is_not_glue(text: str) -> None:
+    assert not is_glue(text)
+    out = create_verifier(policy="balanced").invoke(
+        {"answer": text, "context": ["Metformin lowers blood glucose."]}
+    )
+    assert out["decision"] != "return"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't know.",
+        "The passages do not say when the treaty was signed.",
+        "I'm sorry, but the provided passages do not contain the population of Lyon.",
+        "Bye!",
+    ],
+)
+def test_explicit_abstentions_and_sign_offs_are_glue(text: str) -> None:
+    assert is_glue(text)
