@@ -52,7 +52,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from langchain_reliable.server.app import (
+from langchain_reliable.server.auth import ENV_API_KEY, api_key_dependency
+from langchain_reliable.server.factory import (
     RAG_PATH,
     VERIFY_PATH,
     RAGRequest,
@@ -60,7 +61,6 @@ from langchain_reliable.server.app import (
     VerifyRequest,
     create_app,
 )
-from langchain_reliable.server.auth import ENV_API_KEY, api_key_dependency
 from langchain_reliable.server.floor import PolicyFloor
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ _bearer = HTTPBearer(auto_error=False, description="The server's API key as a be
 
 
 def resolve_api_key(api_key: str | None, environ: Mapping[str, str]) -> str | None:
-    """The key the server requires: `api_key`, else `RELIABLE_RAG_API_KEY`, else none.
+    r"""The key the server requires: `api_key`, else `RELIABLE_RAG_API_KEY`, else none.
 
     Surrounding whitespace is dropped. A key that is set but blank is refused, so a
     mistyped setting never serves without a key.
@@ -27,7 +27,7 @@ def resolve_api_key(api_key: str | None, environ: Mapping[str, str]) -> str | No
         ConfigurationError: the key is given (or the variable set) but blank.
 
     Example:
-        >>> resolve_api_key(None, {ENV_API_KEY: " s3cret\\n"})
+        >>> resolve_api_key(None, {ENV_API_KEY: " s3cret\n"})
         's3cret'
         >>> resolve_api_key(None, {}) is None
         True

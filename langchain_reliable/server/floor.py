@@ -15,7 +15,7 @@ Example:
     ...     floor.check({"high_threshold": 0.5})
     ... except PolicyRejected as exc:
     ...     print(exc)
-    high_threshold 0.5 is below the server's 0.85 (a client may make the policy stricter, never looser)
+    high_threshold 0.5 is below the server's 0.85 (clients may only tighten the policy)
 """
 
 from __future__ import annotations
@@ -70,9 +70,7 @@ class PolicyFloor:
         if not problems:
             problems = self._looser(resolve_policy(self.policy, settings), settings)
         if problems:
-            raise PolicyRejected(
-                "; ".join(problems) + " (a client may make the policy stricter, never looser)"
-            )
+            raise PolicyRejected("; ".join(problems) + " (clients may only tighten the policy)")
 
     def _lowered(self, settings: dict[str, Any]) -> list[str]:
         problems = []

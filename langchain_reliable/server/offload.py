@@ -12,6 +12,7 @@ in the worker is cancelled.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
@@ -44,10 +45,8 @@ async def iterate(
     worker: dict[str, Any] = {}
 
     def post(kind: str, value: Any) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # the caller's loop closed: nobody listens
             loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
-        except RuntimeError:  # the caller's loop is closed: nobody is listening
-            pass
 
     async def pump() -> None:
         worker["loop"], worker["task"] = asyncio.get_running_loop(), asyncio.current_task()
@@ -84,10 +83,8 @@ async def iterate(
         if not done.done():
             await asyncio.to_thread(started.wait, 5.0)
             if "task" in worker:
-                try:
+                with contextlib.suppress(RuntimeError):  # the worker's loop already finished
                     worker["loop"].call_soon_threadsafe(worker["task"].cancel)
-                except RuntimeError:  # the worker's loop already finished
-                    pass
 
 
 class Offloaded(RunnableBinding):
