@@ -11,6 +11,7 @@ from langchain_reliable.cli.common import (
     configuring,
     positive_int,
 )
+from langchain_reliable.policy import PRESETS
 
 
 def port(text: str) -> int:
@@ -68,12 +69,8 @@ def add(sub: Subparsers) -> None:
     parser.add_argument(
         "--verifier", default=None, metavar="SPEC", help="local, llm, cascade, nli:PATH"
     )
-    parser.add_argument(
-        "--policy",
-        default=None,
-        choices=("strict", "balanced", "lenient"),
-        help="the server's policy, a floor for clients (default: balanced)",
-    )
+    floor_help = "the server's policy, a floor for clients (default: balanced)"
+    parser.add_argument("--policy", choices=sorted(PRESETS), default=None, help=floor_help)
     parser.add_argument(
         "--lock-policy",
         action="store_true",

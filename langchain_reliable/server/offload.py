@@ -149,35 +149,29 @@ class Offloaded(RunnableBinding):
             self.executor,
         )
 
-    async def astream(
+    def _streamed(
+        self, method: str, input: Any, config: RunnableConfig | None, kwargs: dict[str, Any]
+    ) -> AsyncIterator[Any]:
+        merged, extra = self._merge_configs(config), self._kwargs(kwargs)
+        return iterate(lambda: getattr(self.bound, method)(input, merged, **extra), self.executor)
+
+    def astream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """`astream` of the graph, in a worker thread."""
-        merged, extra = self._merge_configs(config), self._kwargs(kwargs)
-        async for item in iterate(
-            lambda: self.bound.astream(input, merged, **extra), self.executor
-        ):
-            yield item
+        return self._streamed("astream", input, config, kwargs)
 
-    async def astream_log(
+    def astream_log(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """`astream_log` of the graph, in a worker thread."""
-        merged, extra = self._merge_configs(config), self._kwargs(kwargs)
-        async for item in iterate(
-            lambda: self.bound.astream_log(input, merged, **extra), self.executor
-        ):
-            yield item
+        return self._streamed("astream_log", input, config, kwargs)
 
-    async def astream_events(  # type: ignore[override]
+    def astream_events(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """`astream_events` of the graph, in a worker thread."""
-        merged, extra = self._merge_configs(config), self._kwargs(kwargs)
-        async for item in iterate(
-            lambda: self.bound.astream_events(input, merged, **extra), self.executor
-        ):
-            yield item
+        return self._streamed("astream_events", input, config, kwargs)
 
 
 def offloaded(
