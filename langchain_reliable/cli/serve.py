@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from langchain_reliable.cli.common import EXIT_OK, Subparsers, add_command, configuring
+from langchain_reliable.cli.common import (
+    EXIT_OK,
+    Subparsers,
+    add_command,
+    configuring,
+    positive_int,
+)
+from langchain_reliable.policy import PRESETS
 
 
 def port(text: str) -> int:
@@ -19,7 +26,7 @@ def port(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the app with ``--index``, ``--model`` and ``--verifier``, then serve it."""
+    """Build the app from the options, then serve it (a bad setting is a usage error)."""
     try:
         import uvicorn
     except ImportError as exc:
@@ -29,7 +36,14 @@ def run(args: argparse.Namespace) -> int:
     from langchain_reliable import server
 
     with configuring():
-        app = server.create_app(index=args.index, model=args.model, verifier=args.verifier)
+        app = server.create_app(
+            index=args.index,
+            model=args.model,
+            verifier=args.verifier,
+            policy=args.policy,
+            lock_policy=True if args.lock_policy else None,
+            max_body_bytes=args.max_body_bytes,
+        )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return EXIT_OK
 
@@ -44,7 +58,9 @@ def add(sub: Subparsers) -> None:
         "/reliable-rag and /verify with invoke, batch, stream, stream_events, the playground;\n"
         "/docs for the schemas. --index, --model and --verifier configure the graphs; when\n"
         "not given, RELIABLE_RAG_INDEX, RELIABLE_RAG_MODEL and RELIABLE_RAG_VERIFIER are read\n"
-        "(offline demo when unset).",
+        "(offline demo when unset). --policy is a floor: clients may tighten it through\n"
+        "configurable, never loosen it; --lock-policy refuses every policy setting.\n"
+        "RELIABLE_RAG_API_KEY requires a key on both routes (a blank key is an error).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
@@ -52,6 +68,20 @@ def add(sub: Subparsers) -> None:
     parser.add_argument("--model", default=None, metavar="PROVIDER:NAME", help="chat model")
     parser.add_argument(
         "--verifier", default=None, metavar="SPEC", help="local, llm, cascade, nli:PATH"
+    )
+    floor_help = "the server's policy, a floor for clients (default: balanced)"
+    parser.add_argument("--policy", choices=sorted(PRESETS), default=None, help=floor_help)
+    parser.add_argument(
+        "--lock-policy",
+        action="store_true",
+        help="refuse policy settings in configurable (also RELIABLE_RAG_LOCK_POLICY=1)",
+    )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="largest request body (default 1000000; also RELIABLE_RAG_MAX_BODY_BYTES)",
     )
     parser.add_argument(
         "--log-level",

@@ -172,3 +172,16 @@ def _decode(text: str) -> object:
 
 
 PYTHON = sys.executable
+
+
+@contextmanager
+def serving_app(work: Path, **env: str) -> Iterator[str]:
+    """Serve `langchain_reliable.server:app` with uvicorn from `work`; yield its base URL."""
+    port = free_port()
+    cmd = [PYTHON, "-m", "uvicorn", "langchain_reliable.server:app"]
+    cmd += ["--host", HOST, "--port", str(port), "--log-level", "warning"]
+    base = f"http://{HOST}:{port}"
+    with running(
+        cmd, health_url=f"{base}/health", cwd=work, env=child_env(**env), log=work / "server.log"
+    ):
+        yield base

@@ -377,7 +377,16 @@ def test_serve_runs_uvicorn_on_the_app(monkeypatch, capsys):
     code, _, _ = run(capsys, ["serve", "--port", "8123", "--index", "/some/index"])
     assert code == EXIT_OK
     assert calls == [("the app", {"host": "127.0.0.1", "port": 8123, "log_level": "info"})]
-    assert built == [{"index": "/some/index", "model": None, "verifier": None}]
+    assert built == [
+        {
+            "index": "/some/index",
+            "model": None,
+            "verifier": None,
+            "policy": None,
+            "lock_policy": None,
+            "max_body_bytes": None,
+        }
+    ]
     assert "RELIABLE_RAG_INDEX" not in os.environ  # options travel as parameters
 
 

@@ -1,0 +1,260 @@
+"""The app factory: both graphs behind LangServe, guarded, in worker threads."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from langchain_core.documents import Document
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import Runnable
+from pydantic import BaseModel, Field, create_model, field_validator
+
+from langchain_reliable.config import Limits
+from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.policy import Policy, as_policy
+from langchain_reliable.schemas import Decision, Level, ReliabilityReport
+from langchain_reliable.server.auth import api_key_dependency, resolve_api_key
+from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
+from langchain_reliable.server.guard import (
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_JSON_DEPTH,
+    RequestGuard,
+)
+from langchain_reliable.server.offload import offloaded
+
+ENV_LOCK_POLICY = "RELIABLE_RAG_LOCK_POLICY"
+ENV_MAX_BODY_BYTES = "RELIABLE_RAG_MAX_BODY_BYTES"
+RAG_PATH = "/reliable-rag"
+VERIFY_PATH = "/verify"
+DEFAULT_WORKERS = 8
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("the question is blank")
+    return value
+
+
+class RAGRequest(BaseModel):
+    """Input of `/reliable-rag`."""
+
+    question: str = Field(
+        description="The user's question.", min_length=1, max_length=Limits().max_question_chars
+    )
+
+    _question = field_validator("question")(_not_blank)
+
+
+class RAGResponse(BaseModel):
+    """Output of `/reliable-rag`."""
+
+    question: str = Field(description="The question asked.")
+    answer: str = Field(description="Final text shown to the user.")
+    decision: Decision = Field(description="What the policy decided: return, filter or refuse.")
+    confidence: Level = Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
+    attempts: int = Field(description="Generations made (1 + retries used).")
+    report: ReliabilityReport = Field(description="Claim-level report of the final attempt.")
+    documents: list[Document] = Field(default_factory=list, description="Retrieved passages.")
+
+
+class VerifyRequest(BaseModel):
+    """Input of `/verify`."""
+
+    answer: str = Field(description="The text to verify.")
+    context: list[str | Document] = Field(
+        description="Passages the answer must be grounded in: texts or Documents."
+    )
+    question: str = Field(
+        default="",
+        description="The question the answer responds to.",
+        max_length=Limits().max_question_chars,
+    )
+
+
+def _bounded(model: type[BaseModel], limits: Limits) -> type[BaseModel]:
+    """`model` with its question bounded by `limits` (the same model for the defaults)."""
+    if limits.max_question_chars == Limits().max_question_chars:
+        return model
+    field = model.model_fields["question"]
+    return create_model(  # type: ignore[call-overload]
+        model.__name__,
+        __base__=model,
+        question=(str, Field(field.default, max_length=limits.max_question_chars)),
+    )
+
+
+def _flag(value: bool | None, environ: Mapping[str, str], name: str) -> bool:
+    if value is not None:
+        return value
+    text = environ.get(name, "").strip().lower()
+    if text in ("", "0", "false", "no", "off"):
+        return False
+    if text in ("1", "true", "yes", "on"):
+        return True
+    raise ConfigurationError(f"{name}={text!r}: expected 1/true/yes or 0/false/no")
+
+
+def _max_body(value: int | None, environ: Mapping[str, str]) -> int:
+    if value is None:
+        text = environ.get(ENV_MAX_BODY_BYTES, "").strip()
+        try:
+            value = int(text) if text else DEFAULT_MAX_BODY_BYTES
+        except ValueError:
+            raise ConfigurationError(f"{ENV_MAX_BODY_BYTES}={text!r}: expected bytes") from None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigurationError(f"max_body_bytes must be a positive integer, got {value!r}")
+    return value
+
+
+def settings_checker(floor: PolicyFloor) -> Any:
+    """LangServe's `per_req_config_modifier`: 403 for a looser or locked policy, 422 if invalid."""
+
+    def check(config: dict[str, Any], request: Request) -> dict[str, Any]:
+        try:
+            floor.check((config or {}).get("configurable"))
+        except PolicyRejected as exc:
+            raise HTTPException(status_code=403, detail=str(exc)) from None
+        except ValueError as exc:
+            raise HTTPException(status_code=422, detail=str(exc)) from None
+        return config
+
+    return check
+
+
+def create_app(
+    rag: Runnable | None = None,
+    verifier: Runnable | str | None = None,
+    api_key: str | None = None,
+    *,
+    model: BaseChatModel | str | None = None,
+    index: str | os.PathLike[str] | None = None,
+    policy: Policy | str | None = None,
+    max_retries: int = 1,
+    lock_policy: bool | None = None,
+    limits: Limits | None = None,
+    max_body_bytes: int | None = None,
+    max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
+    workers: int = DEFAULT_WORKERS,
+    environ: Mapping[str, str] | None = None,
+) -> FastAPI:
+    """Build the FastAPI app serving `rag` at `/reliable-rag` and `verifier` at `/verify`.
+
+    Args:
+        rag: the full graph (`create_reliable_rag`); None builds
+            `langchain_reliable.defaults.default_rag()` from `model`, `index`,
+            `policy`, `max_retries`, `limits` and a `verifier` spec (offline demo
+            unless they or the `RELIABLE_RAG_*` variables say otherwise).
+        verifier: the verifier graph (`create_verifier`), or a verifier spec
+            (``local``, ``llm``, ``cascade``, ``nli:PATH``) for the graphs built
+            here; None builds `langchain_reliable.defaults.default_verifier()`.
+        api_key: the key every request to the two routes must carry; None reads
+            `RELIABLE_RAG_API_KEY`; neither set serves without a key.
+        model: chat model (or ``provider:name``) for the graphs built here.
+        index: FAISS index folder for the RAG graph built here.
+        policy: the server's policy, a floor clients may only tighten; pass the
+            policy your own graphs use (default ``balanced``).
+        max_retries: the most regenerations a client may ask for (and the RAG
+            graph's own, when built here).
+        lock_policy: refuse every policy setting in `configurable` (403); None
+            reads `RELIABLE_RAG_LOCK_POLICY`.
+        limits: input bounds of the graphs built here and of the request schemas.
+        max_body_bytes: the largest request body (413 above); None reads
+            `RELIABLE_RAG_MAX_BODY_BYTES`, else 1,000,000.
+        max_json_depth: the deepest JSON nesting accepted (400 deeper).
+        workers: threads that run the graphs, off the event loop.
+        environ: the environment to read (default `os.environ`).
+
+    Returns:
+        A FastAPI app; serve it with uvicorn.
+
+    Raises:
+        ConfigurationError: a blank API key, or another setting out of range.
+
+    Example:
+        >>> from langchain_reliable import create_verifier
+        >>> app = create_app(rag=create_verifier(), verifier=create_verifier(), environ={})
+        >>> paths = {route.path for route in app.routes}
+        >>> {"/reliable-rag/invoke", "/verify/stream_events", "/health"} <= paths
+        True
+
+    """
+    try:
+        from langserve import add_routes
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(
+            f"the server needs langserve ({exc}); pip install 'langchain-reliable[serve]'"
+        ) from exc
+    from langchain_reliable import __version__
+    from langchain_reliable.defaults import default_rag, default_verifier
+
+    env = os.environ if environ is None else environ
+    key = resolve_api_key(api_key, env)
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+    if workers < 1 or max_json_depth < 1:
+        raise ConfigurationError("workers and max_json_depth must be at least 1")
+    floor = PolicyFloor(as_policy(policy), max_retries, _flag(lock_policy, env, ENV_LOCK_POLICY))
+    body_limit = _max_body(max_body_bytes, env)
+    limits = limits or Limits()
+    spec = verifier if isinstance(verifier, str) else None
+    shared: dict[str, Any] = {"policy": floor.policy, "limits": limits}
+    if rag is None:
+        rag = default_rag(
+            model=model, index=index, verifier=spec, environ=environ, **shared,
+            max_retries=max_retries,
+        )  # fmt: skip
+    if verifier is None or spec is not None:
+        verifier = default_verifier(verifier=spec, model=model, environ=environ, **shared)
+    rag_input, verify_input = _bounded(RAGRequest, limits), _bounded(VerifyRequest, limits)
+
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reliable-rag")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(
+        title="langchain-reliable",
+        version=__version__,
+        description="Reliable RAG: answers verified claim by claim against their sources. "
+        f"`{RAG_PATH}` answers questions; `{VERIFY_PATH}` checks text made elsewhere.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        RequestGuard,
+        max_body_bytes=body_limit,
+        max_json_depth=max_json_depth,
+        batch_inputs={RAG_PATH: rag_input, VERIFY_PATH: verify_input},
+    )
+
+    @app.get("/health", tags=["health"])
+    async def health() -> dict[str, Any]:
+        """Liveness: always open, even when an API key is required."""
+        return {
+            "status": "ok",
+            "version": __version__,
+            "routes": [RAG_PATH, VERIFY_PATH],
+            "api_key_required": key is not None,
+            "policy": floor.policy.name,
+            "policy_locked": floor.locked,
+        }
+
+    common: dict[str, Any] = {
+        "config_keys": ["configurable"],
+        "per_req_config_modifier": settings_checker(floor),
+        "dependencies": [Depends(api_key_dependency(key))] if key else None,
+    }
+    add_routes(app, offloaded(rag, rag_input, RAGResponse, executor), path=RAG_PATH, **common)
+    add_routes(
+        app,
+        offloaded(verifier, verify_input, ReliabilityReport, executor),
+        path=VERIFY_PATH,
+        **common,
+    )
+    return app

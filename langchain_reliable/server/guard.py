@@ -1,0 +1,229 @@
+"""An ASGI middleware that bounds request bodies and answers every bad input with JSON.
+
+Before a request reaches a route, its body is read (at most `max_body_bytes`,
+checked against `Content-Length` first and then as it streams in) and checked:
+
+- 413 when it is over the limit (the rest is read and dropped, so the client gets
+  the answer and the connection stays usable);
+- 400 when it is not UTF-8, not JSON, nested deeper than `max_json_depth`, or
+  holds a string that is not valid Unicode (a lone surrogate escape);
+- 422, naming the item, when one input of a `batch` request does not match the
+  route's input schema.
+
+Errors a route raises before it has answered become JSON too: a
+`ConfigurationError` or a pydantic `ValidationError` is 422, anything else 500
+(`{"detail": "internal server error (TypeName)"}`, the traceback in the log).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from langchain_reliable.errors import ConfigurationError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_BODY_BYTES = 1_000_000
+DEFAULT_MAX_JSON_DEPTH = 32
+_DRAIN_FACTOR = 64  # past this many times the limit, the connection is closed instead
+
+
+class BadRequest(Exception):
+    """A request the guard answers itself, with `status` and a JSON `detail`."""
+
+    def __init__(self, status: int, detail: Any, *, close: bool = False) -> None:
+        super().__init__(detail)
+        self.status, self.detail, self.close = status, detail, close
+
+
+class RequestGuard:
+    """ASGI middleware: bounded, well-formed JSON bodies and JSON errors.
+
+    Args:
+        app: the ASGI app to guard.
+        max_body_bytes: the largest request body accepted.
+        max_json_depth: the deepest nesting of arrays and objects accepted.
+        batch_inputs: route prefix (e.g. ``/verify``) -> the model each item of
+            its `batch` inputs must match.
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
+        batch_inputs: Mapping[str, type[BaseModel]] | None = None,
+    ) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.max_json_depth = max_json_depth
+        self.batch_inputs = dict(batch_inputs or {})
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Check the request, then pass it on; answer errors with JSON."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            if scope["method"] in ("POST", "PUT", "PATCH"):
+                body = await self._read(scope, receive)
+                if body is None:  # the client went away
+                    return
+                if body.strip():
+                    self._check(scope["path"], body)
+                receive = _replay(body, receive)
+            await self.app(scope, receive, tracked)
+        except BadRequest as bad:
+            await _answer(send, bad.status, bad.detail, close=bad.close)
+        except Exception as exc:
+            if started:
+                raise
+            if isinstance(exc, ConfigurationError):
+                await _answer(send, 422, str(exc))
+            elif isinstance(exc, ValidationError):
+                errors = exc.errors(include_url=False, include_input=False, include_context=False)
+                await _answer(send, 422, errors)
+            else:
+                logger.exception("error while answering %s %s", scope["method"], scope["path"])
+                await _answer(send, 500, f"internal server error ({type(exc).__name__})")
+
+    async def _read(self, scope: dict, receive: Any) -> bytes | None:
+        limit = self.max_body_bytes
+        declared = _content_length(scope)
+        too_large = declared is not None and declared > limit
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                too_large = True
+            if too_large:
+                if size > limit * _DRAIN_FACTOR:
+                    raise _too_large(limit, close=True)
+            else:
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        if too_large:
+            raise _too_large(limit)
+        return b"".join(chunks)
+
+    def _check(self, path: str, body: bytes) -> None:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadRequest(400, f"request body is not valid UTF-8 (byte {exc.start})") from None
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise BadRequest(400, _too_deep(self.max_json_depth)) from None
+        except ValueError as exc:
+            raise BadRequest(400, f"request body is not valid JSON: {exc}") from None
+        _walk(data, self.max_json_depth)
+        for prefix, model in self.batch_inputs.items():
+            if path == f"{prefix}/batch" and isinstance(data, dict):
+                _check_batch(data.get("inputs"), model)
+
+
+def _content_length(scope: dict) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                raise BadRequest(400, "invalid Content-Length header") from None
+    return None
+
+
+def _too_large(limit: int, *, close: bool = False) -> BadRequest:
+    return BadRequest(413, f"request body is over the limit of {limit} bytes", close=close)
+
+
+def _too_deep(depth: int) -> str:
+    return f"request body nests JSON deeper than {depth} levels"
+
+
+def _walk(data: Any, max_depth: int) -> None:
+    """Raise 400 when `data` nests deeper than `max_depth` or holds invalid Unicode."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+            continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > max_depth:
+            raise BadRequest(400, _too_deep(max_depth))
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(key, str):
+                _check_text(key)
+            stack.append((item, depth + 1))
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadRequest(
+            400, f"request body holds a string that is not valid Unicode (at {exc.start})"
+        ) from None
+
+
+def _check_batch(inputs: Any, model: type[BaseModel]) -> None:
+    """Validate each batch input against `model`; 422 naming every bad item's index."""
+    if not isinstance(inputs, list):
+        return  # LangServe answers 422 itself
+    errors: list[dict[str, Any]] = []
+    for index, item in enumerate(inputs):
+        try:
+            model.model_validate(item)
+        except ValidationError as exc:
+            for error in exc.errors(include_url=False, include_input=False, include_context=False):
+                loc = ("body", "inputs", index, *error["loc"])
+                errors.append({**error, "loc": loc, "msg": f"inputs[{index}]: {error['msg']}"})
+    if errors:
+        raise BadRequest(422, errors)
+
+
+def _replay(body: bytes, receive: Any) -> Any:
+    """A `receive` that hands the app `body` once, then waits on the real one."""
+    sent = False
+
+    async def replay() -> dict:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _answer(send: Any, status: int, detail: Any, *, close: bool = False) -> None:
+    payload = json.dumps({"detail": detail}, default=str).encode("utf-8")
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

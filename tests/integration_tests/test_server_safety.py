@@ -1,0 +1,223 @@
+"""The served app over real HTTP: a policy floor, a checked key, JSON 4xx errors, liveness.
+
+Each test is a regression test for a way the server could be misused: a client
+loosening the policy, a blank key serving without one, a bad input answered with
+a bare 500 or a dropped connection, one large answer freezing every route.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.integration_tests._servers import (
+    PYTHON,
+    child_env,
+    client,
+    free_port,
+    serving_app,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
+
+QUESTION = "How does aspirin work and what is it used for?"
+VERIFY = {
+    "answer": "The Treaty of Versailles was signed on 28 June 1919.",
+    "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    pytest.importorskip("langserve")
+    with serving_app(tmp_path_factory.mktemp("safe")) as base:
+        yield base
+
+
+def _rag(config: dict | None = None) -> dict:
+    body: dict = {"input": {"question": QUESTION}}
+    if config is not None:
+        body["config"] = {"configurable": config}
+    return body
+
+
+def _local_port(response: httpx.Response) -> int:
+    return response.extensions["network_stream"].get_extra_info("client_addr")[1]
+
+
+# -- the policy is a floor ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"high_threshold": 0}, "high_threshold"),
+        ({"high_threshold": 0.5, "medium_threshold": 0.1}, "high_threshold"),
+        ({"policy": "lenient"}, "return_at"),
+        ({"return_at": "MEDIUM"}, "return_at"),
+        ({"filter_at": "LOW"}, "filter_at"),
+        ({"max_retries": 5}, "max_retries"),
+    ],
+)
+def test_a_client_cannot_loosen_the_policy(server, settings, named):
+    with client(server) as http:
+        r = http.post("/reliable-rag/invoke", json=_rag(settings))
+        assert r.status_code == 403, r.text
+        assert named in r.json()["detail"]
+        r = http.post(
+            "/verify/invoke", json={"input": VERIFY, "config": {"configurable": settings}}
+        )
+        assert r.status_code == 403, r.text
+        r = http.post(
+            "/reliable-rag/batch",
+            json={
+                "inputs": [{"question": QUESTION}] * 2,
+                "config": [{}, {"configurable": settings}],
+            },
+        )
+        assert r.status_code == 403, r.text
+
+
+def test_a_client_may_tighten_the_policy(server):
+    with client(server) as http:
+        r = http.post("/reliable-rag/invoke", json=_rag({"policy": "strict", "max_retries": 0}))
+        assert r.status_code == 200, r.text
+        assert r.json()["output"]["decision"] == "refuse"
+        r = http.post("/reliable-rag/invoke", json=_rag({"high_threshold": 0.95}))
+        assert r.status_code == 200, r.text
+        assert http.get("/health").json()["policy_locked"] is False
+
+
+def test_an_operator_can_lock_the_policy(tmp_path):
+    with serving_app(tmp_path, RELIABLE_RAG_LOCK_POLICY="1") as base, client(base) as http:
+        assert http.get("/health").json()["policy_locked"] is True
+        r = http.post("/reliable-rag/invoke", json=_rag({"policy": "strict"}))
+        assert r.status_code == 403, r.text
+        assert "locked" in r.json()["detail"] and "policy" in r.json()["detail"]
+        r = http.post("/reliable-rag/invoke", json=_rag())
+        assert r.status_code == 200, r.text
+
+
+# -- a blank key is a start-up error ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cmd", "code"),
+    [
+        (["-m", "uvicorn", "langchain_reliable.server:app", "--host", "127.0.0.1"], None),
+        (["-m", "langchain_reliable.cli", "serve"], 2),
+    ],
+    ids=["uvicorn", "cli"],
+)
+def test_a_blank_api_key_stops_the_server(tmp_path, cmd, code):
+    cmd = [PYTHON, *cmd, "--port", str(free_port())]
+    env = child_env(RELIABLE_RAG_API_KEY="   ")
+    try:
+        done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the server started with a blank API key")
+    assert done.returncode != 0 if code is None else done.returncode == code
+    err = done.stderr.decode("utf-8", "replace")
+    assert "RELIABLE_RAG_API_KEY is set but blank" in err
+
+
+# -- every bad input gets a JSON 4xx and the connection stays open ---------------------
+
+DEEP = b'{"input": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+BAD_INPUTS = {
+    "long question": ("/reliable-rag/invoke", _rag() | {"input": {"question": "x" * 4001}}, 422),
+    "blank question": ("/reliable-rag/invoke", {"input": {"question": " \n\t "}}, 422),
+    "invalid utf-8": ("/reliable-rag/invoke", b'{"input": {"question": "caf\xe9?"}}', 400),
+    "malformed json": ("/verify/invoke", b'{"input": {"answer": ', 400),
+    "deep json": ("/verify/invoke", DEEP, 400),
+    "lone surrogate": (
+        "/verify/invoke",
+        b'{"input": {"answer": "a\\ud800", "context": ["b"]}}',
+        400,
+    ),
+    "bad batch item": (
+        "/verify/batch",
+        {"inputs": [VERIFY, {"answer": "no context"}, VERIFY]},
+        422,
+    ),
+    "bad rag batch item": (
+        "/reliable-rag/batch",
+        {"inputs": [{"question": QUESTION}, {"question": "x" * 5000}]},
+        422,
+    ),
+}
+NAMED = {
+    "long question": "4000",
+    "blank question": "blank",
+    "invalid utf-8": "UTF-8",
+    "malformed json": "JSON",
+    "deep json": "deeper",
+    "lone surrogate": "Unicode",
+    "bad batch item": "inputs[1]",
+    "bad rag batch item": "inputs[1]",
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_a_bad_input_gets_a_json_4xx_on_a_live_connection(server, case):
+    path, body, status = BAD_INPUTS[case]
+    with client(server) as http:
+        port = _local_port(http.post("/verify/invoke", json={"input": VERIFY}))
+        if isinstance(body, bytes):
+            r = http.post(path, content=body, headers={"content-type": "application/json"})
+        else:
+            r = http.post(path, json=body)
+        assert r.status_code == status, r.text
+        assert r.headers["content-type"].startswith("application/json")
+        assert NAMED[case] in str(r.json()["detail"])
+        if "batch" in case:
+            assert any(e["loc"][:3] == ["body", "inputs", 1] for e in r.json()["detail"])
+        good = http.post("/verify/invoke", json={"input": VERIFY})
+        assert good.status_code == 200, good.text
+        assert _local_port(good) == port  # the same connection served both
+
+
+def test_a_body_over_the_limit_gets_413(server):
+    with client(server) as http:
+        big = {"input": {**VERIFY, "answer": "The treaty was signed in 1919. " * 350_000}}
+        r = http.post("/verify/invoke", json=big)
+        assert r.status_code == 413, r.text[:300]
+        assert "limit" in r.json()["detail"]
+        assert http.post("/verify/invoke", json={"input": VERIFY}).status_code == 200
+
+
+# -- CPU-bound work stays off the event loop ---------------------------------------------
+
+
+def test_health_answers_while_a_pathological_answer_is_verified(server):
+    done, outcome = threading.Event(), {}
+
+    def heavy() -> None:
+        with client(server) as http:
+            body = {"input": {"answer": "a. " * 7000, "context": VERIFY["context"]}}
+            outcome["status"] = http.post("/verify/invoke", json=body).status_code
+        done.set()
+
+    latencies = []
+    with client(server) as http:
+        http.get("/health")
+        worker = threading.Thread(target=heavy)
+        worker.start()
+        time.sleep(0.3)
+        deadline = time.monotonic() + 8
+        while not done.is_set() and time.monotonic() < deadline:
+            begin = time.perf_counter()
+            assert http.get("/health").status_code == 200
+            latencies.append(time.perf_counter() - begin)
+            time.sleep(0.05)
+    worker.join(timeout=180)
+    assert outcome.get("status") == 200
+    assert latencies, "the pathological answer was verified before /health was asked"
+    latencies.sort()
+    assert latencies[len(latencies) // 2] < 0.2, latencies  # median under 200 ms
+    assert latencies[-1] < 1.0, latencies  # never frozen (shared CI machines: 1 s slack)
