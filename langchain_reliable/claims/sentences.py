@@ -171,6 +171,33 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
 _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
+_PYSBD_WINDOW = 1_000  # pysbd is quadratic in its input ("a. " * 7000: 17 s whole)
+
+
+def _sentence_starts(text: str) -> list[int]:
+    """Sentence starts found by pysbd, never given more than `_PYSBD_WINDOW` characters.
+
+    Linear in the text: each window's last sentence (which may run past it) is
+    segmented again with the next window; a sentence longer than a window is cut
+    at a space.
+    """
+    segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    starts: list[int] = []
+    offset = 0
+    while True:
+        end = min(len(text), offset + _PYSBD_WINDOW)
+        found = [offset + span.start for span in segmenter.segment(text[offset:end])]
+        if end == len(text):
+            return starts + found
+        if len(found) > 1:
+            starts += found[:-1]
+            offset = found[-1]
+        else:
+            space = text.rfind(" ", offset + 1, end)
+            starts.append(offset)
+            offset = space + 1 if space > offset else end
+
+
 def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
     """Sentence spans of `answer[start:end]`, trimmed, covering every character of it.
 
@@ -184,8 +211,7 @@ def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
     if not text.strip():
         return []
     try:
-        segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
-        found = [span.start for span in segmenter.segment(text)]
+        found = _sentence_starts(text)
     except Exception:  # pysbd is rule-based; fall back to a plain regex on a bad input
         found = [m.end() for m in _FALLBACK_BOUNDARY.finditer(text)]
     starts = [0]

@@ -518,3 +518,12 @@ def test_get_extractor() -> None:
         get_extractor("llm")
     with pytest.raises(ValueError, match="'sentences', 'llm'"):
         get_extractor("nli")
+
+
+def test_long_blocks_are_split_in_windows_with_exact_spans() -> None:
+    """pysbd sees at most a window at a time; sentences across window edges stay whole."""
+    answer = " ".join(f"Aspirin dose number {i} is listed in table {i}b." for i in range(120))
+    claims = SentenceClaimExtractor().extract(answer).claims
+    assert len(claims) == 120
+    for i, claim in enumerate(claims):
+        assert answer[slice(*claim.span)] == f"Aspirin dose number {i} is listed in table {i}b."
