@@ -142,6 +142,6 @@ PRESETS: dict[str, Policy] = {
     ),
     # Default: retry, then filter on MEDIUM, refuse on LOW.
     "balanced": Policy(name="balanced"),
-    # Low stakes: MEDIUM answers pass, LOW ones are filtered when anything is verified.
+    # Low stakes: as balanced, but LOW answers are filtered too when anything is verified.
     "lenient": Policy(name="lenient", return_at="MEDIUM", filter_at="LOW"),
 }
