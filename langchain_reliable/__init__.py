@@ -32,8 +32,11 @@ if TYPE_CHECKING:
     from langchain_reliable.config import Limits, ReliabilityContext
     from langchain_reliable.defaults import load_faiss_index
     from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.errors import UnverifiedAnswerError
     from langchain_reliable.graph import create_reliable_rag, create_verifier
+    from langchain_reliable.guard import ReliableGuard, create_guard
     from langchain_reliable.policy import PRESETS, Policy
+    from langchain_reliable.render import render_html, render_markdown
     from langchain_reliable.schemas import (
         Claim,
         ClaimVerdict,
@@ -65,10 +68,15 @@ _EXPORTS = {
     "ReliabilityContext": "config",
     "load_faiss_index": "defaults",
     "LocalEmbeddings": "embeddings",
+    "UnverifiedAnswerError": "errors",
     "create_reliable_rag": "graph",
     "create_verifier": "graph",
+    "ReliableGuard": "guard",
+    "create_guard": "guard",
     "PRESETS": "policy",
     "Policy": "policy",
+    "render_html": "render",
+    "render_markdown": "render",
     "Claim": "schemas",
     "ClaimVerdict": "schemas",
     "Cost": "schemas",
@@ -118,11 +126,16 @@ __all__ = [
     "Policy",
     "ReliabilityContext",
     "ReliabilityReport",
+    "ReliableGuard",
     "SentenceClaimExtractor",
+    "UnverifiedAnswerError",
     "VerificationResult",
     "__version__",
+    "create_guard",
     "create_reliable_rag",
     "create_verifier",
     "get_verifier",
     "load_faiss_index",
+    "render_html",
+    "render_markdown",
 ]

@@ -67,6 +67,18 @@ class ReliabilityContext:
     max_retries: Annotated[
         int | None, Field(description="Regenerations allowed under the stricter prompt.")
     ] = None
+    refusal_text: Annotated[
+        str | None,
+        Field(description="Refusal shown instead of the English default; verified claims follow."),
+    ] = None
+    caveat_text: Annotated[
+        str | None,
+        Field(description="Note after a filtered answer; '{removed}' is the count, '' for none."),
+    ] = None
+    citations: Annotated[
+        bool | None,
+        Field(description="Mark each verified sentence with [n] and list the sources."),
+    ] = None
 
 
 SETTING_NAMES = tuple(f.name for f in fields(ReliabilityContext))
@@ -124,6 +136,10 @@ class RunSettings:
     def max_retries(self, default: int) -> int:
         """Regenerations allowed in this run: the `max_retries` setting, else `default`."""
         return int(self.values.get("max_retries", default))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The run's value of setting `name`, else `default` (the graph's own)."""
+        return self.values.get(name, default)
 
 
 def run_settings(config: Mapping[str, Any] | None, policy: Policy) -> RunSettings:

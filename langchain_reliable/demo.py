@@ -133,7 +133,7 @@ def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
             if node == "retrieve":
                 _print_passages(values.get("documents") or [], out)
             elif node == "generate":
-                print(f"\n  attempt {values['attempts']} answer:\n    {values['answer']}", file=out)
+                print(f"\n  attempt {values['attempts']} answer:\n    {values['draft']}", file=out)
             elif node == "verify":
                 _print_report(values["report"], out)
                 print(f"  route: {values['route']}", file=out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _Model = TypeVar("_Model")
 
@@ -34,3 +34,31 @@ def require_model(model: _Model | None, part: str) -> _Model:
     if model is None:
         raise ConfigurationError(f"{part} needs a chat model: pass model=...")
     return model
+
+
+class UnverifiedAnswerError(RuntimeError):
+    """An answer did not pass verification and its caller asked to raise (`on_fail="raise"`).
+
+    Attributes:
+        report: the `ReliabilityReport` of the answer (decision, verdicts, evidence).
+        answer: the text that was checked.
+
+    Example:
+        >>> from langchain_reliable.errors import UnverifiedAnswerError
+        >>> from langchain_reliable.report import build_report
+        >>> from langchain_reliable.policy import Policy
+        >>> report = build_report([], Policy(), flags=["no_context"])
+        >>> error = UnverifiedAnswerError(report, "It is 42.")
+        >>> error.report.level, error.answer
+        ('LOW', 'It is 42.')
+
+    """
+
+    def __init__(self, report: Any, answer: str = "") -> None:
+        self.report = report
+        self.answer = answer
+        decision = getattr(report, "decision", None)
+        supported, claims = getattr(report, "supported", 0), len(getattr(report, "claims", []))
+        super().__init__(
+            f"answer not verified (decision: {decision}, {supported}/{claims} claims supported)"
+        )

@@ -68,8 +68,21 @@ def _tidy(text: str) -> str:
     return text if text.endswith(_TERMINAL[:3]) else text + "."
 
 
-def caveat(removed: int) -> str:
-    """The note appended to a filtered answer."""
+def caveat(removed: int, text: str | None = None) -> str:
+    """The note appended to a filtered answer.
+
+    Args:
+        removed: how many claims were removed.
+        text: your own note (any language); `{removed}` in it is replaced by the count,
+            and "" appends none.
+
+    Example:
+        >>> caveat(2, "Hinweis: {removed} Aussagen wurden entfernt.")
+        'Hinweis: 2 Aussagen wurden entfernt.'
+
+    """
+    if text is not None:
+        return text.replace("{removed}", str(removed))
     noun = "statement" if removed == 1 else "statements"
     return (
         f"Note: {removed} {noun} that could not be verified against the sources "
@@ -77,10 +90,23 @@ def caveat(removed: int) -> str:
     )
 
 
-def refusal(verdicts: Sequence[ClaimVerdict]) -> str:
-    """A refusal that lists what the sources do support, if anything."""
+def refusal(verdicts: Sequence[ClaimVerdict], text: str | None = None) -> str:
+    """A refusal that lists what the sources do support, if anything.
+
+    Args:
+        verdicts: the final attempt's verdicts.
+        text: your own refusal (any language); the supported claims, if any, are
+            listed under it.
+
+    Example:
+        >>> refusal([], "Dazu sagen die Quellen nichts.")
+        'Dazu sagen die Quellen nichts.'
+
+    """
     verified = [_sentence(v.text) for v in verdicts if v.label == "supported"]
+    lines = "\n".join(f"- {claim}" for claim in verified)
+    if text is not None:
+        return f"{text}\n{lines}" if lines else text
     if not verified:
         return CANNOT_ANSWER
-    lines = "\n".join(f"- {text}" for text in verified)
     return f"I cannot fully answer this from the available sources. What they do support:\n{lines}"

@@ -146,6 +146,11 @@ class ReliabilityReport(BaseModel):
     )
     level: Level
     decision: Decision | None = Field(default=None, description="What the policy decided.")
+    filtered_answer: str | None = Field(
+        default=None,
+        description="With decision 'filter': the text to show instead of the answer (its "
+        "supported claims and content-free glue, then the caveat); None otherwise.",
+    )
     flags: list[str] = Field(
         default_factory=list,
         description="Conditions met: no_claims, abstention, empty_answer, no_context, "

@@ -79,6 +79,12 @@ class RAGOutput(TypedDict):
     attempts: Annotated[int, Field(description="Generations made (1 + retries used).")]
     report: Annotated[dict[str, Any], Field(description="ReliabilityReport of the final attempt.")]
     documents: Annotated[list[Document], Field(description="The retrieved passages.")]
+    sources: NotRequired[
+        Annotated[
+            list[dict[str, Any]],
+            Field(description="With citations on: the passages each [n] marker points to."),
+        ]
+    ]
 
 
 class RAGState(TypedDict, total=False):
@@ -87,16 +93,20 @@ class RAGState(TypedDict, total=False):
     `report` is part of the graph's output (`RAGOutput`), so it holds the latest
     attempt's `ReliabilityReport` as a dict from the moment `verify` writes it:
     `stream(..., stream_mode="values" | "updates")` shows it as it always has.
+    `draft` is the attempt's unverified answer: working state, never output; `answer`
+    is written once, by the node that ends the run.
     """
 
     question: str
     documents: list[Document]
     started_at: float
+    draft: str
     answer: str
     attempts: int
     prepared: Prepared
     extracted: Extracted
     report: dict[str, Any]
+    sources: list[dict[str, Any]]
     route: Route
     decision: Decision
     confidence: Level

@@ -7,6 +7,9 @@ Both are compiled LangGraph graphs, so `invoke`, `ainvoke`, `batch`, `stream`,
 - `rag`: `create_reliable_rag`, the full graph.
 - `verifier`: `create_verifier`, verification alone.
 - `verification`: the prepare / extract / verify steps both graphs share.
+- `shown`: the gate before a graph returns, texts, citations, verified streaming.
+- `inputs`: the question as a string, a prompt value or messages.
+- `runnable`: the compiled graph classes (output-only values stream, `with_answer_only`).
 """
 
 from langchain_reliable.graph.rag import create_reliable_rag

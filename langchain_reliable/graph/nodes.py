@@ -14,9 +14,9 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.language_models import BaseChatModel
@@ -30,10 +30,19 @@ from langgraph.graph.state import CompiledStateGraph
 from langchain_reliable._aio import run_sync
 from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
-from langchain_reliable.coverage import check_coverage, uncovered
+from langchain_reliable.coverage import uncovered
 from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.graph.inputs import as_question
+from langchain_reliable.graph.runnable import ReliableVerifierGraph
+from langchain_reliable.graph.shown import (
+    Presentation,
+    Shown,
+    aemit_verified,
+    emit_verified,
+    gate,
+    sources_output,
+)
 from langchain_reliable.graph.verification import Verification, check_question_length
-from langchain_reliable.outcomes import caveat, filter_answer, refusal
 from langchain_reliable.policy import Policy
 from langchain_reliable.prompts import load_prompt, wrap_passages
 from langchain_reliable.report import build_report
@@ -46,6 +55,7 @@ if TYPE_CHECKING:
     from langchain_reliable.audit import AuditLog
 
 TAGS = ["langchain-reliable"]
+G = TypeVar("G", bound=CompiledStateGraph)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,12 +65,16 @@ class VerifyDeps:
     Attributes:
         verification: the extractor, verifier and limits.
         policy: the graph's own policy; run settings adjust it.
+        presentation: refusal and caveat texts, citations; run settings adjust it.
         context_key: the state key holding the passages.
+        answer_key: the state key holding the answer to verify.
     """
 
     verification: Verification
     policy: Policy
+    presentation: Presentation = field(default_factory=Presentation)
     context_key: str = "context"
+    answer_key: str = "answer"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,6 +93,7 @@ class RAGDeps(VerifyDeps):
     max_retries: int = 1
     audit: AuditLog | None = None
     context_key: str = "documents"
+    answer_key: str = "draft"
 
 
 # -- shared by both graphs --------------------------------------------------------------
@@ -88,7 +103,7 @@ async def aextract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDe
     """Check and bound the input, then split the answer into claims."""
     verification = deps.verification
     prepared = verification.prepare(
-        state.get("answer"), state.get(deps.context_key), state.get("question", "")
+        state.get(deps.answer_key), state.get(deps.context_key), state.get("question", "")
     )
     return {"prepared": prepared, "extracted": await verification.aextract(prepared)}
 
@@ -104,7 +119,7 @@ async def achecked(
     """Verify and score the extracted claims; publish each verdict as it is known."""
     settings = run_settings(config, deps.policy)
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
-    flag_uncovered(report, state)
+    flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
     for verdict in report.claims:
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
@@ -119,49 +134,26 @@ def checked(
     report = run_sync(
         deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
     )
-    flag_uncovered(report, state)
+    flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
     for verdict in report.claims:
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
     return report, settings
 
 
-def flag_uncovered(report: ReliabilityReport, state: dict) -> None:
+def flag_uncovered(report: ReliabilityReport, answer: str | None, question: str | None) -> None:
     """Flag `uncovered_text` when the whole answer, shown as written, breaks the invariant.
 
     The answer is the state's own, not the one cut to `Limits.max_answer_chars`, so
     text past the limit is never covered.
     """
-    gaps = uncovered(state.get("answer") or "", report.claims, state.get("question") or "")
+    gaps = uncovered(answer or "", report.claims, question or "")
     if gaps:
         report.flags.append("uncovered_text")
         shown = "; ".join(repr(g.text[:60]) for g in gaps[:3])
         report.notes.append(
             f"{len(gaps)} part(s) of the answer are not inside a supported claim: {shown}"
         )
-
-
-def gate(state: dict, report: ReliabilityReport, decision: Decision) -> tuple[Decision, str]:
-    """The last check before a graph returns: the decision and the text the user receives.
-
-    `return` shows the answer as written, `filter` the answer rebuilt from supported
-    spans and glue. Either must pass `check_coverage`, or the decision becomes
-    `refuse` and the report is flagged `coverage_failed`. Fails closed.
-    """
-    answer, question = state.get("answer") or "", state.get("question") or ""
-    if decision == "refuse":
-        return decision, refusal(report.claims)
-    if decision == "filter":
-        kept, removed = filter_answer(answer, report.claims, question)
-        shown, text = kept, f"{kept}\n\n{caveat(removed)}"
-    else:
-        shown = text = answer
-    gaps = check_coverage(shown, answer, report.claims, question)
-    if not gaps:
-        return decision, text
-    report.flags.append("coverage_failed")
-    report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
-    return "refuse", refusal(report.claims)
 
 
 def write_verdicts(report: ReliabilityReport) -> None:
@@ -176,23 +168,45 @@ def write_verdicts(report: ReliabilityReport) -> None:
 
 async def averify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Verify, then decide at once: the report's fields are the verifier graph's output."""
-    return decided(state, *await achecked(state, config, deps))
+    return decided(state, deps, *await achecked(state, config, deps))
 
 
 def verify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Sync path of `averify_alone`."""
-    return decided(state, *checked(state, config, deps))
+    return decided(state, deps, *checked(state, config, deps))
 
 
-def decided(state: dict, report: ReliabilityReport, settings: RunSettings) -> dict:
+def decided(
+    state: dict, deps: VerifyDeps, report: ReliabilityReport, settings: RunSettings
+) -> dict:
     """The report as output, with the policy's final decision (no retry without a generator).
 
     The decision passes `gate`: the caller shows the answer (`return`) or
-    `filter_answer` of it (`filter`), and either must be covered.
+    `filtered_answer` (`filter`), and either must be covered.
     """
     route = settings.policy.route(report)
-    report.decision = gate(state, report, route)[0]  # type: ignore[arg-type]
+    shown = shown_for(state, deps, report, route, settings)  # type: ignore[arg-type]
+    report.decision = shown.decision
+    if shown.decision == "filter":
+        report.filtered_answer = shown.text
     return report.model_dump()
+
+
+def shown_for(
+    state: dict,
+    deps: VerifyDeps,
+    report: ReliabilityReport,
+    decision: Decision,
+    settings: RunSettings,
+) -> Shown:
+    """`gate` over the state's answer, under the run's presentation settings."""
+    return gate(
+        state.get(deps.answer_key) or "",
+        state.get("question") or "",
+        report,
+        decision,
+        deps.presentation.for_run(settings),
+    )
 
 
 # -- the Reliable RAG graph ------------------------------------------------------------
@@ -213,15 +227,14 @@ async def aretrieve(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -
 
 
 def question_of(state: RAGState, deps: RAGDeps) -> str:
-    """The state's question, checked.
+    """The state's question, checked (a prompt value or messages give their last human text).
 
     Raises:
-        ValueError: the question is empty, not a string, or over the limit.
+        ValueError: the question is empty, not a string, prompt value or messages, or
+            over the limit.
 
     """
-    question = state.get("question")
-    if not isinstance(question, str) or not question.strip():
-        raise ValueError("question must be a non-empty string")
+    question = as_question(state.get("question"))
     check_question_length(question, deps.verification.limits)
     return question
 
@@ -253,7 +266,7 @@ async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -
 def timed_out(state: RAGState, timeout: float | None) -> dict:
     """The update when the chat model did not answer in time: no answer to show."""
     logger.warning("generation timed out after %s s; the attempt has no answer", timeout)
-    return {"answer": "", "attempts": state.get("attempts", 0) + 1}
+    return {"draft": "", "attempts": state.get("attempts", 0) + 1}
 
 
 def prompt(state: RAGState) -> list[BaseMessage]:
@@ -264,14 +277,14 @@ def prompt(state: RAGState) -> list[BaseMessage]:
         SystemMessage(load_prompt("generate_strict" if strict else "generate")),
         HumanMessage(
             f"<passages>\n{wrap_passages(passages)}\n</passages>\n\n"
-            f"<question>\n{state['question']}\n</question>"
+            f"<question>\n{as_question(state.get('question'))}\n</question>"
         ),
     ]
 
 
 def generated(state: RAGState, reply: AIMessage) -> dict:
-    """The update after a generation: the reply's text and one more attempt."""
-    return {"answer": str(reply.text), "attempts": state.get("attempts", 0) + 1}
+    """The update after a generation: the draft (unverified, not output) and one more attempt."""
+    return {"draft": str(reply.text), "attempts": state.get("attempts", 0) + 1}
 
 
 async def averify(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
@@ -295,25 +308,42 @@ def routed(
 
 def retry(state: RAGState, config: RunnableConfig) -> dict:
     """Keep the rejected attempt; `generate` runs again under the stricter prompt."""
-    return {"history": [{"answer": state.get("answer", ""), "report": state.get("report")}]}
+    return {"history": [{"answer": state.get("draft", ""), "report": state.get("report")}]}
 
 
 def finish(state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: Decision) -> dict:
-    """Write the graph's output for `decision` (the report as a dict) and audit it."""
+    """Write the graph's output for `decision` (the report as a dict), audit and stream it."""
+    out = finished(state, config, deps, decision)
+    emit_verified(out["answer"], config)
+    return out
+
+
+async def afinish(
+    state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: Decision
+) -> dict:
+    """Async path of `finish`."""
+    out = finished(state, config, deps, decision)
+    await aemit_verified(out["answer"], config)
+    return out
+
+
+def finished(state: RAGState, config: RunnableConfig, deps: RAGDeps, decision: Decision) -> dict:
+    """The graph's output for `decision`, recorded in the audit log."""
     if state.get("report"):
         report = ReliabilityReport.model_validate(state["report"])
     else:  # nothing was retrieved and no verifier ran
         report = build_report(
             [], deps.policy, flags=["no_context"], notes=["nothing was retrieved for the question"]
         )
-    decision, answer = gate(state, report, decision)
-    report.decision = decision
+    shown = shown_for(state, deps, report, decision, run_settings(config, deps.policy))
+    report.decision = shown.decision
     out = {
-        "answer": answer,
-        "decision": decision,
+        "answer": shown.text,
+        "decision": shown.decision,
         "confidence": report.level,
         "attempts": state.get("attempts", 0),
         "report": report.model_dump(),
+        **sources_output(shown.sources),
     }
     if deps.audit is not None:
         deps.audit.record_decision(state, out, config)
@@ -354,14 +384,16 @@ def as_node(
     )
 
 
-def compile_graph(builder: StateGraph, name: str) -> CompiledStateGraph:
-    """Compile with tags, streaming whole states by default.
+def compile_graph(builder: StateGraph, name: str, cls: type[G] = ReliableVerifierGraph) -> G:
+    """Compile as `cls` with tags, streaming output values by default.
 
     Streaming values (not per-node updates) makes the graph a drop-in step of an
     LCEL chain: under `chain.stream` the next step receives the graph's output.
     Per-node updates remain one argument away: `stream(..., stream_mode="updates")`.
     """
-    graph = builder.compile(name=name).with_config(tags=TAGS)
+    compiled = builder.compile(name=name)
+    graph = cls(**{k: v for k, v in vars(compiled).items() if k != "__orig_class__"})
+    graph = graph.with_config(tags=TAGS)
     graph.stream_mode = "values"
     return graph
 

@@ -6,13 +6,14 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
 from langchain_reliable.graph import nodes
 from langchain_reliable.graph.nodes import RAGDeps, as_node, compile_graph, configuration_errors
+from langchain_reliable.graph.runnable import ReliableRAGGraph
+from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.retrieval import as_chat_model, as_retriever
@@ -33,7 +34,10 @@ def create_reliable_rag(
     audit_log: Any = None,
     k: int = 4,
     limits: Limits | None = None,
-) -> CompiledStateGraph:
+    citations: bool = False,
+    refusal_text: str | None = None,
+    caveat_text: str | None = None,
+) -> ReliableRAGGraph:
     """Build the Reliable RAG graph: retrieve, generate, verify, then return/retry/filter/refuse.
 
     Args:
@@ -46,6 +50,14 @@ def create_reliable_rag(
         audit_log: an `AuditLog`, a path for one, or None.
         k: passages retrieved per question.
         limits: input bounds; see `Limits`.
+        citations: put `[n]` after each verified sentence and list the sources under
+            the answer (output key `sources`); per run: `configurable={"citations": True}`.
+        refusal_text: your refusal text (any language); verified claims are listed under it.
+        caveat_text: your note after a filtered answer; `{removed}` is the count, "" for none.
+
+    Returns:
+        A compiled LangGraph graph (`ReliableRAGGraph`). It also takes the question as
+        a string, a prompt value or messages; `with_answer_only()` gives its answer alone.
 
     Raises:
         ConfigurationError: an argument names something unknown or is out of range.
@@ -69,6 +81,9 @@ def create_reliable_rag(
             policy=as_policy(policy),
             max_retries=max_retries,
             audit=as_audit_log(audit_log, chat_model=chat),
+            presentation=Presentation(
+                refusal_text=refusal_text, caveat_text=caveat_text, citations=citations
+            ),
         )
     builder = StateGraph(
         RAGState,
@@ -85,7 +100,10 @@ def create_reliable_rag(
     builder.add_node("verify", as_node("verify", nodes.verify, nodes.averify, deps=deps))
     builder.add_node("retry", as_node("retry", nodes.retry))
     for decision in DECISIONS:
-        builder.add_node(decision, as_node(decision, nodes.finish, deps=deps, decision=decision))
+        builder.add_node(
+            decision,
+            as_node(decision, nodes.finish, nodes.afinish, deps=deps, decision=decision),
+        )
     builder.add_edge(START, "retrieve")
     builder.add_conditional_edges(
         "retrieve", nodes.route_after_retrieve, {"generate": "generate", "refuse": "refuse"}
@@ -100,7 +118,7 @@ def create_reliable_rag(
     builder.add_edge("retry", "generate")
     for decision in DECISIONS:
         builder.add_edge(decision, END)
-    return compile_graph(builder, "reliable-rag")
+    return compile_graph(builder, "reliable-rag", ReliableRAGGraph)
 
 
 __all__ = ["create_reliable_rag"]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
 from langchain_reliable.graph import nodes
 from langchain_reliable.graph.nodes import VerifyDeps, as_node, compile_graph, configuration_errors
+from langchain_reliable.graph.runnable import ReliableVerifierGraph
+from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import ReliabilityReport
@@ -24,7 +25,9 @@ def create_verifier(
     *,
     model: BaseChatModel | str | None = None,
     limits: Limits | None = None,
-) -> CompiledStateGraph:
+    citations: bool = False,
+    caveat_text: str | None = None,
+) -> ReliableVerifierGraph:
     """Build the verifier graph: answer + context (+ question) -> `ReliabilityReport` fields.
 
     Args:
@@ -34,6 +37,8 @@ def create_verifier(
         policy: a `Policy`, a preset name, or None for "balanced".
         model: chat model for the LLM verifier or extractor.
         limits: input bounds; see `Limits`.
+        citations: cite the sources in `filtered_answer` (`[n]` and a sources list).
+        caveat_text: your note after `filtered_answer`; `{removed}` is the count.
 
     Raises:
         ConfigurationError: an argument names something unknown or is out of range.
@@ -50,6 +55,7 @@ def create_verifier(
         deps = VerifyDeps(
             verification=Verification.build(verifier, extractor, model, limits),
             policy=as_policy(policy),
+            presentation=Presentation(caveat_text=caveat_text, citations=citations),
         )
     builder = StateGraph(
         VerifyState,

@@ -301,10 +301,13 @@ def test_documents_are_accepted_as_knowledge():
 def test_claim_verdicts_on_the_custom_stream_and_values_by_default():
     script = [AIMessage(f"{SIGNED} {FORCE}"), judge((SIGNED, "supported"), (FORCE, "supported"))]
     _, rag = rag_with(script)
-    custom = [
-        c["claim_verdict"]["label"] for c in rag.stream({"question": "When?"}, stream_mode="custom")
-    ]
-    assert custom == ["supported", "supported"]
+    custom = list(rag.stream({"question": "When?"}, stream_mode="custom"))
+    # the custom stream also carries the verified answer, after the verdicts
+    verdicts = [c["claim_verdict"]["label"] for c in custom if "claim_verdict" in c]
+    assert verdicts == ["supported", "supported"]
+    assert "".join(c["verified_chunk"] for c in custom if "verified_chunk" in c) == (
+        f"{SIGNED} {FORCE}"
+    )
     _, rag = rag_with(script)
     chain = (
         RunnableLambda(lambda q: {"question": q}) | rag | RunnableLambda(lambda o: o["decision"])

@@ -21,13 +21,18 @@ EXPECTED_ALL = [
     "Policy",
     "ReliabilityContext",
     "ReliabilityReport",
+    "ReliableGuard",
     "SentenceClaimExtractor",
+    "UnverifiedAnswerError",
     "VerificationResult",
     "__version__",
+    "create_guard",
     "create_reliable_rag",
     "create_verifier",
     "get_verifier",
     "load_faiss_index",
+    "render_html",
+    "render_markdown",
 ]
 
 

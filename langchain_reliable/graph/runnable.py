@@ -1,0 +1,105 @@
+"""The compiled graphs as LCEL steps: any question form in, output keys out, an answer-only view.
+
+`ReliableRAGGraph` and `ReliableVerifierGraph` are LangGraph `CompiledStateGraph`s
+(so Studio, LangServe, `invoke`/`stream`/`astream_events` work as before) with three
+changes for LCEL:
+
+- the RAG graph takes a string, a prompt value or chat messages as the question
+  (`ChatPromptTemplate | rag` works);
+- `stream()` in `values` mode yields only the output keys, never working state (the
+  unverified draft lives in a working key, so no streamed value holds it);
+- `rag.with_answer_only()` is the graph as a string-out step (`| StrOutputParser()`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, Literal
+
+from langchain_core.runnables import Runnable, RunnableGenerator
+from langgraph.graph.state import CompiledStateGraph
+
+from langchain_reliable.errors import UnverifiedAnswerError
+from langchain_reliable.graph.inputs import as_rag_input
+from langchain_reliable.graph.shown import chunks
+from langchain_reliable.schemas import ReliabilityReport
+
+OnRefuse = Literal["answer", "raise"] | Callable[[str, ReliabilityReport], str]
+
+
+def _shows_values(stream_mode: Any) -> bool:
+    modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode or [])
+    return "values" in modes
+
+
+class ReliableVerifierGraph(CompiledStateGraph):
+    """A compiled graph whose `values` stream holds only its output keys."""
+
+    def _coerce(self, input: Any) -> Any:
+        return input
+
+    def _stream_args(self, input: Any, kwargs: dict[str, Any]) -> Any:
+        if kwargs.get("output_keys") is None and _shows_values(
+            kwargs.get("stream_mode") or self.stream_mode
+        ):
+            kwargs["output_keys"] = self.output_channels
+        return self._coerce(input)
+
+    def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Iterator[Any]:  # type: ignore[override]
+        """`CompiledStateGraph.stream`; `values` chunks hold the output keys only."""
+        return super().stream(self._stream_args(input, kwargs), config, **kwargs)
+
+    def astream(self, input: Any, config: Any = None, **kwargs: Any) -> AsyncIterator[Any]:  # type: ignore[override]
+        """`CompiledStateGraph.astream`; `values` chunks hold the output keys only."""
+        return super().astream(self._stream_args(input, kwargs), config, **kwargs)
+
+
+class ReliableRAGGraph(ReliableVerifierGraph):
+    """The Reliable RAG graph: also takes the question as a string, prompt value or messages."""
+
+    def _coerce(self, input: Any) -> Any:
+        return as_rag_input(input)
+
+    def with_answer_only(self, *, on_refuse: OnRefuse = "answer") -> Runnable[Any, str]:
+        """The graph as a string-out step: its final `answer`, verified, nothing else.
+
+        Streamed, it yields the final answer in word-sized chunks once verification is
+        done (buffer, verify, then emit): the draft's tokens never reach it.
+
+        Args:
+            on_refuse: what a refusal gives: "answer" (the refusal text), "raise"
+                (`UnverifiedAnswerError` carrying the report) or a callable
+                `(refusal_text, report) -> str`.
+
+        Example:
+            >>> from langchain_core.output_parsers import StrOutputParser
+            >>> chain = rag.with_answer_only() | StrOutputParser()  # doctest: +SKIP
+            >>> chain.invoke("When was the treaty signed?")  # doctest: +SKIP
+            'The treaty was signed on 28 June 1919.'
+
+        """
+        if not (on_refuse in ("answer", "raise") or callable(on_refuse)):
+            raise ValueError(
+                f"on_refuse must be 'answer', 'raise' or a callable, got {on_refuse!r}"
+            )
+
+        def final_text(outputs: Sequence[Any]) -> str:
+            out = outputs[-1] if outputs else {}
+            if out.get("decision") != "refuse" or on_refuse == "answer":
+                return out.get("answer", "")
+            report = ReliabilityReport.model_validate(out["report"])
+            if on_refuse == "raise":
+                raise UnverifiedAnswerError(report, out.get("answer", ""))
+            return on_refuse(out.get("answer", ""), report)  # type: ignore[operator]
+
+        def answer(outputs: Iterator[Any]) -> Iterator[str]:
+            yield from chunks(final_text(list(outputs))) or [""]
+
+        async def aanswer(outputs: AsyncIterator[Any]) -> AsyncIterator[str]:
+            for piece in chunks(final_text([o async for o in outputs])) or [""]:
+                yield piece
+
+        return self | RunnableGenerator(answer, aanswer, name="verified_answer")
+
+
+__all__ = ["OnRefuse", "ReliableRAGGraph", "ReliableVerifierGraph"]

@@ -1,0 +1,131 @@
+"""What a graph shows the user: the gate before it returns, the texts, citations, verified chunks.
+
+`gate` is the last check before either graph returns: it builds the text for the
+decision and refuses when that text fails `check_coverage`. Citations, the caveat
+and the sources list are added only after the check passed, and only as markers and
+notes: no sentence of the answer is added or changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_stream_writer
+
+from langchain_reliable.citations import Source, cite, sources_block
+from langchain_reliable.config import RunSettings
+from langchain_reliable.coverage import check_coverage
+from langchain_reliable.outcomes import caveat, filter_answer, refusal
+from langchain_reliable.schemas import Decision, ReliabilityReport
+
+VERIFIED_CHUNK = "verified_chunk"
+"""Name of the custom event (and key of the `custom` stream item) that carries verified text."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Presentation:
+    """How the shown text is written: refusal and caveat texts, inline citations.
+
+    Attributes:
+        refusal_text: shown instead of the English refusal; verified claims follow it.
+        caveat_text: note after a filtered answer (`{removed}` is the count; "" for none).
+        citations: mark verified sentences with `[n]` and list the sources.
+    """
+
+    refusal_text: str | None = None
+    caveat_text: str | None = None
+    citations: bool = False
+
+    def for_run(self, settings: RunSettings) -> Presentation:
+        """This presentation with the run's `refusal_text`, `caveat_text`, `citations`."""
+        return Presentation(
+            refusal_text=settings.get("refusal_text", self.refusal_text),
+            caveat_text=settings.get("caveat_text", self.caveat_text),
+            citations=bool(settings.get("citations", self.citations)),
+        )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The decision that stands after the gate, the text shown, and the sources it cites."""
+
+    decision: Decision
+    text: str
+    sources: list[Source] = field(default_factory=list)
+
+
+def gate(
+    answer: str,
+    question: str,
+    report: ReliabilityReport,
+    decision: Decision,
+    presentation: Presentation,
+) -> Shown:
+    """The decision and the text the user receives.
+
+    `return` shows the answer as written, `filter` the answer rebuilt from supported
+    spans and glue. Either must pass `check_coverage`, or the decision becomes
+    `refuse` and the report is flagged `coverage_failed`. Fails closed.
+    """
+    if decision == "refuse":
+        return Shown("refuse", refusal(report.claims, presentation.refusal_text))
+    removed = 0
+    if decision == "filter":
+        shown, removed = filter_answer(answer, report.claims, question)
+    else:
+        shown = answer
+    gaps = check_coverage(shown, answer, report.claims, question)
+    if gaps:
+        report.flags.append("coverage_failed")
+        report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
+        return Shown("refuse", refusal(report.claims, presentation.refusal_text))
+    sources: list[Source] = []
+    if presentation.citations:
+        shown, sources = cite(shown, answer, report.claims)
+    parts = [shown]
+    if decision == "filter":
+        parts.append(caveat(removed, presentation.caveat_text))
+    parts.append(sources_block(sources))
+    return Shown(decision, "\n\n".join(p for i, p in enumerate(parts) if p or i == 0), sources)
+
+
+def chunks(text: str) -> list[str]:
+    """`text` cut after each run of whitespace: the pieces verified streaming emits."""
+    return [piece for piece in re.split(r"(?<=\s)(?=\S)", text) if piece]
+
+
+def emit_verified(text: str, config: RunnableConfig) -> None:
+    """Stream the verified `text`: `custom` stream items and `verified_chunk` events."""
+    writer = get_stream_writer()
+    for piece in chunks(text):
+        writer({VERIFIED_CHUNK: piece})
+        dispatch_custom_event(VERIFIED_CHUNK, piece, config=config)
+
+
+async def aemit_verified(text: str, config: RunnableConfig) -> None:
+    """Async path of `emit_verified`."""
+    writer = get_stream_writer()
+    for piece in chunks(text):
+        writer({VERIFIED_CHUNK: piece})
+        await adispatch_custom_event(VERIFIED_CHUNK, piece, config=config)
+
+
+def sources_output(sources: list[Source]) -> dict[str, Any]:
+    """The `sources` output key, present only when the answer cites any."""
+    return {"sources": [s.model_dump() for s in sources]} if sources else {}
+
+
+__all__ = [
+    "VERIFIED_CHUNK",
+    "Presentation",
+    "Shown",
+    "aemit_verified",
+    "chunks",
+    "emit_verified",
+    "gate",
+    "sources_output",
+]

@@ -1,0 +1,173 @@
+"""A report, readable: the answer with each claim marked by its verdict, then the verdicts.
+
+`render_markdown` and `render_html` show the answer as written, each claim's span
+marked: supported claims plain (HTML: `<mark class="supported">`) with the `[n]` of the
+passage they rest on, removed claims struck through with their label (HTML:
+`<del class="unsupported">`, `contradicted`, `uncertain`). All answer and passage text
+is escaped, so an answer holding markup is shown, never run.
+
+Example:
+    >>> from langchain_reliable import create_verifier
+    >>> answer = "Paris is in France. It has 90 million people."
+    >>> report = create_verifier().invoke(
+    ...     {"answer": answer, "context": ["Paris is the capital of France."]})
+    >>> print(render_html(report, answer).splitlines()[1])  # doctest: +ELLIPSIS
+    <p><mark class="supported" title="supported...">Paris is in France.</mark>...
+
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from langchain_reliable.citations import Source
+from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def _as_report(report: ReliabilityReport | Mapping[str, Any]) -> ReliabilityReport:
+    return (
+        report
+        if isinstance(report, ReliabilityReport)
+        else ReliabilityReport.model_validate(report)
+    )
+
+
+def _pieces(
+    answer: str, report: ReliabilityReport
+) -> Iterator[tuple[str, ClaimVerdict | None, list[int]]]:
+    """The answer cut into (text, verdict or None, source numbers), in order; overlaps once."""
+    numbers: dict[int, int] = {}
+    cursor = 0
+    for verdict in sorted(report.claims, key=lambda v: v.span):
+        start, stop = max(verdict.span[0], cursor), min(verdict.span[1], len(answer))
+        if stop <= start:
+            continue
+        if start > cursor:
+            yield answer[cursor:start], None, []
+        cited: list[int] = []
+        if verdict.label == "supported":
+            for evidence in verdict.evidence:
+                number = numbers.setdefault(evidence.passage, len(numbers) + 1)
+                if number not in cited:
+                    cited.append(number)
+        yield answer[start:stop], verdict, cited
+        cursor = stop
+    if cursor < len(answer):
+        yield answer[cursor:], None, []
+
+
+def _sources(report: ReliabilityReport) -> list[Source]:
+    """The passages supported claims rest on, numbered as `_pieces` numbers them."""
+    sources: dict[int, Source] = {}
+    for verdict in sorted(report.claims, key=lambda v: v.span):
+        if verdict.label != "supported":
+            continue
+        for e in verdict.evidence:
+            if e.passage not in sources:
+                sources[e.passage] = Source(
+                    number=len(sources) + 1, passage=e.passage, id=e.passage_id, quote=e.quote
+                )
+    return list(sources.values())
+
+
+def _summary(report: ReliabilityReport) -> str:
+    return (
+        f"decision: {report.decision or 'none'} · level: {report.level} · "
+        f"reliability: {report.reliability_score:.2f} · supported {report.supported}/"
+        f"{len(report.claims)}"
+    )
+
+
+def md_escape(text: str) -> str:
+    """`text` safe in markdown: markup characters backslashed, HTML escaped."""
+    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", text), quote=False)
+
+
+def render_markdown(report: ReliabilityReport | Mapping[str, Any], answer: str) -> str:
+    """The answer with removed claims struck through (`~~…~~ *(label)*`), then the verdicts.
+
+    Args:
+        report: a `ReliabilityReport` or its dict (a graph's output).
+        answer: the text the report is about (its claims' spans point into it).
+
+    Example:
+        >>> from langchain_reliable import create_verifier
+        >>> answer = "Paris is in France."
+        >>> report = create_verifier().invoke(
+        ...     {"answer": answer, "context": ["Paris is the capital of France."]})
+        >>> print(render_markdown(report, answer).splitlines()[2])
+        Paris is in France. [1]
+
+    """
+    report = _as_report(report)
+    body = []
+    for text, verdict, cited in _pieces(answer, report):
+        if verdict is None or verdict.label == "supported":
+            marks = "".join(f"[{n}]" for n in cited)
+            body.append(md_escape(text) + (f" {marks}" if marks else ""))
+        else:
+            stripped = text.strip()
+            lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+            body.append(f"{lead}~~{md_escape(stripped)}~~ *({verdict.label})*{trail}")
+    lines = [f"**{_summary(report)}**", "", "".join(body), "", "| # | label | score | claim |"]
+    lines.append("| --- | --- | --- | --- |")
+    for i, v in enumerate(report.claims, 1):
+        lines.append(f"| {i} | {v.label} | {v.score:.2f} | {md_escape(v.text)} |")
+    sources = _sources(report)
+    if sources:
+        lines += ["", "Sources:"]
+        lines += [f"{s.number}. {md_escape(s.label)}: {md_escape(s.quote)}" for s in sources]
+    return "\n".join(lines)
+
+
+def render_html(report: ReliabilityReport | Mapping[str, Any], answer: str) -> str:
+    """An HTML fragment: the answer with claims marked, then a table of verdicts.
+
+    Supported spans are `<mark class="supported">` followed by `<sup>[n]</sup>`; the
+    others `<del class="unsupported|contradicted|uncertain">`, with the reason as the
+    title. Every piece of text is HTML-escaped.
+
+    Args:
+        report: a `ReliabilityReport` or its dict (a graph's output).
+        answer: the text the report is about.
+
+    """
+    report = _as_report(report)
+    body = []
+    for text, verdict, cited in _pieces(answer, report):
+        escaped = html.escape(text)
+        if verdict is None:
+            body.append(escaped)
+            continue
+        title = html.escape(f"{verdict.label} ({verdict.score:.2f}) {verdict.reason}".strip())
+        if verdict.label == "supported":
+            sups = "".join(f"<sup>[{n}]</sup>" for n in cited)
+            body.append(f'<mark class="supported" title="{title}">{escaped}</mark>{sups}')
+        else:
+            body.append(f'<del class="{verdict.label}" title="{title}">{escaped}</del>')
+    rows = "".join(
+        f'<tr class="{v.label}"><td>{i}</td><td>{v.label}</td><td>{v.score:.2f}</td>'
+        f"<td>{html.escape(v.text)}</td><td>{html.escape(v.reason)}</td></tr>"
+        for i, v in enumerate(report.claims, 1)
+    )
+    sources = "".join(
+        f"<li>{html.escape(s.label)}: <q>{html.escape(s.quote)}</q></li>" for s in _sources(report)
+    )
+    parts = [
+        f'<div class="reliability-report"><p class="summary">{html.escape(_summary(report))}</p>',
+        f"<p>{''.join(body)}</p>",
+        "<table><thead><tr><th>#</th><th>label</th><th>score</th><th>claim</th>"
+        f"<th>reason</th></tr></thead><tbody>{rows}</tbody></table>",
+    ]
+    if sources:
+        parts.append(f'<ol class="sources">{sources}</ol>')
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+__all__ = ["md_escape", "render_html", "render_markdown"]
