@@ -30,7 +30,17 @@ pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 LANGGRAPH = Path(sys.executable).parent / "langgraph"
 RETURNED = "When and where was the Treaty of Versailles signed?"
 FILTERED = "How does aspirin work and what is it used for?"
-SETTINGS = ("policy", "high_threshold", "medium_threshold", "return_at", "filter_at", "max_retries")
+SETTINGS = (
+    "policy",
+    "high_threshold",
+    "medium_threshold",
+    "return_at",
+    "filter_at",
+    "max_retries",
+    "refusal_text",
+    "caveat_text",
+    "citations",
+)
 
 
 @pytest.fixture(scope="module")
