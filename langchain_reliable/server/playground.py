@@ -185,7 +185,7 @@ def _claims(report: ReliabilityReport) -> list[ClaimResult]:
                 label=verdict.label,
                 score=round(verdict.score, 3),
                 evidence=best.quote[:_QUOTE_CHARS] if best else "",
-                source=(best.passage_id or f"passage {best.passage}") if best else "",
+                source=(best.passage_id or f"context[{best.passage}]") if best else "",
             )
         )
     return out
