@@ -2,7 +2,14 @@
 
 Each route serves `invoke`, `batch`, `stream`, `stream_log`, `stream_events`, the
 input/output/config schemas and the playground (`/reliable-rag/playground/`);
-`/docs` shows the request and response schemas; `/health` answers `{"status": "ok"}`.
+`/docs` shows the request and response schemas (Swagger UI from the
+`swagger-ui-bundle` package: offline, `docs`); `/health` answers `{"status": "ok"}`.
+
+The playground (`playground`) renders the settings as a form (no `null` types,
+the preset as a dropdown), takes `/verify`'s passages as texts, and shows a
+readable result: each route's `stream_log`, the playground's feed, streams a
+`VerifyResult` or `RAGResult` (decision, answer, confidence, one line per claim)
+in place of the graph's state snapshots; the other endpoints are unchanged.
 
 Run it:
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from langchain_core.documents import Document
@@ -19,6 +19,7 @@ from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import Decision, Level, ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, resolve_api_key
+from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
 from langchain_reliable.server.guard import (
     DEFAULT_MAX_BODY_BYTES,
@@ -26,6 +27,13 @@ from langchain_reliable.server.guard import (
     RequestGuard,
 )
 from langchain_reliable.server.offload import offloaded
+from langchain_reliable.server.playground import (
+    passages_schema,
+    rag_view,
+    result_runnable,
+    settings_config,
+    verify_view,
+)
 
 ENV_LOCK_POLICY = "RELIABLE_RAG_LOCK_POLICY"
 ENV_MAX_BODY_BYTES = "RELIABLE_RAG_MAX_BODY_BYTES"
@@ -66,9 +74,13 @@ class VerifyRequest(BaseModel):
     """Input of `/verify`."""
 
     answer: str = Field(description="The text to verify.")
-    context: list[str | Document] = Field(
-        description="Passages the answer must be grounded in: texts or Documents."
-    )
+    context: Annotated[
+        list[str | Document],
+        passages_schema(
+            "Passages the answer must be grounded in, one text each "
+            '(Documents, `{"page_content": ...}`, are accepted too).'
+        ),
+    ] = Field(description="Passages the answer must be grounded in.")
     question: str = Field(
         default="",
         description="The question the answer responds to.",
@@ -225,7 +237,9 @@ def create_app(
         description="Reliable RAG: answers verified claim by claim against their sources. "
         f"`{RAG_PATH}` answers questions; `{VERIFY_PATH}` checks text made elsewhere.",
         lifespan=lifespan,
+        **fastapi_docs_kwargs(),
     )
+    mount_docs(app)
     app.add_middleware(
         RequestGuard,
         max_body_bytes=body_limit,
@@ -250,11 +264,20 @@ def create_app(
         "per_req_config_modifier": settings_checker(floor),
         "dependencies": [Depends(api_key_dependency(key))] if key else None,
     }
-    add_routes(app, offloaded(rag, rag_input, RAGResponse, executor), path=RAG_PATH, **common)
-    add_routes(
-        app,
-        offloaded(verifier, verify_input, ReliabilityReport, executor),
-        path=VERIFY_PATH,
-        **common,
+    settings = settings_config(floor)
+    routes = (
+        (RAG_PATH, rag, rag_input, RAGResponse, rag_view),
+        (VERIFY_PATH, verifier, verify_input, ReliabilityReport, verify_view),
     )
+    for path, graph, input_type, output_type, view in routes:
+        name = f"{path.strip('/')}-result"
+        served = offloaded(
+            graph,
+            input_type,
+            output_type,
+            executor,
+            settings=settings,
+            view=result_runnable(graph, view, name),
+        )
+        add_routes(app, served, path=path, **common)
     return app

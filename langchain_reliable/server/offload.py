@@ -7,6 +7,10 @@ so that each `ainvoke`, `abatch`, `astream`, `astream_log` and `astream_events`
 runs on a fresh event loop in a worker thread; results and chunks come back to
 the caller's loop. When the caller stops reading (a client went away), the run
 in the worker is cancelled.
+
+A served route may also carry a `settings` model (its `config` schema) and a
+`view`: a runnable that `astream_log`, LangServe's playground feed, runs instead
+of the graph, so the playground shows a readable result (`playground`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from langchain_core.runnables import RunnableBinding, RunnableConfig
+from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig
 from langchain_core.runnables.config import get_config_list
 from pydantic import BaseModel, ConfigDict, create_model
 
@@ -92,7 +96,8 @@ class Offloaded(RunnableBinding):
 
     It keeps the graph's settings schema (`Runnable.with_types` loses a LangGraph
     graph's `context_schema`, and with it the `configurable` fields LangServe lets
-    through), and runs every async entry point on a worker thread's event loop.
+    through), or serves `settings` in its place, and runs every async entry point
+    on a worker thread's event loop.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -100,8 +105,16 @@ class Offloaded(RunnableBinding):
     executor: Executor | None = None
     """Threads the runs use; None is the event loop's default executor."""
 
+    settings: type[BaseModel] | None = None
+    """The `config` schema to serve; None derives it from the graph's `context_schema`."""
+
+    view: Runnable | None = None
+    """What `astream_log` runs instead of the graph (same input); None runs the graph."""
+
     def config_schema(self, *, include: Any = None) -> type[BaseModel]:
-        """The graph's settings (its `context_schema`) as the `configurable` schema."""
+        """`settings`, else the graph's settings (its `context_schema`) as `configurable`."""
+        if self.settings is not None:
+            return self.settings
         context = getattr(self.bound, "context_schema", None)
         if context is None:
             return self.bound.config_schema(include=include)
@@ -119,6 +132,8 @@ class Offloaded(RunnableBinding):
             custom_input_type=self.custom_input_type,
             custom_output_type=self.custom_output_type,
             executor=self.executor,
+            settings=self.settings,
+            view=self.view,
         )
 
     def _kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -150,10 +165,16 @@ class Offloaded(RunnableBinding):
         )
 
     def _streamed(
-        self, method: str, input: Any, config: RunnableConfig | None, kwargs: dict[str, Any]
+        self,
+        method: str,
+        input: Any,
+        config: RunnableConfig | None,
+        kwargs: dict[str, Any],
+        target: Runnable | None = None,
     ) -> AsyncIterator[Any]:
         merged, extra = self._merge_configs(config), self._kwargs(kwargs)
-        return iterate(lambda: getattr(self.bound, method)(input, merged, **extra), self.executor)
+        run = getattr(target or self.bound, method)
+        return iterate(lambda: run(input, merged, **extra), self.executor)
 
     def astream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -164,8 +185,8 @@ class Offloaded(RunnableBinding):
     def astream_log(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """`astream_log` of the graph, in a worker thread."""
-        return self._streamed("astream_log", input, config, kwargs)
+        """`astream_log` of the `view` (else of the graph), in a worker thread."""
+        return self._streamed("astream_log", input, config, kwargs, self.view)
 
     def astream_events(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -175,7 +196,13 @@ class Offloaded(RunnableBinding):
 
 
 def offloaded(
-    runnable: Any, input_type: type, output_type: type, executor: Executor | None = None
+    runnable: Any,
+    input_type: type,
+    output_type: type,
+    executor: Executor | None = None,
+    *,
+    settings: type[BaseModel] | None = None,
+    view: Runnable | None = None,
 ) -> Offloaded:
     """Wrap `runnable` for serving: typed input/output, runs in `executor`'s threads."""
     return Offloaded(
@@ -183,4 +210,6 @@ def offloaded(
         custom_input_type=input_type,
         custom_output_type=output_type,
         executor=executor,
+        settings=settings,
+        view=view,
     )
