@@ -24,7 +24,7 @@ from typing import Annotated, Any
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from langchain_reliable.graph.nodes import gate
+from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.policy import PRESETS
 from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.server.floor import PolicyFloor
@@ -195,8 +195,9 @@ def verify_view(request: Any, output: Any) -> VerifyResult:
     """`/verify`'s output as a person reads it: the decision applied to the answer."""
     report = ReliabilityReport.model_validate(output)
     decision = report.decision or "refuse"
-    state = {"answer": _get(request, "answer", ""), "question": _get(request, "question", "")}
-    decision, text = gate(state, report.model_copy(deep=True), decision)
+    answer, question = _get(request, "answer", ""), _get(request, "question", "")
+    shown = gate(answer, question, report.model_copy(deep=True), decision, Presentation())
+    decision, text = shown.decision, shown.text
     return VerifyResult(
         decision=decision,
         answer=text,
