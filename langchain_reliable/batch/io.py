@@ -12,7 +12,7 @@ most one torn last line; `done_ids` cuts it off and returns the ids already writ
 Example:
     >>> import json, tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "in.jsonl"
-    >>> _ = path.write_text(json.dumps({"answer": "A.", "context": ["A."]}) + "\\n{bad\\n")
+    >>> _ = path.write_text(json.dumps({"answer": "A.", "context": ["A."]}) + "\n{bad\n")
     >>> [(row.id, row.error is None) for row in read_rows(path)]
     [(1, True), (2, False)]
 
