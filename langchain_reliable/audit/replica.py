@@ -26,7 +26,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_reliable.audit.chain import json_objects
 from langchain_reliable.audit.log import AuditLog
 from langchain_reliable.audit.verify import TAMPERED, ChainCheck, Problem, verify_chain
 
@@ -200,17 +200,12 @@ def verify_replicas(
 
 def _replicas_in(files: Iterable[Path]) -> set[str]:
     """The replica ids the records of `files` carry (unreadable lines skipped)."""
-    found: set[str] = set()
-    for file in files:
-        with file.open("rb") as handle:
-            for raw in handle:
-                try:
-                    record = json.loads(raw)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and isinstance(record.get("replica"), str):
-                    found.add(record["replica"])
-    return found
+    return {
+        record["replica"]
+        for file in files
+        for record in json_objects(file)
+        if isinstance(record.get("replica"), str)
+    }
 
 
 def _name_of(live: Path) -> str:

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_reliable.audit.chain import json_objects
+
 PARQUET_SUFFIXES = (".parquet", ".pq")
 _BLOCK = 1 << 20
 
@@ -135,16 +137,7 @@ def done_ids(path: str | os.PathLike[str]) -> set[str]:
     if not file.is_file():
         return set()
     _cut_torn_tail(file)
-    ids: set[str] = set()
-    with file.open("rb") as handle:
-        for raw in handle:
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and "id" in record:
-                ids.add(str(record["id"]))
-    return ids
+    return {str(record["id"]) for record in json_objects(file) if "id" in record}
 
 
 def _cut_torn_tail(file: Path) -> None:

@@ -11,6 +11,7 @@ from langchain_reliable.cli.common import (
     Subparsers,
     UsageError,
     add_command,
+    add_policy,
     configuring,
     positive_int,
 )
@@ -83,12 +84,7 @@ def add(sub: Subparsers) -> None:
     parser.add_argument(
         "--verifier", default=None, metavar="SPEC", help="local (default, offline) or nli:PATH"
     )
-    parser.add_argument(
-        "--policy",
-        default=None,
-        choices=("strict", "balanced", "lenient"),
-        help="decision thresholds (default: balanced)",
-    )
+    add_policy(parser)
     parser.add_argument(
         "--no-resume", action="store_true", help="empty OUT first instead of skipping its ids"
     )
