@@ -64,9 +64,15 @@ Rotation:
     oldest beyond ``backups`` is deleted), and the chain continues in the new file:
     its first record's ``prev_hash`` is the last hash of ``<log>.1``.
 
-Modules: `log` (the writer, `AuditLog`), `chain` (hashes, the tail), `verify`
-(`verify_chain`), `spill` (spill files), `anchor` (the sidecar), `record` (what a
-record holds).
+Replicas:
+    Server replicas share one folder and each writes its own chain
+    ``audit-<replica>.jsonl`` (``replica_log``); every record carries ``replica``.
+    `verify_replicas` (``reliable-rag audit verify FOLDER``) checks the set as a
+    whole: every chain intact, one replica per chain, one chain per replica.
+
+Modules: `log` (the writer, `AuditLog`), `replica` (per-replica chains), `chain`
+(hashes, the tail), `verify` (`verify_chain`), `spill` (spill files), `anchor` (the
+sidecar), `record` (what a record holds).
 
 Example:
     >>> import tempfile, pathlib
@@ -83,14 +89,26 @@ from langchain_reliable.audit.chain import GENESIS, record_hash
 from langchain_reliable.audit.chain import canonical as canonical
 from langchain_reliable.audit.log import AuditLog, as_audit_log
 from langchain_reliable.audit.record import model_name as model_name
+from langchain_reliable.audit.replica import (
+    ENV_REPLICA_ID,
+    ReplicaSetCheck,
+    default_replica_id,
+    replica_log,
+    verify_replicas,
+)
 from langchain_reliable.audit.verify import ChainCheck, Problem, verify_chain
 
 __all__ = [
+    "ENV_REPLICA_ID",
     "GENESIS",
     "AuditLog",
     "ChainCheck",
     "Problem",
+    "ReplicaSetCheck",
     "as_audit_log",
+    "default_replica_id",
     "record_hash",
+    "replica_log",
     "verify_chain",
+    "verify_replicas",
 ]

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,18 @@ def record_hash(record: Mapping[str, Any], key: bytes | None = None) -> str:
 def as_key(key: bytes | str | None) -> bytes | None:
     """An HMAC key as bytes (text is UTF-8 encoded); None or empty means no key."""
     return (key.encode("utf-8") if isinstance(key, str) else key) or None
+
+
+def json_objects(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSONL file, line by line; other lines are skipped."""
+    with open(path, "rb") as handle:
+        for raw in handle:
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                yield value
 
 
 def parse_record(raw: bytes) -> dict[str, Any] | None:
@@ -118,6 +130,7 @@ __all__ = [
     "Tail",
     "as_key",
     "canonical",
+    "json_objects",
     "parse_record",
     "read_tail",
     "record_hash",

@@ -45,6 +45,8 @@ class AuditLog:
             under ``models.chat_model`` when the run's config does not name one.
         fsync: flush each record (and the anchor) to disk before returning.
         anchor: keep the anchor ``<log>.anchor`` (True), at another path, or not (False).
+        replica: id of the server replica writing this log, stored in every record
+            as ``replica`` (see `langchain_reliable.audit.replica`); None stores none.
 
     Attributes:
         failures: writes (or records) that failed; never raised.
@@ -65,6 +67,7 @@ class AuditLog:
         chat_model: Any = None,
         fsync: bool = False,
         anchor: bool | str | os.PathLike[str] = True,
+        replica: str | None = None,
     ) -> None:
         if max_bytes < 0 or backups < 0:
             raise ValueError("max_bytes and backups must be >= 0")
@@ -78,6 +81,7 @@ class AuditLog:
         self.key = as_key(key)
         self.chat_model = model_name(chat_model) if chat_model is not None else None
         self.fsync = fsync
+        self.replica = replica
         self.anchor_path: Path | None = (
             anchor_path(self.path) if anchor is True else Path(anchor) if anchor else None
         )
@@ -126,6 +130,8 @@ class AuditLog:
 
     def write(self, record: Mapping[str, Any]) -> bool:
         """Chain and append one record, or spill it if the lock is busy; False if it failed."""
+        if self.replica is not None:
+            record = {**record, "replica": self.replica}
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(f"{self.path} is a directory")

@@ -5,7 +5,8 @@ Commands:
     ask      answer a question from a FAISS index through the full graph
     ingest   load, chunk and embed a folder of files into a FAISS index
     serve    run the LangServe app (`langchain_reliable.server:app`) with uvicorn
-    audit    check an audit log's hash chain (`audit verify LOG`)
+    audit    check an audit log's hash chain (`audit verify LOG`), or a replica set's
+    batch    verify a JSONL or Parquet file of answers, streamed and resumable
     demo     run the full graph on the shipped knowledge base, offline
     eval     measure verdicts against human labels
 
@@ -13,7 +14,7 @@ Exit codes (the same for every command, so shell scripts and CI can gate on them
     0  success; for `verify` and `ask`: the answer was verified and returned as is;
        for `audit verify`: the chain is intact
     1  not verified: the answer was filtered or refused; `audit verify`: the log was
-       tampered with or damaged
+       tampered with or damaged; `batch`: some rows could not be verified
     2  usage error: bad option, missing file, missing optional dependency
     3  runtime failure: e.g. the chat model failed, `ingest` indexed no file
 
@@ -22,8 +23,8 @@ go to stdout; with ``--json`` stdout holds exactly one JSON object. Progress bar
 go to stderr.
 
 Layout: `common` (exit codes, `UsageError`, shared options, the report table) and
-one module per command (`verify`, `ask`, `ingest`, `serve`, `audit`, `demo`, `eval`),
-each with `add(subparsers)` and `run(args)`.
+one module per command (`verify`, `ask`, `ingest`, `serve`, `audit`, `batch`, `demo`,
+`eval`), each with `add(subparsers)` and `run(args)`.
 
 Example:
     >>> from langchain_reliable.cli import main
@@ -40,7 +41,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_reliable.cli import ask, audit, demo, ingest, serve, verify
+from langchain_reliable.cli import ask, audit, batch, demo, ingest, serve, verify
 from langchain_reliable.cli import eval as eval_command
 from langchain_reliable.cli.common import (
     EXIT_CODES,
@@ -65,6 +66,7 @@ COMMANDS: list[Callable[[Subparsers], None]] = [
     ingest.add,
     serve.add,
     audit.add,
+    batch.add,
     demo.add,
     eval_command.add,
 ]

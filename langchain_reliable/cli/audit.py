@@ -1,10 +1,12 @@
-"""``reliable-rag audit verify``: check an audit log's hash chain."""
+"""``reliable-rag audit verify``: check an audit log's hash chain, or a set of replicas' chains."""
 
 from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from langchain_reliable.cli.common import (
     EXIT_NOT_VERIFIED,
@@ -42,16 +44,63 @@ def _log_files(logs: list[str], rotated: bool) -> list[Path]:
     return files
 
 
+def _key(args: argparse.Namespace) -> str | None:
+    if not args.key_env:
+        return None
+    key = os.environ.get(args.key_env)
+    if not key:
+        raise UsageError(f"--key-env: environment variable {args.key_env} is not set")
+    return key
+
+
+def _print_problems(problems: Sequence[Any], default_file: str) -> None:
+    for problem in problems[:_SHOWN]:
+        place = problem.file or default_file
+        line = f" line {problem.line}" if problem.line is not None else ""
+        print(f"BAD: {place}{line}: [{problem.kind}] {problem.reason}")
+    if len(problems) > _SHOWN:
+        print(f"... and {len(problems) - _SHOWN} more problems")
+
+
+def run_replicas(args: argparse.Namespace) -> int:
+    """Check every replica chain of the folders or files given, and the set as a whole."""
+    from langchain_reliable.audit import verify_replicas
+
+    if args.rotated or args.anchor:
+        raise UsageError("--rotated and --anchor check one chain; replica chains find their own")
+    try:
+        result = verify_replicas(args.log, key=_key(args))
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    for chain in result.chains:
+        check, files = chain.check, len(chain.files)
+        state = "OK " if check.ok else "BAD"
+        print(
+            f"{state} replica {chain.replica}: {check.records} records, "
+            f"{files} file{'s' * (files != 1)}, {chain.files[-1]}"
+            + (f", {check.spilled} spilled" if check.spilled else "")
+        )
+        for note in check.notes:
+            print(f"    note: {note}")
+        _print_problems(check.problems, chain.files[-1])
+    _print_problems(result.problems, ", ".join(args.log))
+    bad = sum(not chain.check.ok for chain in result.chains)
+    totals = f"{len(result.chains)} replicas, {result.records} records"
+    if result.ok:
+        print(f"OK: {totals}, every hash chain intact")
+        return EXIT_OK
+    print(f"BAD: {totals}; {bad} chain(s) broken, {len(result.problems)} problem(s) of the set")
+    return EXIT_NOT_VERIFIED
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the chain; exit 0 when intact, 1 when tampered with or damaged."""
     from langchain_reliable.audit import verify_chain
 
+    if args.replicas or any(Path(p).expanduser().is_dir() for p in args.log):
+        return run_replicas(args)
     files = _log_files(args.log, args.rotated)
-    key = None
-    if args.key_env:
-        key = os.environ.get(args.key_env)
-        if not key:
-            raise UsageError(f"--key-env: environment variable {args.key_env} is not set")
+    key = _key(args)
     check = verify_chain(files if len(files) > 1 else files[0], key=key, anchor=args.anchor or None)
     where = f"{len(files)} files" if len(files) > 1 else str(files[0])
     for note in check.notes:
@@ -59,12 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if check.ok:
         print(f"OK: {check.records} records, hash chain intact ({where})")
         return EXIT_OK
-    for problem in check.problems[:_SHOWN]:
-        place = problem.file or str(files[-1])
-        line = f" line {problem.line}" if problem.line is not None else ""
-        print(f"BAD: {place}{line}: [{problem.kind}] {problem.reason}")
-    if len(check.problems) > _SHOWN:
-        print(f"... and {len(check.problems) - _SHOWN} more problems")
+    _print_problems(check.problems, str(files[-1]))
     print(f"({check.records} intact records, {len(check.problems)} problems; {where})")
     return EXIT_NOT_VERIFIED
 
@@ -88,10 +132,23 @@ def add(sub: Subparsers) -> None:
         "(a torn line is reported and the records after it are still checked).\n"
         "Several LOGs are checked as one chain, oldest first (LOG.2 LOG.1 LOG).\n"
         "The live LOG's spill files (LOG.spill-*.jsonl) are checked too, and its\n"
-        "anchor (LOG.anchor) is compared: removal of the newest records is reported.",
+        "anchor (LOG.anchor) is compared: removal of the newest records is reported.\n"
+        "A FOLDER (or --replicas) checks a set of replica chains as a whole: each\n"
+        "audit-<replica>.jsonl with its rotated files, spill files and anchor, one\n"
+        "replica per chain; it lists the replicas and the totals.",
         epilog=EXIT_CODES,
     )
-    verify.add_argument("log", nargs="+", metavar="LOG", help="JSONL log file(s), oldest first")
+    verify.add_argument(
+        "log",
+        nargs="+",
+        metavar="LOG",
+        help="JSONL log file(s), oldest first; or folder(s) of replica chains",
+    )
+    verify.add_argument(
+        "--replicas",
+        action="store_true",
+        help="each LOG is a separate replica's live chain (as for a folder)",
+    )
     verify.add_argument(
         "--rotated",
         action="store_true",

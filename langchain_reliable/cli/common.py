@@ -103,6 +103,16 @@ def non_negative_int(text: str) -> int:
     return _int_at_least(text, 0, "an integer >= 0")
 
 
+def add_policy(parser: argparse.ArgumentParser) -> None:
+    """Add ``--policy`` (a preset name)."""
+    parser.add_argument(
+        "--policy",
+        default=None,
+        choices=("strict", "balanced", "lenient"),
+        help="decision thresholds (default: balanced)",
+    )
+
+
 def add_checking(parser: argparse.ArgumentParser) -> None:
     """Add ``--verifier``, ``--policy`` and ``--json``."""
     parser.add_argument(
@@ -112,12 +122,7 @@ def add_checking(parser: argparse.ArgumentParser) -> None:
         help="local (default, offline), llm, cascade (local first, LLM for the uncertain), "
         "or nli:PATH",
     )
-    parser.add_argument(
-        "--policy",
-        default=None,
-        choices=("strict", "balanced", "lenient"),
-        help="decision thresholds (default: balanced)",
-    )
+    add_policy(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
@@ -238,6 +243,7 @@ __all__ = [
     "UsageError",
     "add_checking",
     "add_command",
+    "add_policy",
     "build_chat_model",
     "cited_evidence",
     "configuring",

@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, Field, create_model, field_validator
 
+from langchain_reliable.audit.replica import default_replica_id, replica_log
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import Policy, as_policy
@@ -37,6 +38,7 @@ from langchain_reliable.server.playground import (
 
 ENV_LOCK_POLICY = "RELIABLE_RAG_LOCK_POLICY"
 ENV_MAX_BODY_BYTES = "RELIABLE_RAG_MAX_BODY_BYTES"
+ENV_AUDIT_DIR = "RELIABLE_RAG_AUDIT_DIR"
 RAG_PATH = "/reliable-rag"
 VERIFY_PATH = "/verify"
 DEFAULT_WORKERS = 8
@@ -153,6 +155,7 @@ def create_app(
     max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
     workers: int = DEFAULT_WORKERS,
     environ: Mapping[str, str] | None = None,
+    audit_dir: str | os.PathLike[str] | None = None,
 ) -> FastAPI:
     """Build the FastAPI app serving `rag` at `/reliable-rag` and `verifier` at `/verify`.
 
@@ -180,6 +183,10 @@ def create_app(
         max_json_depth: the deepest JSON nesting accepted (400 deeper).
         workers: threads that run the graphs, off the event loop.
         environ: the environment to read (default `os.environ`).
+        audit_dir: folder shared by all replicas for the audit chains of the RAG
+            graph built here; this replica writes ``audit-<replica>.jsonl`` with its
+            id from `RELIABLE_RAG_REPLICA_ID`, else ``<hostname>-<pid>``. None reads
+            `RELIABLE_RAG_AUDIT_DIR`; neither set keeps no audit log.
 
     Returns:
         A FastAPI app; serve it with uvicorn.
@@ -215,10 +222,13 @@ def create_app(
     limits = limits or Limits()
     spec = verifier if isinstance(verifier, str) else None
     shared: dict[str, Any] = {"policy": floor.policy, "limits": limits}
+    audit_dir = audit_dir or env.get(ENV_AUDIT_DIR, "").strip() or None
+    replica = default_replica_id(env)
     if rag is None:
+        audit = replica_log(audit_dir, replica) if audit_dir else None
         rag = default_rag(
             model=model, index=index, verifier=spec, environ=environ, **shared,
-            max_retries=max_retries,
+            max_retries=max_retries, audit_log=audit,
         )  # fmt: skip
     if verifier is None or spec is not None:
         verifier = default_verifier(verifier=spec, model=model, environ=environ, **shared)
@@ -257,6 +267,7 @@ def create_app(
             "api_key_required": key is not None,
             "policy": floor.policy.name,
             "policy_locked": floor.locked,
+            "replica": replica,
         }
 
     common: dict[str, Any] = {

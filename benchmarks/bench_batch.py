@@ -1,0 +1,168 @@
+"""Batch verification at scale: flat memory, throughput, resume after kill -9, Ray 2 vs 1 worker.
+
+Synthetic answers are built from the records in ``../shared/data/*.jsonl`` (never copied
+into the repo): row i takes record i's answer and question and sets them against that
+record's passages plus one passage of another record, at a random place (seeded), so
+passages recur across rows as they do in real corpora while no two contexts need match.
+
+    PYTHONPATH=. python benchmarks/bench_batch.py --answers 10000 --kill-at 3000 \
+        --ray-answers 2000 --work /tmp/bench-batch
+
+Peak RSS is sampled every 0.25 s over the job's process tree (the CLI and its workers,
+or the Ray driver, raylet and actors: every process started under the job), summed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def build_input(path: Path, answers: int, seed: int = 0) -> None:
+    records = []
+    for file in sorted(DATA.glob("*.jsonl")):
+        with file.open(encoding="utf-8") as handle:
+            records.extend(json.loads(line) for line in handle if line.strip())
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(answers):
+            base = records[i % len(records)]
+            other = rng.choice(records)["context"]
+            context = list(base["context"])
+            if other:
+                context.insert(rng.randint(0, len(context)), rng.choice(other))
+            row = {"id": f"syn-{i}", "question": base.get("question", ""), "answer": base["answer"]}
+            out.write(json.dumps({**row, "context": context}) + "\n")
+
+
+def tree_rss(proc: psutil.Process) -> int:
+    total = 0
+    try:
+        procs = [proc, *proc.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.NoSuchProcess:
+            continue
+    return total
+
+
+def lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with path.open("rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+
+
+def run_job(args: list[str], out: Path, *, kill_at: int = 0, marks: tuple[int, ...] = ()) -> dict:
+    """Run `reliable-rag batch`; sample RSS; kill -9 the tree at `kill_at` lines if set."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "langchain_reliable.cli", "batch", *args, "--no-progress"]
+    start = time.perf_counter()
+    job = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, text=True)
+    proc = psutil.Process(job.pid)
+    peak, at_mark, killed = 0, {}, False
+    while job.poll() is None:
+        peak = max(peak, tree_rss(proc))
+        done = lines(out)
+        for mark in marks:
+            if done >= mark and mark not in at_mark:
+                at_mark[mark] = peak
+        if kill_at and done >= kill_at:
+            os.killpg(job.pid, signal.SIGKILL)
+            killed = True
+            break
+        time.sleep(0.25)
+    job.wait()
+    summary = job.stdout.read().strip() if job.stdout else ""
+    for mark in marks:
+        at_mark.setdefault(mark, peak)
+    return {
+        "seconds": round(time.perf_counter() - start, 1),
+        "peak_rss_mb": round(peak / 2**20),
+        "peak_rss_mb_at": {str(k): round(v / 2**20) for k, v in at_mark.items()},
+        "killed": killed,
+        "lines": lines(out),
+        "summary": summary,
+        "exit": job.returncode,
+    }
+
+
+def check_output(out: Path, answers: int) -> dict:
+    ids, claims, errors = set(), 0, 0
+    repeated = 0
+    with out.open(encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            repeated += record["id"] in ids
+            ids.add(record["id"])
+            claims += len(record.get("claims") or [])
+            errors += "error" in record
+    return {"ids": len(ids), "all_ids_once": len(ids) == answers and not repeated,
+            "claims": claims, "errors": errors}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--answers", type=int, default=10000)
+    parser.add_argument("--kill-at", type=int, default=0, help="kill -9 at this many lines")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--ray-answers", type=int, default=0, help="Ray 1 vs 2 workers on N")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/bench-batch"))
+    parser.add_argument("--results", type=Path, default=None)
+    opts = parser.parse_args()
+    opts.work.mkdir(parents=True, exist_ok=True)
+    results: dict = {"cpus": os.cpu_count(), "answers": opts.answers}
+    report = opts.results or opts.work / f"results-{opts.answers}.json"
+
+    def save() -> None:
+        report.write_text(json.dumps(results, indent=2))
+        print(json.dumps(results, indent=2), flush=True)
+
+    source = opts.work / f"in-{opts.answers}.jsonl"
+    if not source.exists():
+        build_input(source, opts.answers)
+    out = opts.work / f"out-{opts.answers}.jsonl"
+    out.unlink(missing_ok=True)
+    common = [str(source), str(out), "--workers", str(opts.workers)]
+    marks = tuple(m for m in (1000, 10000, 100000) if m <= opts.answers)
+    runs = []
+    if opts.kill_at:
+        runs.append(run_job(common, out, kill_at=opts.kill_at, marks=marks))
+    runs.append(run_job(common, out, marks=marks))
+    results["local"] = {"runs": runs, **check_output(out, opts.answers)}
+    seconds = sum(r["seconds"] for r in runs)
+    results["local"]["answers_per_s"] = round(opts.answers / seconds, 1)
+    results["local"]["claims_per_s"] = round(results["local"]["claims"] / seconds, 1)
+    save()
+    if opts.ray_answers:
+        ray_in = opts.work / f"in-{opts.ray_answers}.jsonl"
+        if not ray_in.exists():
+            build_input(ray_in, opts.ray_answers)
+        ray = {}
+        for workers in (1, 2):
+            ray_out = opts.work / f"ray-{opts.ray_answers}-{workers}.jsonl"
+            ray_out.unlink(missing_ok=True)
+            args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
+            ray[f"workers_{workers}"] = run_job(args, ray_out)
+        ray["speedup_2_vs_1"] = round(ray["workers_1"]["seconds"] / ray["workers_2"]["seconds"], 2)
+        results["ray"] = ray
+        save()
+
+
+if __name__ == "__main__":
+    main()

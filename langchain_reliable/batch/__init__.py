@@ -1,0 +1,163 @@
+"""Batch verification: a JSONL or Parquet file of answers in, one report per answer out.
+
+`verify_batch` reads the input in chunks, skips the ids already in the output
+(resume), sends the rest to an engine — local worker processes (default) or Ray
+Data — and appends each result as it arrives, so memory does not grow with the
+corpus (only the ids seen are kept). Every input id appears exactly once in the
+output; order may differ. A row that cannot be verified (bad JSON, a missing or
+mistyped field, a verifier failure) yields ``{"id", "error"}``, never a report.
+Each report is the dict `create_verifier().invoke` returns for that row alone.
+
+Modules: `io` (readers, the resumable writer), `work` (what a worker does),
+`engine` (local processes), `ray_engine` (Ray Data).
+
+Example:
+    >>> from langchain_reliable.batch import verify_batch
+    >>> summary = verify_batch("answers.jsonl", "reports.jsonl", workers=2)  # doctest: +SKIP
+    >>> summary.verified, summary.errors  # doctest: +SKIP
+    (1000, 0)
+
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_reliable.batch.engine import default_workers, run_local
+from langchain_reliable.batch.io import ResultWriter, Row, count_rows, done_ids, read_rows
+from langchain_reliable.batch.work import VerifierSpec, error_line
+
+Engine = Literal["local", "ray"]
+ENGINES = ("local", "ray")
+
+
+@dataclass
+class BatchSummary:
+    """What a batch run did.
+
+    Attributes:
+        rows: input rows read.
+        skipped: rows whose id was already in the output (resumed), not verified again.
+        verified: rows written with a report.
+        errors: rows written with an ``error`` (bad row or failed verification).
+        duplicates: rows whose id repeats an earlier row's; skipped (one record per id).
+
+    """
+
+    rows: int = 0
+    skipped: int = 0
+    verified: int = 0
+    errors: int = 0
+    duplicates: int = 0
+
+
+def verify_batch(
+    input_path: str | os.PathLike[str],
+    output_path: str | os.PathLike[str],
+    *,
+    engine: Engine = "local",
+    workers: int | None = None,
+    verifier: Any = None,
+    extractor: Any = None,
+    policy: Any = None,
+    resume: bool = True,
+    progress: bool = True,
+) -> BatchSummary:
+    """Verify every row of `input_path` and append one JSON record per row to `output_path`.
+
+    Args:
+        input_path: JSONL (``.jsonl``, ``.json``) or Parquet (``.parquet``) rows with
+            ``answer``, ``context`` and optionally ``question`` and ``id`` (else the
+            line or row number); other fields are ignored.
+        output_path: the JSONL output; records are ``{"id", **report}`` or
+            ``{"id", "error"}``.
+        engine: ``local`` (worker processes) or ``ray`` (Ray Data, local or the
+            cluster in ``RAY_ADDRESS``).
+        workers: processes or Ray actors; default one per core.
+        verifier: as for `create_verifier`; must pickle (a spec string does).
+        extractor: as for `create_verifier`; must pickle.
+        policy: a `Policy` or preset name.
+        resume: skip ids already in the output (a torn last line is cut off);
+            False empties the output first.
+        progress: show a progress bar on stderr.
+
+    Returns:
+        A `BatchSummary`.
+
+    Raises:
+        FileNotFoundError: no such input file.
+        ValueError: an unknown engine or a worker count below 1.
+        ImportError: Parquet without pyarrow, or ``ray`` without Ray Data.
+
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    workers = default_workers() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if not Path(input_path).is_file():
+        raise FileNotFoundError(f"no such input file: {input_path}")
+    out = Path(output_path)
+    if not resume and out.exists():
+        out.write_bytes(b"")
+    seen = done_ids(out)
+    summary = BatchSummary()
+    bar = _progress(input_path, len(seen), progress)
+    spec = VerifierSpec(verifier, extractor, policy)
+    with ResultWriter(out) as writer:
+
+        def emit(line: str, ok: bool) -> None:
+            writer.write_line(line)
+            if ok:
+                summary.verified += 1
+            else:
+                summary.errors += 1
+            if bar is not None:
+                bar.update(1)
+
+        def todo() -> Iterator[Row]:
+            for row in read_rows(input_path):
+                summary.rows += 1
+                if row.key in seen:
+                    if row.key in done:
+                        summary.skipped += 1
+                    else:
+                        summary.duplicates += 1
+                    continue
+                seen.add(row.key)
+                if row.error is not None:
+                    emit(error_line(row), False)
+                    continue
+                yield row
+
+        done = frozenset(seen)
+        try:
+            if engine == "ray":
+                from langchain_reliable.batch.ray_engine import run_ray
+
+                run_ray(todo(), emit, spec, workers)
+            else:
+                run_local(todo(), emit, spec, workers)
+        finally:
+            if bar is not None:
+                bar.close()
+    return summary
+
+
+def _progress(input_path: Any, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(
+        total=count_rows(input_path), initial=initial, unit="answer", file=sys.stderr,
+        desc="verify", dynamic_ncols=True,
+    )  # fmt: skip
+
+
+__all__ = ["ENGINES", "BatchSummary", "Engine", "VerifierSpec", "verify_batch"]

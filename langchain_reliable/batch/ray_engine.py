@@ -1,0 +1,106 @@
+"""The Ray Data engine: ``map_batches`` with one actor per worker that builds the verifier once.
+
+Rows are read by the driver (the same reader, ids and resume as the local engine)
+and go to Ray in chunks of `CHUNK_ROWS`; each chunk is a dataset
+``from_items → map_batches(_Verify, compute=ActorPoolStrategy(size=workers)) →
+iter_rows``, streamed,
+and every result line is appended to the output as it arrives. Actors start once
+per chunk (a second or two against minutes of work). Rows cross Ray as JSON text,
+so ids of mixed types and nested reports need no Arrow schema.
+
+Ray runs locally (``ray.init(num_cpus=workers)``, no dashboard) unless
+``RAY_ADDRESS`` names a cluster (``ray://head:10001`` or ``auto``); there the
+package must be installed on every node.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from langchain_reliable.batch.engine import batched
+from langchain_reliable.batch.io import Row
+from langchain_reliable.batch.work import VerifierSpec, verify_line
+
+CHUNK_ROWS = 5000
+"""Rows per Ray dataset: bounds the driver's memory; actors are rebuilt per chunk."""
+BATCH_ROWS = 8
+"""Rows per ``map_batches`` call."""
+
+
+class _Verify:
+    """The ``map_batches`` callable class: one per actor, verifier built once."""
+
+    def __init__(self, spec: VerifierSpec) -> None:
+        self.check = spec.build()
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
+        done = [
+            verify_line(self.check, json.loads(ident), json.loads(inputs))
+            for ident, inputs in zip(batch["id"], batch["inputs"], strict=True)
+        ]
+        return {"line": [line for line, _ in done], "ok": [ok for _, ok in done]}
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+        import ray.data
+    except ImportError as exc:
+        raise ImportError(
+            f"--engine ray needs Ray Data ({exc}); pip install 'langchain-reliable[ray]'"
+        ) from exc
+    return ray
+
+
+def _start(ray: Any, workers: int) -> bool:
+    """Connect to ``RAY_ADDRESS`` or start a local Ray; True when this call started it."""
+    if ray.is_initialized():
+        return False
+    common = {"log_to_driver": False, "ignore_reinit_error": True, "logging_level": logging.WARNING}
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if address:
+        ray.init(address=address, **common)
+    else:
+        ray.init(num_cpus=workers, include_dashboard=False, **common)
+    return True
+
+
+def run_ray(
+    rows: Iterable[Row],
+    emit: Callable[[str, bool], None],
+    spec: VerifierSpec,
+    workers: int,
+    *,
+    chunk_rows: int = CHUNK_ROWS,
+) -> None:
+    """Verify `rows` on Ray with `workers` actors, calling `emit(line, ok)` for each result."""
+    ray = _import_ray()
+    started = _start(ray, workers)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.execution_options.verbose_progress = False
+    try:
+        for chunk in batched(rows, chunk_rows):
+            items = [
+                {"id": json.dumps(row.id), "inputs": json.dumps(row.inputs, ensure_ascii=False)}
+                for row in chunk
+            ]
+            dataset = ray.data.from_items(items).map_batches(
+                _Verify,
+                fn_constructor_args=(spec,),
+                compute=ray.data.ActorPoolStrategy(size=workers),
+                batch_size=BATCH_ROWS,
+                num_cpus=1,
+            )
+            for result in dataset.iter_rows():
+                emit(result["line"], bool(result["ok"]))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+__all__ = ["BATCH_ROWS", "CHUNK_ROWS", "run_ray"]

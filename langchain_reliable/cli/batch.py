@@ -1,0 +1,92 @@
+"""``reliable-rag batch IN OUT``: verify a file of answers, one report per answer, resumable."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from langchain_reliable.cli.common import (
+    EXIT_NOT_VERIFIED,
+    EXIT_OK,
+    Subparsers,
+    UsageError,
+    add_command,
+    add_policy,
+    configuring,
+    positive_int,
+)
+
+EXIT_CODES = (
+    "exit codes:\n"
+    "  0  every row verified (whatever the decisions)\n"
+    "  1  some rows could not be verified: their records hold an `error`\n"
+    "  2  usage error (no such file, missing pyarrow or ray)\n"
+    "  3  runtime failure (rerun: the rows already written are skipped)"
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the batch; print a summary line; exit 1 when some rows hold an error."""
+    from langchain_reliable.batch import verify_batch
+
+    if args.input == args.output:
+        raise UsageError("IN and OUT must be different files")
+    try:
+        with configuring():
+            summary = verify_batch(
+                args.input,
+                args.output,
+                engine=args.engine,
+                workers=args.workers,
+                verifier=args.verifier,
+                policy=args.policy,
+                resume=not args.no_resume,
+                progress=not args.no_progress,
+            )
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    print(
+        f"{summary.verified} verified, {summary.errors} errors, "
+        f"{summary.skipped} already in {args.output}, {summary.duplicates} duplicate ids skipped "
+        f"({summary.rows} rows read)",
+        file=sys.stdout,
+    )
+    return EXIT_NOT_VERIFIED if summary.errors else EXIT_OK
+
+
+def add(sub: Subparsers) -> None:
+    """Add the ``batch`` command."""
+    parser = add_command(
+        sub,
+        "batch",
+        help="verify a JSONL or Parquet file of answers, streamed and resumable",
+        description="Verify every row {answer, context, question, id?} of IN (JSONL or\n"
+        "Parquet; the eval format works as is) and append one JSON record per row to\n"
+        "OUT: {id, decision, level, claims, scores, ...} or {id, error}. A row without\n"
+        "id is named by its line number. Rerun after a crash: ids already in OUT are\n"
+        "skipped (a torn last line is cut off). Output order may differ from input.",
+        epilog=EXIT_CODES,
+    )
+    parser.add_argument("input", metavar="IN", help="input .jsonl or .parquet")
+    parser.add_argument("output", metavar="OUT", help="output .jsonl (appended to)")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local worker processes (default) or Ray Data (local Ray, or RAY_ADDRESS)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="processes or Ray actors (default: one per core)",
+    )
+    parser.add_argument(
+        "--verifier", default=None, metavar="SPEC", help="local (default, offline) or nli:PATH"
+    )
+    add_policy(parser)
+    parser.add_argument(
+        "--no-resume", action="store_true", help="empty OUT first instead of skipping its ids"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.set_defaults(run=run)

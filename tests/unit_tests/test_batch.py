@@ -1,0 +1,160 @@
+"""Batch verification: the local engine, resume, kill -9, bad rows, Parquet, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from langchain_reliable.batch import verify_batch
+from langchain_reliable.batch.io import done_ids, read_rows
+from langchain_reliable.batch.work import verify_line
+from langchain_reliable.cli import EXIT_NOT_VERIFIED, EXIT_OK, EXIT_USAGE, main
+from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def cases():
+    items = rows(20)
+    return items, expected(items)
+
+
+def test_local_engine_equals_each_record_alone(tmp_path, cases):
+    items, want = cases
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    summary = verify_batch(source, tmp_path / "out.jsonl", workers=2, progress=False)
+    assert (summary.rows, summary.verified, summary.errors) == (20, 20, 0)
+    assert same(read_output(tmp_path / "out.jsonl"), want) == []
+
+
+def test_resume_after_a_crash_with_a_torn_last_line(tmp_path, cases):
+    items, want = cases
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    full = tmp_path / "full.jsonl"
+    verify_batch(source, full, workers=1, progress=False)
+    lines = full.read_text("utf-8").splitlines(keepends=True)
+    out = tmp_path / "out.jsonl"
+    out.write_text("".join(lines[:10]) + lines[10][: len(lines[10]) // 2], "utf-8")
+    assert len(done_ids(out)) == 10
+    assert out.read_text("utf-8") == "".join(lines[:10])  # the torn line is cut off
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.skipped, summary.verified) == (10, 10)
+    assert same(read_output(out), want) == []
+    again = verify_batch(source, out, workers=1, progress=False)
+    assert (again.skipped, again.verified) == (20, 0)
+    verify_batch(source, out, workers=1, progress=False, resume=False)
+    assert same(read_output(out), want) == []
+
+
+def test_kill_9_mid_run_then_resume(tmp_path):
+    items = rows(120)
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    cmd = [sys.executable, "-m", "langchain_reliable.cli", "batch", str(source), str(out)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    job = subprocess.Popen(
+        [*cmd, "--workers", "1", "--no-progress"], env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and job.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= 16:
+            break
+        time.sleep(0.02)
+    os.killpg(job.pid, signal.SIGKILL)  # the job and its worker processes
+    job.wait()
+    written = out.read_bytes().count(b"\n")
+    assert 16 <= written < len(items), "the job was not killed mid-run"
+    done = subprocess.run([*cmd, "--no-progress"], env=env, capture_output=True, text=True)
+    assert done.returncode == EXIT_OK, done.stderr
+    assert f"{written} already in" in done.stdout
+    got = read_output(out)
+    assert set(got) == {row["id"] for row in items}
+    sample = items[:5] + items[-5:]
+    assert same({row["id"]: got[row["id"]] for row in sample}, expected(sample)) == []
+
+
+def test_bad_rows_yield_error_records(tmp_path):
+    good = {"id": "ok", "answer": "Paris is the capital of France.", "context": ["Paris is."]}
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        "\n".join(
+            [
+                json.dumps(good),
+                "{not json",
+                "[1, 2]",
+                json.dumps({"id": "no-answer", "context": ["x"]}),
+                json.dumps({"id": "bad-context", "answer": "A.", "context": [1]}),
+                json.dumps({"answer": "A.", "context": "A single passage."}),
+                json.dumps({**good, "answer": "Again."}),  # a repeated id
+                "",
+            ]
+        ),
+        "utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.verified, summary.errors, summary.duplicates) == (2, 4, 1)
+    got = read_output(out)
+    assert set(got) == {"ok", "2", "3", "no-answer", "bad-context", "6"}
+    assert "not valid JSON" in got["2"]["error"]
+    assert "not a JSON object" in got["3"]["error"]
+    assert "no 'answer' field" in got["no-answer"]["error"]
+    assert "'context' must be a list of strings" in got["bad-context"]["error"]
+    for key in ("2", "3", "no-answer", "bad-context"):
+        assert set(got[key]) == {"error"}  # fail closed: no report beside the error
+    assert got["6"]["claims"] and "error" not in got["6"]
+
+
+def test_a_failing_verification_is_an_error_record_never_a_report():
+    class Broken:
+        def invoke(self, inputs):
+            raise RuntimeError("model file missing\nmore")
+
+    line, ok = verify_line(Broken(), "q1", {"answer": "A.", "context": []})
+    assert not ok
+    assert json.loads(line) == {
+        "id": "q1",
+        "error": "verification failed: RuntimeError: model file missing",
+    }
+
+
+def test_parquet_input(tmp_path, cases):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    items, want = cases
+    table = pa.Table.from_pylist(
+        [
+            {k: row[k] for k in ("id", "question", "context", "answer", "hallucinated")}
+            for row in items
+        ]
+    )
+    source = tmp_path / "in.parquet"
+    pq.write_table(table, source, row_group_size=7)
+    assert [row.id for row in read_rows(source, chunk_rows=4)] == [row["id"] for row in items]
+    verify_batch(source, tmp_path / "out.jsonl", workers=1, progress=False)
+    assert same(read_output(tmp_path / "out.jsonl"), want) == []
+
+
+def test_cli_batch(tmp_path, capsys):
+    items = rows(4)
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(source), str(out), "--workers", "1", "--no-progress"]
+    assert main(args) == EXIT_OK
+    assert "4 verified, 0 errors" in capsys.readouterr().out
+    with source.open("a") as handle:
+        handle.write("{broken\n")
+    assert main(args) == EXIT_NOT_VERIFIED
+    assert "0 verified, 1 errors, 4 already in" in capsys.readouterr().out
+    assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == EXIT_USAGE
+    assert main(["batch", str(source), str(out), "--engine", "spark"]) == EXIT_USAGE
+    assert main(["batch", str(source), str(source)]) == EXIT_USAGE

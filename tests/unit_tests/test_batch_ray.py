@@ -1,0 +1,28 @@
+"""The Ray Data engine on a local Ray: the same records as verifying each row alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_reliable.batch import verify_batch
+from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
+
+pytest.importorskip(
+    "ray.data", reason="Ray Data is not installed: pip install 'langchain-reliable[ray]'"
+)
+
+
+@pytest.mark.enable_socket  # a local Ray talks to itself over loopback
+def test_ray_engine_equals_local_engine_and_each_record_alone(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    items = rows(12)
+    source = write_jsonl(tmp_path / "in.jsonl", [*items, {"id": "bad", "answer": 1}])
+    out = tmp_path / "ray.jsonl"
+    summary = verify_batch(source, out, engine="ray", workers=2, progress=False)
+    assert (summary.verified, summary.errors) == (12, 1)
+    got = read_output(out)
+    assert "must be a string" in got.pop("bad")["error"]
+    assert same(got, expected(items)) == []
+    local = tmp_path / "local.jsonl"
+    verify_batch(source, local, workers=1, progress=False)
+    assert same(read_output(out), read_output(local)) == []
