@@ -5,9 +5,9 @@ ONNX graph with onnxruntime and a Hugging Face `tokenizers` tokenizer: no torch,
 no network, no model hub. The files live in `langchain_reliable/models/minilm/`
 and are made by `scripts/build_embedded_model.py`.
 
-A text's vector depends on the text alone, not on the other texts in its batch
-(up to float rounding, about 1e-7), so results are deterministic and a cached
-vector matches a fresh one.
+A text's vector depends on the text alone, not on the other texts in its batch:
+texts are batched only with texts of the same token length (no padding), so results
+are deterministic and a cached vector matches a fresh one bit for bit.
 
 Example:
     ```python
@@ -350,25 +350,26 @@ class LocalEmbeddings(Embeddings):
         return result
 
     def _run_windows(self, encodings: list[Any]) -> tuple[np.ndarray, int]:
-        """Model vectors of tokenised windows, and the number of model runs made."""
-        lengths = [len(e.ids) for e in encodings]
-        order = sorted(range(len(encodings)), key=lengths.__getitem__)
+        """Model vectors of tokenised windows, and the number of model runs made.
+
+        Windows are batched only with windows of the same token length: no padding,
+        so a window's vector is the same whatever else is encoded with it.
+        """
+        by_length: dict[int, list[int]] = {}
+        for row, encoding in enumerate(encodings):
+            by_length.setdefault(len(encoding.ids), []).append(row)
         result = np.empty((len(encodings), self.dim), dtype=np.float32)
         runs = 0
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            width = max(lengths[r] for r in rows)
-            ids = np.full((len(rows), width), self._pad_id, dtype=np.int64)
-            mask = np.zeros((len(rows), width), dtype=np.int64)
-            for j, r in enumerate(rows):
-                ids[j, : lengths[r]] = encodings[r].ids
-                mask[j, : lengths[r]] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self._input_names:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            feeds = {name: feeds[name] for name in self._input_names}
-            result[rows] = self._session.run([self._output_name], feeds)[0]
-            runs += 1
+        for _, same in sorted(by_length.items()):
+            for start in range(0, len(same), self.batch_size):
+                rows = same[start : start + self.batch_size]
+                ids = np.array([encodings[r].ids for r in rows], dtype=np.int64)
+                feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+                if "token_type_ids" in self._input_names:
+                    feeds["token_type_ids"] = np.zeros_like(ids)
+                feeds = {name: feeds[name] for name in self._input_names}
+                result[rows] = self._session.run([self._output_name], feeds)[0]
+                runs += 1
         return result, runs
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:

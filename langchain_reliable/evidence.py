@@ -329,7 +329,7 @@ class EvidenceSelector:
             passage=unit.passage,
             passage_id=unit.passage_id,
             quote=unit.text,
-            score=clamp_score(cosine),
+            score=round(clamp_score(cosine), 6),  # float32 noise of batching dropped
         )
 
 

@@ -62,14 +62,7 @@ def expected(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def same(got: Any, want: Any, path: str = "") -> list[str]:
-    """Where two reports differ: exactly, except floats within 1e-6.
-
-    Evidence similarities are float32 values that move in the 7th digit with the
-    batch a sentence was encoded in (padding), so they are compared within 1e-6;
-    labels, decisions, texts, spans and counts must be equal.
-    """
-    if isinstance(want, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
-        return [] if abs(got - want) <= 1e-6 else [f"{path}: {got!r} != {want!r}"]
+    """Where two reports differ (exactly: evidence scores are rounded to 6 digits)."""
     if isinstance(want, dict) and isinstance(got, dict):
         if set(got) != set(want):
             return [f"{path}: keys {sorted(set(got) ^ set(want))} differ"]

@@ -76,14 +76,14 @@ def test_order_preserved_with_mixed_lengths() -> None:
         " ".join(["tokens beyond the limit"] * 200),
         "Paris is the capital of France.",
     ]
-    # batch_size=2: several length-sorted batches, rows padded differently.
+    # batch_size=2: several batches; texts are batched only with texts of their length.
     batched = LocalEmbeddings(batch_size=2, cache_size=0).encode(texts)
     one_by_one = LocalEmbeddings(batch_size=1, cache_size=0)
     singles = np.stack([one_by_one.encode([t])[0] for t in texts])
-    # Per-token quantisation: a text's vector does not depend on its batch.
-    np.testing.assert_allclose(batched, singles, atol=1e-5)
+    # No padding: a text's vector does not depend on its batch, bit for bit.
+    np.testing.assert_array_equal(batched, singles)
     reversed_ = LocalEmbeddings(batch_size=4, cache_size=0).encode(texts[::-1])[::-1]
-    np.testing.assert_allclose(reversed_, singles, atol=1e-5)
+    np.testing.assert_array_equal(reversed_, singles)
 
 
 def test_truncation_caps_long_texts() -> None:
