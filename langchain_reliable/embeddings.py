@@ -338,10 +338,14 @@ class LocalEmbeddings(Embeddings):
         vectors, runs = self._run_windows(windows)
         if len(windows) == len(texts):
             result = vectors
-        else:  # long texts: the length-weighted mean of their windows
-            weights = np.array([len(w.ids) for w in windows], dtype=np.float32)[:, None]
-            result = np.zeros((len(texts), self.dim), dtype=np.float32)
-            np.add.at(result, owners, vectors * weights)
+        else:  # long texts: the length-weighted mean of their windows; others as they are
+            owners_ = np.array(owners)
+            result = vectors[np.searchsorted(owners_, np.arange(len(texts)))].copy()
+            counts = np.bincount(owners_, minlength=len(texts))
+            for row in np.flatnonzero(counts > 1):
+                rows = np.flatnonzero(owners_ == row)
+                weights = np.array([len(windows[r].ids) for r in rows], dtype=np.float32)
+                result[row] = (vectors[rows] * weights[:, None]).sum(axis=0)
         norms = np.linalg.norm(result, axis=1, keepdims=True)
         result /= np.maximum(norms, 1e-12)
         with self._cache_lock:
@@ -353,7 +357,9 @@ class LocalEmbeddings(Embeddings):
         """Model vectors of tokenised windows, and the number of model runs made.
 
         Windows are batched only with windows of the same token length: no padding,
-        so a window's vector is the same whatever else is encoded with it.
+        so a window's vector is the same whatever else is encoded with it. A lone
+        window runs twice in one batch: onnxruntime's one-row path rounds differently
+        from its batched path, which gives the same bits for any batch of two or more.
         """
         by_length: dict[int, list[int]] = {}
         for row, encoding in enumerate(encodings):
@@ -363,12 +369,12 @@ class LocalEmbeddings(Embeddings):
         for _, same in sorted(by_length.items()):
             for start in range(0, len(same), self.batch_size):
                 rows = same[start : start + self.batch_size]
-                ids = np.array([encodings[r].ids for r in rows], dtype=np.int64)
+                ids = np.array([encodings[r].ids for r in rows * (2 if len(rows) == 1 else 1)])
                 feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
                 if "token_type_ids" in self._input_names:
                     feeds["token_type_ids"] = np.zeros_like(ids)
                 feeds = {name: feeds[name] for name in self._input_names}
-                result[rows] = self._session.run([self._output_name], feeds)[0]
+                result[rows] = self._session.run([self._output_name], feeds)[0][: len(rows)]
                 runs += 1
         return result, runs
 
