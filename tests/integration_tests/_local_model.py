@@ -12,6 +12,7 @@ not parse, token counts, timeouts.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 from pathlib import Path
@@ -70,8 +71,11 @@ def gguf_path() -> Path | None:
 def local_chat_model(**overrides: Any) -> Any:
     """A `ChatLlamaCpp` on the SmolLM2 GGUF: greedy, seeded, short replies.
 
-    Each call loads the weights anew (about a second): a model that a test
-    abandons mid-call (a timeout) keeps its own llama.cpp context to itself.
+    Each call loads the weights anew (under a second) into a llama.cpp context of
+    its own. A call abandoned at a timeout goes on in a worker thread, and a context
+    must never serve two calls at once: give such a test a model of its own.
+    `model.model_copy(update={...})` changes settings and keeps the context (and its
+    prompt cache, which spares re-reading the package's long system prompts).
     """
     from langchain_community.chat_models import ChatLlamaCpp
 
@@ -81,13 +85,18 @@ def local_chat_model(**overrides: Any) -> Any:
     return ChatLlamaCpp(model_path=str(path), **{**DEFAULTS, **overrides})
 
 
-def local_chat_model_with_usage(**overrides: Any) -> Any:
-    """Like `local_chat_model`, with the token counts on each message's `usage_metadata`.
+def with_usage(model: Any) -> Any:
+    """A copy of a `ChatLlamaCpp` that puts its token counts on each message's `usage_metadata`.
 
     `ChatLlamaCpp` reports llama.cpp's counts only in `llm_output["token_usage"]`;
     LangChain's standard place, which the package reads, is the message's
-    `usage_metadata`. This subclass copies them there.
+    `usage_metadata`. The copy shares `model`'s llama.cpp context (and its prompt cache).
     """
+    return _usage_class().model_construct(**dict(model))
+
+
+@functools.cache
+def _usage_class() -> type:
     from langchain_community.chat_models import ChatLlamaCpp
     from langchain_core.messages.ai import UsageMetadata
 
@@ -103,7 +112,4 @@ def local_chat_model_with_usage(**overrides: Any) -> Any:
                 )
             return result
 
-    path = gguf_path()
-    if path is None:
-        raise RuntimeError(f"{GGUF_PACKAGE} is not installed")
-    return ChatLlamaCppWithUsage(model_path=str(path), **{**DEFAULTS, **overrides})
+    return ChatLlamaCppWithUsage

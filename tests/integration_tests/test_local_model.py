@@ -28,12 +28,12 @@ import pytest
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import LLMClaimExtractor, SentenceClaimExtractor
 from langchain_reliable.outcomes import CANNOT_ANSWER
-from langchain_reliable.verifiers import CascadeVerifier, LLMJudge, LocalVerifier
+from langchain_reliable.verifiers import LLMJudge
 from tests.integration_tests._local_model import (
     GGUF_PACKAGE,
     gguf_path,
     local_chat_model,
-    local_chat_model_with_usage,
+    with_usage,
 )
 
 pytestmark = [
@@ -49,7 +49,9 @@ PASSAGES = [
     "The Eiffel Tower is 330 metres tall and was designed by the company of Gustave Eiffel.",
     "Mount Everest, at 8,849 metres, is the highest mountain above sea level.",
 ]
-QUESTION = "When was the Eiffel Tower completed, and where is it?"
+# SmolLM2 answers it with one sentence copied from a passage and one the offline verifier
+# is unsure of (here: filtered by the offline verifier, sent to the judge by the cascade).
+QUESTION = "Where is the Eiffel Tower and who designed it?"
 DECISIONS = {"return", "filter", "refuse"}
 LABELS = {"supported", "unsupported", "contradicted", "uncertain"}
 
@@ -62,11 +64,17 @@ _WORD = re.compile(r"\w+")
 
 
 @pytest.fixture(scope="module")
-def model() -> Any:
-    """The local model, with its token counts where the package reads them."""
+def llama() -> Any:
+    """The local model as `ChatLlamaCpp` gives it, loaded once for the module."""
     if gguf_path() is None:
         pytest.fail(f"llama-cpp-python is installed but {GGUF_PACKAGE} is not: pip install it")
-    return local_chat_model_with_usage()
+    return local_chat_model()
+
+
+@pytest.fixture(scope="module")
+def model(llama: Any) -> Any:
+    """The same model and context, with its token counts where the package reads them."""
+    return with_usage(llama)
 
 
 # -- the guarantee ------------------------------------------------------------------------
@@ -132,8 +140,9 @@ def summary(out: dict) -> str:
     report = out["report"]
     labels = [c["label"] for c in report["claims"]]
     return (
-        f"decision={out['decision']} attempts={out.get('attempts')} labels={labels} "
-        f"flags={report['flags']} cost={report['cost']}"
+        f"\n  answer={out.get('answer', '')!r}\n  decision={out['decision']} "
+        f"attempts={out.get('attempts')} labels={labels} flags={report['flags']}\n  "
+        f"notes={report['notes']}\n  cost={report['cost']}"
     )
 
 
@@ -149,16 +158,16 @@ def run(model: Any, **options: Any) -> tuple[dict, str]:
         if "report" in state and "decision" not in state:
             generated = state.get("answer", generated)
         out = state
-    print(summary(out))
+    print(f"\n  generated={generated!r}", summary(out))
     return out, generated
 
 
 def test_full_graph_with_llm_judge_and_llm_extractor(model: Any) -> None:
-    out, generated = run(model, verifier="llm", extractor="llm", max_retries=1)
+    out, generated = run(model, verifier="llm", extractor="llm", max_retries=0)
     report = out["report"]
     assert report["verifier"] == "llm"
     assert report["extractor"] == "llm"
-    assert 1 <= out["attempts"] <= 2
+    assert out["attempts"] == 1
     cost = report["cost"]
     # The extractor and the judge each called the model once (the judge not at all
     # when the extractor found no claim).
@@ -170,21 +179,13 @@ def test_full_graph_with_llm_judge_and_llm_extractor(model: Any) -> None:
 
 
 def test_full_graph_with_cascade(model: Any) -> None:
-    out, generated = run(model, verifier="cascade", max_retries=0)
+    """The offline verifier first, the judge for its unsure claims; one retry allowed."""
+    out, generated = run(model, verifier="cascade", max_retries=1)
     report = out["report"]
+    assert 1 <= out["attempts"] <= 2
+    assert report["cost"]["llm_calls"] in (0, 1)  # the judge, only if a claim was unsure
     assert report["verifier"].startswith("cascade(")
     assert report["extractor"] == "sentences"
-    assert_nothing_unverified(out, generated)
-
-
-def test_full_graph_with_every_claim_sent_to_the_judge(model: Any) -> None:
-    """A cascade whose band covers every score: the real judge sees every claim."""
-    cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.0, 1.0))
-    out, generated = run(model, verifier=cascade, max_retries=0)
-    report = out["report"]
-    if report["claims"]:
-        assert report["cost"]["llm_calls"] == 1
-        assert report["cost"]["input_tokens"] > 0
     assert_nothing_unverified(out, generated)
 
 
@@ -208,9 +209,9 @@ def test_judge_never_returns_a_known_false_statement(model: Any) -> None:
 # -- failures fail closed ----------------------------------------------------------------------
 
 
-def test_judge_output_cut_short_fails_closed() -> None:
+def test_judge_output_cut_short_fails_closed(model: Any) -> None:
     """Eight tokens cannot hold the judge's JSON: nothing parses, every claim is uncertain."""
-    verify = create_verifier(LLMJudge(local_chat_model(max_tokens=8)))
+    verify = create_verifier(LLMJudge(model.model_copy(update={"max_tokens": 8})))
     report = verify.invoke({"answer": ANSWER_WITH_FALSE_STATEMENT, "context": PASSAGES})
     print(summary({"decision": report["decision"], "report": report}))
     assert report["claims"]
@@ -220,14 +221,31 @@ def test_judge_output_cut_short_fails_closed() -> None:
     assert report["cost"]["llm_calls"] == 1
 
 
+# -- where the package falls short with this integration ------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="StructuredCall counts tokens only from AIMessage.usage_metadata; ChatLlamaCpp "
+    "reports them only in the ChatResult's llm_output['token_usage'], so the report says 0",
+)
+def test_tokens_counted_for_a_plain_chat_llama_cpp(llama: Any) -> None:
+    verify = create_verifier("llm", model=llama)
+    report = verify.invoke({"answer": "The Eiffel Tower is in Paris.", "context": PASSAGES})
+    assert report["cost"]["llm_calls"] == 1
+    assert report["cost"]["input_tokens"] > 0
+
+
 def test_tiny_timeouts_fail_closed() -> None:
     """A judge and an extractor that never answer in time: sentence claims, all uncertain.
 
-    The model gets a context of its own: the call abandoned at the timeout goes on in
-    a worker thread, and llama.cpp's context must not serve two calls at once.
+    Each part gets a llama.cpp context of its own: a call abandoned at the timeout
+    goes on in a worker thread, and a context must not serve two calls at once.
     """
-    slow = local_chat_model()
-    verify = create_verifier(LLMJudge(slow, timeout=0.001), LLMClaimExtractor(slow, timeout=0.001))
+    verify = create_verifier(
+        LLMJudge(local_chat_model(max_tokens=1), timeout=0.001),
+        LLMClaimExtractor(local_chat_model(max_tokens=1), timeout=0.001),
+    )
     report = verify.invoke({"answer": ANSWER_WITH_FALSE_STATEMENT, "context": PASSAGES})
     print(summary({"decision": report["decision"], "report": report}))
     assert len(report["claims"]) == 2  # the sentence extractor's claims
@@ -240,31 +258,32 @@ def test_tiny_timeouts_fail_closed() -> None:
     assert report["cost"]["llm_calls"] == 2
 
 
-# -- where the package falls short with this integration ------------------------------------
-
-
 @pytest.mark.xfail(
     strict=True,
-    reason="StructuredCall counts tokens only from AIMessage.usage_metadata; ChatLlamaCpp "
-    "reports them only in the ChatResult's llm_output['token_usage'], so the report says 0",
+    reason="run_sync runs the verification with asyncio.run, which joins the default "
+    "executor on exit: a sync invoke waits for the model call the timeout abandoned",
 )
-def test_tokens_counted_for_a_plain_chat_llama_cpp() -> None:
-    verify = create_verifier("llm", model=local_chat_model())
-    report = verify.invoke({"answer": "The Eiffel Tower is in Paris.", "context": PASSAGES})
-    assert report["cost"]["llm_calls"] == 1
-    assert report["cost"]["input_tokens"] > 0
+def test_a_sync_invoke_comes_back_at_the_timeout() -> None:
+    """The judge's timeout should bound the wait of `invoke`, not only of `ainvoke`.
 
+    `ChatLlamaCpp` has no async path: LangChain runs it in the event loop's default
+    executor, and a timeout abandons that thread, which goes on to the end of its call.
+    """
+    slow = local_chat_model(max_tokens=1)  # reading the prompt alone takes far over 0.05 s
+    ended: list[float] = []
+    create = slow.client.create_chat_completion
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="run_sync uses asyncio.run, which joins the default executor on exit: a sync "
-    "invoke waits for the abandoned model call, so a timeout does not bound the wait",
-)
-def test_a_timeout_bounds_the_wait_of_a_sync_invoke() -> None:
-    slow = local_chat_model(max_tokens=400)
-    verify = create_verifier(LLMJudge(slow, timeout=0.5))
-    started = time.perf_counter()
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return create(*args, **kwargs)
+        finally:
+            ended.append(time.perf_counter())
+
+    slow.client.create_chat_completion = timed
+    verify = create_verifier(LLMJudge(slow, timeout=0.05))
     report = verify.invoke({"answer": ANSWER_WITH_FALSE_STATEMENT, "context": PASSAGES})
-    elapsed = time.perf_counter() - started
-    assert "judge timed out after 0.5 s" in " ".join(report["notes"])
-    assert elapsed < 3.0, f"a 0.5 s timeout took {elapsed:.1f} s"
+    returned = time.perf_counter()
+    assert "judge timed out after 0.05 s" in " ".join(report["notes"])
+    assert not ended or returned < ended[0], (
+        f"invoke came back {returned - ended[0]:.1f} s after the abandoned model call ended"
+    )
