@@ -26,8 +26,10 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel, SimpleChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import LLMResult
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from langchain_reliable.schemas import Cost
@@ -274,12 +276,13 @@ class StructuredCall:
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Reply:
         """Call the model once; whatever goes wrong is said in the reply, never raised."""
         started = time.perf_counter()
+        usage = UsageFromLLMOutput()
         try:
             result = await ainvoke_with_timeout(
                 self.runnable,
                 list(messages),
                 self.timeout,
-                config={"run_name": self.run_name},
+                config={"run_name": self.run_name, "callbacks": [usage]},
                 native_async=self.native_async,
             )
         except TimeoutError:
@@ -289,7 +292,7 @@ class StructuredCall:
             failure = f"{self.task} call failed: {self.describe(exc)}"
             return Reply(cost=Cost(llm_calls=1, milliseconds=_ms_since(started)), failure=failure)
         raw = result.get("raw") if isinstance(result, dict) else None
-        cost = Cost.of_llm_call(raw, _ms_since(started))
+        cost = usage.complete(Cost.of_llm_call(raw, _ms_since(started)))
         if isinstance(result, self.schema):
             return Reply(cost=cost, parsed=result)
         if not isinstance(result, dict):
@@ -305,6 +308,28 @@ class StructuredCall:
             failure = f"{self.task} returned no {self.missing}"
         arguments = parsed if isinstance(parsed, dict) else raw_arguments(raw)
         return Reply(cost=cost, failure=failure, arguments=arguments)
+
+
+class UsageFromLLMOutput(BaseCallbackHandler):
+    """Token counts a chat model reports only in its `llm_output` (e.g. `ChatLlamaCpp`)."""
+
+    def __init__(self) -> None:
+        self.input_tokens = 0
+        self.output_tokens = 0
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        """Add the call's `llm_output["token_usage"]` (OpenAI-style names)."""
+        usage = (response.llm_output or {}).get("token_usage") or {}
+        self.input_tokens += int(usage.get("prompt_tokens") or 0)
+        self.output_tokens += int(usage.get("completion_tokens") or 0)
+
+    def complete(self, cost: Cost) -> Cost:
+        """`cost` with these counts where the message itself carried none."""
+        if cost.input_tokens or cost.output_tokens:
+            return cost
+        return cost.model_copy(
+            update={"input_tokens": self.input_tokens, "output_tokens": self.output_tokens}
+        )
 
 
 def raw_arguments(raw: Any) -> Any:
