@@ -171,6 +171,7 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
 _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
+_GLUED_BOUNDARY = re.compile(r"(?<=[a-z0-9%)\]][.!?])(?=[A-Z][a-z]{2,}\b)")
 _PYSBD_WINDOW = 1_000  # pysbd is quadratic in its input ("a. " * 7000: 17 s whole)
 
 
@@ -214,6 +215,8 @@ def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
         found = _sentence_starts(text)
     except Exception:  # pysbd is rule-based; fall back to a plain regex on a bad input
         found = [m.end() for m in _FALLBACK_BOUNDARY.finditer(text)]
+    # "… 2550 mg.Metformin raises …": a sentence glued to the next is still two claims.
+    found = sorted({*found, *(m.end() for m in _GLUED_BOUNDARY.finditer(text))})
     starts = [0]
     for s in found:
         if starts[-1] < s < len(text):

@@ -527,3 +527,13 @@ def test_long_blocks_are_split_in_windows_with_exact_spans() -> None:
     assert len(claims) == 120
     for i, claim in enumerate(claims):
         assert answer[slice(*claim.span)] == f"Aspirin dose number {i} is listed in table {i}b."
+
+
+def test_a_sentence_glued_to_the_next_is_two_claims() -> None:
+    """Found by fuzzing: "…2550 mg.Metformin raises…" was one claim and returned."""
+    answer = "The maximum daily dose of metformin is 2550 mg.Metformin raises blood glucose."
+    claims = SentenceClaimExtractor().extract(answer).claims
+    assert [c.text for c in claims] == [
+        "The maximum daily dose of metformin is 2550 mg.",
+        "Metformin raises blood glucose.",
+    ]
