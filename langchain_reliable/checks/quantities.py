@@ -25,6 +25,7 @@ __all__ = [
     "Quantity",
     "QuantityKind",
     "conflicts",
+    "count_conflict",
     "extract_quantities",
     "is_unit_word",
     "matches",
@@ -351,3 +352,54 @@ def conflicts(claim: Quantity, other: Quantity) -> bool:
 def is_unit_word(word: str) -> bool:
     """Tell whether `word` names a unit or currency ("mg", "km", "dollars"), in any case."""
     return word.lower() in _UNIT_OF
+
+
+_COUNTED = re.compile(rf"(?P<n>{_SPELLED.pattern}|\d+(?:\.\d+)?)\s+(?P<w>[a-z]+)\b", re.IGNORECASE)
+
+
+def _counts(text: str) -> set[tuple[float, str]]:
+    """(value, next word) for each cardinal, spelled or in digits, before a word of `text`."""
+    out = set()
+    for m in _COUNTED.finditer(text):
+        number, word = m.group("n").lower(), m.group("w").lower()
+        if number in _ORDINAL_WORDS or word in _NOT_COUNTED:
+            continue
+        if number[0].isdigit():
+            value = float(number)
+        else:
+            value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
+        out.add((value, word.rstrip("s") or word))
+    return out
+
+
+# Words after a number that say nothing of what it counts ("one of", "two or three").
+_NOT_COUNTED = (
+    frozenset(
+        "of or and to the a an in on at for by per percent than more less".split()  # noqa: SIM905
+    )
+    | frozenset(_SCALES)
+    | frozenset(_UNIT_OF)
+)
+
+
+def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return (claim count, sentence count) when they count the same thing differently.
+
+    Spelled-out numbers are read like digits ("seven times" against "five
+    times", "five games" against "3 games"). Fires when the claim's number of
+    a thing (the word after it) differs from the sentence's, and the sentence
+    never gives the claim's number of it.
+
+    Example:
+        >>> count_conflict("She won seven times.", "She won the title five times.")
+        ('7 time', '5 time')
+
+    """
+    said = _counts(sentence)
+    for value, word in sorted(_counts(claim)):
+        if (value, word) in said:
+            continue
+        other = next((v for v, w in sorted(said) if w == word), None)
+        if other is not None:
+            return f"{value:g} {word}", f"{other:g} {word}"
+    return None

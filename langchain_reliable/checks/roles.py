@@ -212,20 +212,26 @@ _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
-    """A passage name that has the last word of `name` with another word before it.
+    """A passage name that shares the end of `name` (or its first name) but not the rest.
 
     "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith. Only two-word names
-    are checked; a first word that begins the other ("Jim",
-    "Jimmy") or a title ("President Obama") is no other name.
+    "Smith": the surname alone does not tell which Smith. Names of three or
+    more words are matched whole: "Commercial Tenancies Act" against
+    "Residential Tenancies Act" (the last two words of a name of a thing, the
+    last word of a person's). A person's first name given with another surname
+    ("Laura Southgate" where they say "Laura Chen") conflicts too. A first
+    word that begins the other ("Jim", "Jimmy") or a title ("President Obama")
+    is no other name.
 
     Returns:
         That passage name, or `None` when `name` is found whole or nothing conflicts.
 
     """
     words = [w for w in name_words(name) if w not in _TITLES]
-    if len(words) != 2 or len(name_form(name).split()) != 2 or words[-1] in _INSTITUTIONS:
+    if len(words) < 2 or (len(words) == 2 and words[-1] in _INSTITUTIONS):
         return None
+    tail = words[-2:] if words[-1] in _INSTITUTIONS else words[-1:]
+    head = words[: len(words) - len(tail)]
     runs = [
         [w for w in name_words(m.group(0)) if w not in _TITLES]
         for p in passages
@@ -235,8 +241,25 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     for rw in runs:
         if set(words) <= set(rw):
             return None
-        if words[-1] in rw and conflict is None:
-            head = rw[: rw.index(words[-1])]
-            if head and not any(h.startswith(w) or w.startswith(h) for h in head for w in words):
-                conflict = " ".join(rw).title()
+        if conflict is not None:
+            continue
+        at = _find(rw, tail)
+        other = rw[:at] if at > 0 else []
+        if not other and tail == words[-1:] and len(rw) == 2 and rw[0] == words[0]:
+            other = rw[1:]  # the same first name, another surname
+            if rw[1] in _INSTITUTIONS or _alike(other, words[1:]):
+                other = []
+        if other and not _alike(other, words if at > 0 else head):
+            conflict = " ".join(rw).title()
     return conflict
+
+
+def _find(words: list[str], tail: list[str]) -> int:
+    """Where `tail` starts in `words`, or -1."""
+    return next(
+        (i for i in range(len(words) - len(tail) + 1) if words[i : i + len(tail)] == tail), -1
+    )
+
+
+def _alike(some: list[str], others: list[str]) -> bool:
+    return any(h.startswith(w) or w.startswith(h) for h in some for w in others)
