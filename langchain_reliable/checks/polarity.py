@@ -173,7 +173,9 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     A pair fires when the claim uses a word of one group more often than the
     sentence, and the sentence a word of the other group more often than the
     claim. It is cancelled when exactly one of the two is negated ("did not
-    fall" against "rose"), and, for converse pairs, when the claim puts the
+    fall" against "rose"), for the rise/fall pair when every figure of the
+    claim has the sentence's direction ("fell 4%" against "down 4%, costs
+    rose 6%"), and, for converse pairs, when the claim puts the
     two sides of the relation the other way round ("B is younger than A").
 
     Args:
@@ -187,7 +189,9 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     ct, st = _tokens(claim), _tokens(sentence)
     c_stems = [s for _, s in ct]
     s_stems = [s for _, s in st]
-    for a, b, converse in _PAIRS:
+    figures = _directions(claim)
+    settled = bool(figures) and figures <= _directions(sentence)
+    for a, b, converse in _PAIRS[settled:]:  # figures said the same way settle "rise"/"fall"
         for ga, gb in ((a, b), (b, a)):
             ca, cb = sum(s in ga for s in c_stems), sum(s in gb for s in c_stems)
             sa, sb = sum(s in ga for s in s_stems), sum(s in gb for s in s_stems)

@@ -354,32 +354,39 @@ def is_unit_word(word: str) -> bool:
     return word.lower() in _UNIT_OF
 
 
-_COUNTED = re.compile(rf"(?P<n>{_SPELLED.pattern}|\d+(?:\.\d+)?)\s+(?P<w>[a-z]+)\b", re.IGNORECASE)
+_COUNT = rf"(?P<n>{_SPELLED.pattern}|(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]\d))"
+_COUNTED = [  # "seven times", and a count that ends its clause: "closed two."
+    re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
+]
+# Words beside a number that say nothing of what it counts ("one of", "two or three").
+_NOT_COUNTED = frozenset(
+    "of or and to the a an in on at for by per than more less about some nearly almost "
+    "around over under up down just only".split()  # noqa: SIM905
+) | frozenset(_SCALES)
 
 
 def _counts(text: str) -> set[tuple[float, str]]:
-    """(value, next word) for each cardinal, spelled or in digits, before a word of `text`."""
+    """(value, what) for each cardinal, spelled or in digits, of `text`.
+
+    What it counts is the word after it (a unit by its canonical name), or
+    "after " and the word before it when the number ends its clause.
+    """
     out = set()
-    for m in _COUNTED.finditer(text):
-        number, word = m.group("n").lower(), m.group("w").lower()
-        if number in _ORDINAL_WORDS or word in _NOT_COUNTED:
-            continue
-        if number[0].isdigit():
-            value = float(number)
-        else:
-            value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
-        out.add((value, word.rstrip("s") or word))
+    for pattern in _COUNTED:
+        for m in pattern.finditer(text):
+            number = m.group("n").lower()
+            after = m.groupdict().get("w")
+            word = (after or m.group("b")).lower()
+            if number in _ORDINAL_WORDS or word in _NOT_COUNTED or word in MONTH_WORDS:
+                continue
+            if number[0].isdigit():
+                value = float(number)
+            else:
+                value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
+            what = _UNIT_OF.get(word, word.rstrip("s") or word)
+            out.add((value, what if after else "after " + what))
     return out
-
-
-# Words after a number that say nothing of what it counts ("one of", "two or three").
-_NOT_COUNTED = (
-    frozenset(
-        "of or and to the a an in on at for by per percent than more less".split()  # noqa: SIM905
-    )
-    | frozenset(_SCALES)
-    | frozenset(_UNIT_OF)
-)
 
 
 def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:

@@ -249,9 +249,19 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
             other = rw[1:]  # the same first name, another surname
             if rw[1] in _INSTITUTIONS or _alike(other, words[1:]):
                 other = []
+        if tail != words[-1:] and len(words) > 2 and len(rw) > 2 and _other_middle(rw, words):
+            conflict = " ".join(rw).title()  # a thing: the same first and last word, not middle
         if other and not _alike(other, words if at > 0 else head):
-            conflict = " ".join(rw).title()
+            conflict = conflict or " ".join(rw).title()
     return conflict
+
+
+def _other_middle(some: list[str], others: list[str]) -> bool:
+    """Same first and last words, a middle word of one unlike all of the other's."""
+    if some[0] != others[0] or some[-1] != others[-1]:
+        return False
+    a, b = some[1:-1], others[1:-1]
+    return any(not _alike([w], b) for w in a) or any(not _alike([w], a) for w in b)
 
 
 def _find(words: list[str], tail: list[str]) -> int:
