@@ -37,9 +37,12 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     team without the ball") is not taken for the claim's.
     """
     for m in _NEGATION.finditer(text):
-        if m.group(0).lower() == "not" and _CORRECTION.match(text, m.end()):
-            if text[: m.start()].rstrip().endswith(","):
-                continue  # "the router, not the modem, assigns": a correction, not a negation
+        if (
+            m.group(0).lower() == "not"
+            and _CORRECTION.match(text, m.end())
+            and text[: m.start()].rstrip().endswith(",")
+        ):
+            continue  # "the router, not the modem, assigns": a correction, not a negation
         if about is None:
             return m.group(0)
         tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]

