@@ -173,7 +173,7 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
     hold both ways ("married", "shared ... with") are skipped.
 
     Returns:
-        The two names' first words as the claim writes them, or `None`.
+        The two names' last words as the texts write them, or `None`.
 
     """
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)

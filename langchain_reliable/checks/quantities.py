@@ -355,8 +355,12 @@ def is_unit_word(word: str) -> bool:
 
 
 _COUNT = rf"(?P<n>{_SPELLED.pattern}|(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]\d))"
-_COUNTED = [  # "seven times", and a count that ends its clause: "closed two."
+_COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
     re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
+    re.compile(
+        rf"{_COUNT}\s*(?:or|to|and|-|–)\s*(?:{_SPELLED.pattern}|\d+(?:\.\d+)?)\s+(?P<w>[a-z]+)\b",
+        re.IGNORECASE,
+    ),
     re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
 ]
 # Words beside a number that say nothing of what it counts ("one of", "two or three").
