@@ -125,17 +125,23 @@ def test_opposite_direction() -> None:
     assert opposite_words("Net income fell 3%.", sentence) is None
 
 
-def test_count_conflict() -> None:
-    assert count_conflict("She won seven times.", "She won it five times.") == (
-        "7 time", "5 time",
-    )  # fmt: skip
-    assert count_conflict("They lost 5 games.", "They lost only three games.") is not None
-    assert count_conflict("It opened nine stores and closed four.", "It closed two.") is not None
-    assert count_conflict("Wait ten seconds.", "Wait 30 seconds.") is not None
-    assert count_conflict("She won 5 times.", "She won it five times.") is None
-    assert count_conflict("Two judges dissented.", "Two judges dissented.") is None
-    assert count_conflict("Take it two times a day.", "Take it 2 or 3 times a day.") is None
-    assert count_conflict("One of the judges dissented.", "Two judges dissented.") is None
+@pytest.mark.parametrize(
+    ("claim", "sentence", "fires"),
+    [
+        ("She won seven times.", "She won it five times.", True),
+        ("They lost 5 games.", "They lost only three games.", True),
+        ("It opened nine stores and closed four.", "It closed two.", True),
+        ("Wait ten seconds.", "Wait 30 seconds.", True),
+        ("She won 5 times.", "She won it five times.", False),
+        ("Two judges dissented.", "Two judges dissented.", False),
+        ("Take it two times a day.", "Take it 2 or 3 times a day.", False),
+        ("One of the judges dissented.", "Two judges dissented.", False),
+    ],
+)
+def test_count_conflict(claim: str, sentence: str, fires: bool) -> None:
+    assert (count_conflict(claim, sentence) is not None) == fires
+    if claim.startswith("She won seven"):
+        assert count_conflict(claim, sentence) == ("7 time", "5 time")
 
 
 def test_reversed_pair() -> None:
