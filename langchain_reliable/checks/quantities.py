@@ -354,7 +354,7 @@ def is_unit_word(word: str) -> bool:
     return word.lower() in _UNIT_OF
 
 
-_COUNT = rf"(?P<n>{_SPELLED.pattern}|(?<![\d.,])\d+(?:\.\d+)?(?![\d.,]\d))"
+_COUNT = rf"(?P<n>{_SPELLED.pattern}|(?<![\d.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
 _COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
     re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
     re.compile(
@@ -386,6 +386,8 @@ def _counts(text: str) -> set[tuple[float, str]]:
                 continue
             if number[0].isdigit():
                 value = float(number)
+                if re.fullmatch(r"1\d{3}|20\d{2}", number):
+                    continue  # a year
             else:
                 value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
             what = _UNIT_OF.get(word, word.rstrip("s") or word)

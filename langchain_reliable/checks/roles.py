@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
@@ -215,50 +216,60 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that shares the end of `name` (or its first name) but not the rest.
 
     "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith. Names of three or
-    more words are matched whole: "Commercial Tenancies Act" against
-    "Residential Tenancies Act" (the last two words of a name of a thing, the
-    last word of a person's). A person's first name given with another surname
-    ("Laura Southgate" where they say "Laura Chen") conflicts too. A first
-    word that begins the other ("Jim", "Jimmy") or a title ("President Obama")
-    is no other name.
+    "Smith": the surname alone does not tell which Smith (two-word names of
+    people, titles aside). A name of a thing of three or more words is matched
+    whole when its own words are found nowhere in the passages: "Commercial
+    Tenancies Act" against "Residential Tenancies Act" (another word before
+    its last two) or "Consumer Rights Act" (another middle). A person's first
+    name given with another surname ("Laura Southgate" where they say "Laura
+    Chen") conflicts too when the claim's surname is found only inside other
+    names ("Southgate Bank"). A first word that begins the other ("Jim",
+    "Jimmy") or a title ("President Obama") is no other name.
 
     Returns:
         That passage name, or `None` when `name` is found whole or nothing conflicts.
 
     """
     words = [w for w in name_words(name) if w not in _TITLES]
-    if len(words) < 2 or (len(words) == 2 and words[-1] in _INSTITUTIONS):
+    thing = words[-1] in _INSTITUTIONS if words else False
+    plain = [w for w in name_form(name).split() if w not in _TITLES]  # connectors kept
+    if len(words) < 2 or (not thing and len(plain) != 2) or (thing and len(words) < 3):
         return None
-    tail = words[-2:] if words[-1] in _INSTITUTIONS else words[-1:]
-    head = words[: len(words) - len(tail)]
+    tail = words[-2:] if thing else words[-1:]
     runs = [
         [w for w in name_words(m.group(0)) if w not in _TITLES]
         for p in passages
         for m in _RUN.finditer(p)
     ]
+    said = Counter(name_form(" ".join(passages)).split())
+    in_runs = Counter(w for rw in runs for w in rw)
     conflict = None
     for rw in runs:
         if set(words) <= set(rw):
             return None
-        if conflict is not None:
+        if conflict is not None or not rw:
             continue
         at = _find(rw, tail)
-        other = rw[:at] if at > 0 else []
-        if not other and tail == words[-1:] and len(rw) == 2 and rw[0] == words[0]:
-            other = rw[1:]  # the same first name, another surname
-            if rw[1] in _INSTITUTIONS or _alike(other, words[1:]):
-                other = []
-        if tail != words[-1:] and len(words) > 2 and len(rw) > 2 and _other_middle(rw, words):
-            conflict = " ".join(rw).title()  # a thing: the same first and last word, not middle
-        if other and not _alike(other, words if at > 0 else head):
-            conflict = conflict or " ".join(rw).title()
+        if thing:  # its own words found nowhere: "Commercial" of "Commercial Tenancies Act"
+            own = [w for w in words if w not in rw]
+            other = (at > 0 and not _alike(rw[:at], words[:-2])) or _other_middle(rw, words)
+            if other and not any(said[w] for w in own):
+                conflict = " ".join(rw).title()
+        elif (at > 0 and not _alike(rw[:at], words)) or (
+            # the same first name with another surname, the claim's only in other names
+            len(rw) == 2
+            and rw[0] == words[0]
+            and rw[1] not in _INSTITUTIONS
+            and not _alike(rw[1:], words[1:])
+            and said[words[1]] <= in_runs[words[1]]
+        ):
+            conflict = " ".join(rw).title()
     return conflict
 
 
 def _other_middle(some: list[str], others: list[str]) -> bool:
     """Same first and last words, a middle word of one unlike all of the other's."""
-    if some[0] != others[0] or some[-1] != others[-1]:
+    if some[0] != others[0] or some[-1] != others[-1] or min(len(some), len(others)) < 3:
         return False
     a, b = some[1:-1], others[1:-1]
     return any(not _alike([w], b) for w in a) or any(not _alike([w], a) for w in b)
