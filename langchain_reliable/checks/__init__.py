@@ -2,8 +2,9 @@
 
 - `quantities`: numbers, dates, money, percentages and measures, and whether two agree.
 - `names`: capitalised names, acronyms and codes a claim relies on.
-- `polarity`, `roles`, `meaning`: claims that keep the words but change the meaning
-  (opposites, stronger quantifiers, swapped roles, other names); vetoes of `supported`.
+- `polarity`, `roles`, `order`, `meaning`: claims that keep the words but change the
+  meaning (opposites, figures moving the other way, stronger quantifiers, swapped roles,
+  doers and ordered pairs, other names); vetoes of `supported`.
 - `negation`: the cue that makes a sentence say the opposite.
 - `passage_facts`: what the checks need to know about one answer's passages.
 """

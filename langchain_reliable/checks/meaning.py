@@ -32,8 +32,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
-from langchain_reliable.checks.polarity import LEXICON_STEMS, opposite_words, stronger_quantifier
+from langchain_reliable.checks.polarity import (
+    LEXICON_STEMS,
+    opposite_direction,
+    opposite_words,
+    stronger_quantifier,
+)
+from langchain_reliable.checks.quantities import count_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
@@ -49,6 +56,8 @@ __all__ = ["Finding", "meaning_finding"]
 _ABOUT = 0.6  # least share of the claim's other content words in its sentence
 _CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
 _SUBSTITUTE = 0.8  # share of the claim's non-name words a sentence needs to be its, bar a name
+_ONE_NAME = 0.75  # share of the claim's words but one name a sentence needs to be its
+_PRONOUNS = frozenset("he she it they his her its their him them".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True)
@@ -63,11 +72,33 @@ def _core(text: str) -> list[str]:
     return [s for s in dict.fromkeys(content_stems(text)) if s not in LEXICON_STEMS]
 
 
+def _resolved(facts: PassageFacts) -> dict[int, frozenset[str]]:
+    """Stems of each sentence unit, with the names of the sentence before for a pronoun.
+
+    "She usually played from the baseline" is about the "Serena Williams" of
+    the sentence before it.
+    """
+    out: dict[int, frozenset[str]] = {}
+    previous: dict[int, int] = {}
+    for i in facts.sentences:
+        unit = facts.units[i]
+        stems = facts.unit_stems[i]
+        before = previous.get(unit.order)
+        words = unit.text.split()
+        if before is not None and words and words[0].lower().strip(",") in _PRONOUNS:
+            names = {n for name in text_names(facts.units[before].text) for n in _core(name)}
+            stems = stems | names
+        out[i] = stems
+        previous[unit.order] = i
+    return out
+
+
 def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
     """The sentence units holding the largest share of `stems`, and that share."""
     if not stems or not facts.sentences:
         return [], 0.0
-    shares = {i: sum(s in facts.unit_stems[i] for s in stems) / len(stems) for i in facts.sentences}
+    pools = _resolved(facts)
+    shares = {i: sum(s in pools[i] for s in stems) / len(stems) for i in facts.sentences}
     best = max(shares.values())
     return [i for i, v in shares.items() if v >= best - 1e-9], best
 
@@ -89,6 +120,34 @@ def _sentence_check(
     return Finding(label, reason(first, where))
 
 
+def _other_way(h: tuple, where: str) -> str:
+    return f"'{h[0]}' and '{h[1]}' are the other way round in {where}"
+
+
+def _says(h: tuple, where: str) -> str:
+    return f"{where} says '{h[1]}', the claim '{h[0]}'"
+
+
+# (check, reason, whether a clear hit contradicts), in the order they are tried.
+_SENTENCE_CHECKS: list[tuple[Callable[[str, str], tuple | None], Callable, Callable]] = [
+    (opposite_words, _says, lambda h: True),
+    (
+        stronger_quantifier,
+        lambda h, where: f"the claim says '{h[0]}' where {where} says only '{h[1]}'",
+        lambda h: h[2],
+    ),
+    (opposite_direction, _says, lambda h: True),
+    (count_conflict, lambda h, w: f"{w} counts '{h[1]}', the claim '{h[0]}'", lambda h: True),
+    (swapped_roles, _other_way, lambda h: True),
+    (reversed_pair, _other_way, lambda h: True),
+    (
+        swapped_subject,
+        lambda h, where: f"{where} says '{h[1]}' did it, where the claim says '{h[0]}'",
+        lambda h: True,
+    ),
+]
+
+
 def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
     """Return the first meaning check `claim` fails against `facts`, or `None`.
 
@@ -103,19 +162,18 @@ def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
     """
     core = _core(claim)
     about, share = _about(core, facts)
-    found = _sentence_check(
-        claim, facts, about, share, opposite_words,
-        lambda h, where: f"{where} says '{h[1]}', the claim '{h[0]}'",
-        lambda h: True,
-    ) or _sentence_check(
-        claim, facts, about, share, stronger_quantifier,
-        lambda h, where: f"the claim says '{h[0]}' where {where} says only '{h[1]}'",
-        lambda h: h[2],
-    ) or _sentence_check(
-        claim, facts, about, share, swapped_roles,
-        lambda h, where: f"'{h[0]}' and '{h[1]}' are the other way round in {where}",
-        lambda h: True,
-    )  # fmt: skip
+    found = next(
+        (
+            f
+            for check, reason, contradicts in _SENTENCE_CHECKS
+            if (f := _sentence_check(claim, facts, about, share, check, reason, contradicts))
+        ),
+        None,
+    )
+    if found is None and share >= _ABOUT:
+        role = swapped_role(claim, [u.text for u in facts.units])
+        if role is not None:
+            found = Finding("contradicted", f"the passages say '{role[1]}', the claim '{role[0]}'")
     return found or _name_finding(claim, facts)
 
 
@@ -128,10 +186,22 @@ def _name_finding(claim: str, facts: PassageFacts) -> Finding | None:
             return Finding(
                 "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
             )
+    if not names:
+        return None
     name_stems = {s for n in names for s in content_stems(n)}
-    rest = [s for s in dict.fromkeys(content_stems(claim)) if s not in name_stems]
+    found = _substitution(claim, facts, names, name_stems, _SUBSTITUTE)
+    for name in names:  # the sentence the claim is about but for this one name
+        found = found or _substitution(claim, facts, names, set(content_stems(name)), _ONE_NAME)
+    return found
+
+
+def _substitution(
+    claim: str, facts: PassageFacts, names: list[str], leave_out: set[str], least: float
+) -> Finding | None:
+    """An opening name found nowhere, or another name in its sentence, once `leave_out` is."""
+    rest = [s for s in dict.fromkeys(content_stems(claim)) if s not in leave_out]
     about, share = _about(rest, facts)
-    if not names or share < _SUBSTITUTE:
+    if share < least:
         return None
     opener = opening_name(claim)
     if (

@@ -5,6 +5,8 @@ Example:
     'not'
     >>> negation_cue("The team without the ball defends.", frozenset({"drug", "approv"})) is None
     True
+    >>> negation_cue("The router, not the modem, assigns addresses.") is None
+    True
 
 """
 
@@ -23,6 +25,7 @@ _NEGATION = re.compile(
 )
 _SCOPE_END = re.compile(r"[,;:.!?()]")
 _SCOPE_WORDS = 6
+_CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between commas
 
 
 def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
@@ -34,6 +37,12 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     team without the ball") is not taken for the claim's.
     """
     for m in _NEGATION.finditer(text):
+        if (
+            m.group(0).lower() == "not"
+            and _CORRECTION.match(text, m.end())
+            and text[: m.start()].rstrip().endswith(",")
+        ):
+            continue  # "the router, not the modem, assigns": a correction, not a negation
         if about is None:
             return m.group(0)
         tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]

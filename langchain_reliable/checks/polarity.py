@@ -24,7 +24,7 @@ import re
 
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["LEXICON_STEMS", "opposite_words", "stronger_quantifier"]
+__all__ = ["LEXICON_STEMS", "opposite_direction", "opposite_words", "stronger_quantifier"]
 
 
 def _forms(text: str) -> frozenset[str]:
@@ -173,7 +173,9 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     A pair fires when the claim uses a word of one group more often than the
     sentence, and the sentence a word of the other group more often than the
     claim. It is cancelled when exactly one of the two is negated ("did not
-    fall" against "rose"), and, for converse pairs, when the claim puts the
+    fall" against "rose"), for the rise/fall pair when every figure of the
+    claim has the sentence's direction ("fell 4%" against "down 4%, costs
+    rose 6%"), and, for converse pairs, when the claim puts the
     two sides of the relation the other way round ("B is younger than A").
 
     Args:
@@ -187,7 +189,9 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     ct, st = _tokens(claim), _tokens(sentence)
     c_stems = [s for _, s in ct]
     s_stems = [s for _, s in st]
-    for a, b, converse in _PAIRS:
+    figures = _directions(claim)
+    settled = bool(figures) and figures <= _directions(sentence)
+    for a, b, converse in _PAIRS[settled:]:  # figures said the same way settle "rise"/"fall"
         for ga, gb in ((a, b), (b, a)):
             ca, cb = sum(s in ga for s in c_stems), sum(s in gb for s in c_stems)
             sa, sb = sum(s in ga for s in s_stems), sum(s in gb for s in s_stems)
@@ -300,4 +304,60 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
         )
         if hedge is not None:
             return word, hedge, kind == "negative"
+    return None
+
+
+# Direction words said with a figure: "up 8%", "fell 3%", "a 5% drop".
+_UP = _forms(
+    "up increase increases increased increasing rise rises rising rose risen grow grows grew "
+    "grown growing gain gains gained climb climbs climbed jump jumps jumped surge surges "
+    "surged higher"
+)
+_DOWN = _forms(
+    "down decrease decreases decreased decreasing fall falls fell fallen falling drop drops "
+    "dropped dropping decline declines declined declining reduce reduced shrink shrank "
+    "shrunk slip slipped slide slid plunge plunged dip dipped lower loss"
+)
+_FIGURE = r"[$€£]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|percentage points?)?"
+_BEFORE = re.compile(
+    rf"\b(?P<w>[A-Za-z]+)\s+(?:by\s+|of\s+)?(?:about\s+|nearly\s+|almost\s+|some\s+|"
+    rf"around\s+|roughly\s+)?(?P<n>{_FIGURE})"
+)
+_AFTER = re.compile(rf"(?P<n>{_FIGURE})\s+(?P<w>[A-Za-z]+)\b")
+
+
+def _figure(text: str) -> str:
+    text = re.sub(r"\s+", " ", text.lower().replace(",", "")).strip()
+    return re.sub(r" ?(?:percent|per cent|percentage points?)$", "%", text).replace(" %", "%")
+
+
+def _directions(text: str) -> set[tuple[str, str]]:
+    """(figure, "up" or "down") for each figure said with a direction word in `text`."""
+    found = set()
+    for pattern in (_BEFORE, _AFTER):
+        for m in pattern.finditer(text):
+            w = stem(m.group("w").lower())
+            way = "up" if w in _UP else "down" if w in _DOWN else None
+            figure = _figure(m.group("n"))
+            if way is not None and not re.fullmatch(r"1\d{3}|20\d{2}", figure):  # not a year
+                found.add((figure, way))
+    return found
+
+
+def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return (claim's change, sentence's change) when a figure moves the other way.
+
+    A figure said with a direction ("decreased 8%") that `sentence` gives
+    only with the opposite direction ("up 8%").
+
+    Example:
+        >>> opposite_direction("Revenue decreased 8%.", "Revenue was up 8%, income fell 3%.")
+        ('down 8%', 'up 8%')
+
+    """
+    said = _directions(sentence)
+    for figure, way in sorted(_directions(claim)):
+        other = "down" if way == "up" else "up"
+        if (figure, other) in said and (figure, way) not in said:
+            return f"{way} {figure}", f"{other} {figure}"
     return None

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
@@ -212,11 +213,17 @@ _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
-    """A passage name that has the last word of `name` with another word before it.
+    """A passage name that shares the end of `name` (or its first name) but not the rest.
 
     "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith. Only two-word names
-    are checked; a first word that begins the other ("Jim",
+    "Smith": the surname alone does not tell which Smith (two-word names of
+    people, titles aside). A name of a thing of three or more words is matched
+    whole when its own words are found nowhere in the passages: "Commercial
+    Tenancies Act" against "Residential Tenancies Act" (another word before
+    its last two) or "Consumer Rights Act" (another middle). A person's first
+    name given with another surname ("Laura Southgate" where they say "Laura
+    Chen") conflicts too when the claim's surname is found only inside other
+    names ("Southgate Bank"). A first word that begins the other ("Jim",
     "Jimmy") or a title ("President Obama") is no other name.
 
     Returns:
@@ -224,19 +231,56 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
 
     """
     words = [w for w in name_words(name) if w not in _TITLES]
-    if len(words) != 2 or len(name_form(name).split()) != 2 or words[-1] in _INSTITUTIONS:
+    thing = words[-1] in _INSTITUTIONS if words else False
+    plain = [w for w in name_form(name).split() if w not in _TITLES]  # connectors kept
+    if len(words) < 2 or (not thing and len(plain) != 2) or (thing and len(words) < 3):
         return None
+    tail = words[-2:] if thing else words[-1:]
     runs = [
         [w for w in name_words(m.group(0)) if w not in _TITLES]
         for p in passages
         for m in _RUN.finditer(p)
     ]
+    said = Counter(name_form(" ".join(passages)).split())
+    in_runs = Counter(w for rw in runs for w in rw)
     conflict = None
     for rw in runs:
         if set(words) <= set(rw):
             return None
-        if words[-1] in rw and conflict is None:
-            head = rw[: rw.index(words[-1])]
-            if head and not any(h.startswith(w) or w.startswith(h) for h in head for w in words):
+        if conflict is not None or not rw:
+            continue
+        at = _find(rw, tail)
+        if thing:  # its own words found nowhere: "Commercial" of "Commercial Tenancies Act"
+            own = [w for w in words if w not in rw]
+            other = (at > 0 and not _alike(rw[:at], words[:-2])) or _other_middle(rw, words)
+            if other and not any(said[w] for w in own):
                 conflict = " ".join(rw).title()
+        elif (at > 0 and not _alike(rw[:at], words)) or (
+            # the same first name with another surname, the claim's only in other names
+            len(rw) == 2
+            and rw[0] == words[0]
+            and rw[1] not in _INSTITUTIONS
+            and not _alike(rw[1:], words[1:])
+            and said[words[1]] <= in_runs[words[1]]
+        ):
+            conflict = " ".join(rw).title()
     return conflict
+
+
+def _other_middle(some: list[str], others: list[str]) -> bool:
+    """Same first and last words, a middle word of one unlike all of the other's."""
+    if some[0] != others[0] or some[-1] != others[-1] or min(len(some), len(others)) < 3:
+        return False
+    a, b = some[1:-1], others[1:-1]
+    return any(not _alike([w], b) for w in a) or any(not _alike([w], a) for w in b)
+
+
+def _find(words: list[str], tail: list[str]) -> int:
+    """Where `tail` starts in `words`, or -1."""
+    return next(
+        (i for i in range(len(words) - len(tail) + 1) if words[i : i + len(tail)] == tail), -1
+    )
+
+
+def _alike(some: list[str], others: list[str]) -> bool:
+    return any(h.startswith(w) or w.startswith(h) for h in some for w in others)

@@ -12,8 +12,15 @@ from pathlib import Path
 import pytest
 
 from langchain_reliable.checks.meaning import meaning_finding
+from langchain_reliable.checks.negation import negation_cue
+from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.passage_facts import PassageFacts
-from langchain_reliable.checks.polarity import opposite_words, stronger_quantifier
+from langchain_reliable.checks.polarity import (
+    opposite_direction,
+    opposite_words,
+    stronger_quantifier,
+)
+from langchain_reliable.checks.quantities import count_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
@@ -107,6 +114,113 @@ def test_names() -> None:
     assert substituted_name(["Northwind Bank"], "Northwind's chief, Laura Chen, spoke.") is None
 
 
+def test_opposite_direction() -> None:
+    sentence = "Revenue was up 8% from 2022, while net income fell 3%."
+    assert opposite_direction("Revenue decreased 8%.", sentence) == ("down 8%", "up 8%")
+    assert opposite_direction("Revenue rose 8 percent.", sentence) is None
+    assert opposite_direction("Net income dropped 3%.", sentence) is None
+    assert opposite_direction("Net income rose 3%.", sentence) == ("up 3%", "down 3%")
+    assert opposite_direction("Revenue rose in 2022.", "Revenue fell 2% in 2022.") is None
+    # a figure said the same way settles the rise/fall pair of the lexicon
+    assert opposite_words("Net income fell 3%.", sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "fires"),
+    [
+        ("She won seven times.", "She won it five times.", True),
+        ("They lost 5 games.", "They lost only three games.", True),
+        ("It opened nine stores and closed four.", "It closed two.", True),
+        ("Wait ten seconds.", "Wait 30 seconds.", True),
+        ("She won 5 times.", "She won it five times.", False),
+        ("Two judges dissented.", "Two judges dissented.", False),
+        ("Take it two times a day.", "Take it 2 or 3 times a day.", False),
+        ("One of the judges dissented.", "Two judges dissented.", False),
+    ],
+)
+def test_count_conflict(claim: str, sentence: str, fires: bool) -> None:
+    assert (count_conflict(claim, sentence) is not None) == fires
+    if claim.startswith("She won seven"):
+        assert count_conflict(claim, sentence) == ("7 time", "5 time")
+
+
+def test_reversed_pair() -> None:
+    assert reversed_pair("In Jones v. Smith it held.", "In Smith v. Jones it held.") == (
+        "Jones", "Smith",
+    )  # fmt: skip
+    assert reversed_pair("Open Storage, then Settings.", "Open Settings, then Storage.") == (
+        "Storage", "Settings",
+    )  # fmt: skip
+    assert reversed_pair(
+        "The modem, not the router, does it.", "The router, not the modem, does it."
+    )
+    assert reversed_pair("In Smith v. Jones it held.", "In Smith v. Jones it held.") is None
+    assert reversed_pair("It is not the modem.", "The modem is not it.") is None
+    assert reversed_pair("Open Settings and then Storage.", "Open Settings, then Storage.") is None
+
+
+def test_swapped_subject() -> None:
+    sentence = "The United States never ratified the treaty and signed a peace with Germany."
+    claim = "Germany never ratified the treaty and signed a peace with the United States."
+    assert swapped_subject(claim, sentence) == ("Germany", "States")
+    passed = "Serena won 23 titles until Novak Djokovic passed her total."
+    assert swapped_subject("Serena passed Djokovic's total.", passed) == ("Serena", "Djokovic")
+    assert (
+        swapped_subject("Spain shares a border with France.", "France shares a border with Spain.")
+        is None
+    )
+    assert (
+        swapped_subject(
+            "Portugal signed a treaty with Spain.", "Spain signed a treaty with Portugal."
+        )
+        is None
+    )
+    assert swapped_subject("Russia was invaded by Napoleon.", "Napoleon invaded Russia.") is None
+    assert swapped_subject("Nadal beat Federer.", "Nadal beat Federer in 2008.") is None
+
+
+def test_swapped_role_and_names_whole() -> None:
+    passages = ["The plaintiff, Sarah Smith, sued.", "It found the defendant, Mark Jones, liable."]
+    assert swapped_role("Sarah Smith was the defendant.", passages) == ("defendant", "plaintiff")
+    assert swapped_role("Mark Jones was the defendant.", passages) is None
+    assert swapped_role("Sarah Smith, the plaintiff, sued Mark Jones.", passages) is None
+    acts = [
+        "Under the Residential Tenancies Act, deposits are returned.",
+        "The Consumer Rights Act",
+    ]
+    assert partial_name("Commercial Tenancies Act", acts) == "Residential Tenancies Act"
+    assert partial_name("Consumer Credit Act", acts) == "Consumer Rights Act"
+    assert partial_name("Residential Tenancies Act", acts) is None
+    chen = ["Its rival Southgate Bank grew.", "The chief, Laura Chen, spoke."]
+    assert partial_name("Laura Southgate", chen) == "Laura Chen"
+    assert partial_name("Laura Chen", chen) is None
+    assert partial_name("John F. Kennedy", ["John Fitzgerald Kennedy spoke."]) is None
+    assert negation_cue("The router, not the modem, assigns addresses.") is None
+    assert negation_cue("It found the defendant, Mark Jones, not liable.") == "not"
+
+
+def test_meaning_finding_ties_and_pronouns() -> None:
+    text = (
+        "Mount Everest, on the border between Nepal and China, is the highest mountain. "
+        "K2, in Pakistan, is the second highest. "
+        "Serena Williams won 23 titles. She usually played from the baseline."
+    )
+    passages = [Passage(index=0, text=text)]
+    facts = PassageFacts(passages, EvidenceSelector().units(passages))
+    for claim in (
+        "K2, in Nepal, is the second highest mountain.",
+        "Kangchenjunga, in Pakistan, is the second highest mountain.",
+        "Serena Williams always played from the baseline.",
+    ):
+        assert meaning_finding(claim, facts) is not None, claim
+    for claim in (
+        "K2, in Pakistan, is the second highest mountain.",
+        "Serena Williams usually played from the baseline.",
+        "Mount Everest is the highest mountain.",
+    ):
+        assert meaning_finding(claim, facts) is None, claim
+
+
 def test_meaning_finding_labels_and_reasons() -> None:
     passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
     facts = PassageFacts(passages, EvidenceSelector().units(passages))
@@ -192,5 +306,5 @@ def test_meaning_claim_set_floor() -> None:
     for policy in ("strict", "balanced"):
         returned = [d == "return" for d in bench.decisions(items, policy)]
         caught, refused = bench.table(items, returned)["all"]
-        assert caught >= 0.85, (policy, caught)  # target 0.95: see the bench's table
+        assert caught >= 1.0, (policy, caught)  # reached: 100 % (target 0.95)
         assert refused <= 0.15, (policy, refused)

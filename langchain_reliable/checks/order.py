@@ -1,0 +1,227 @@
+"""Order: who comes first, who does the act, who holds which role.
+
+- `reversed_pair`: two words joined by an ordering connector that the sentence
+  gives the other way round ("Jones v. Smith" against "Smith v. Jones", "open
+  Storage, then Settings" against "open Settings, then Storage", "the employee,
+  not the employer" against "the employer, not the employee").
+- `swapped_subject`: the claim makes one name the doer of an act that the
+  sentence gives to another name the claim also holds ("Germany never ratified
+  ... with the United States" against "The United States never ratified ...
+  with Germany"; "Serena passed Djokovic's total" against "Djokovic passed her
+  total").
+- `swapped_role`: the claim gives a name the opposite role of the one the
+  passages give it ("Sarah Smith was the defendant" where they say "the
+  plaintiff, Sarah Smith").
+
+Example:
+    >>> reversed_pair("In Jones v. Smith the court ruled.", "In Smith v. Jones the court ruled.")
+    ('Jones', 'Smith')
+    >>> swapped_subject("Ann beat Bob's record.", "Later Bob beat her record, set by Ann.")
+    ('Ann', 'Bob')
+    >>> swapped_role("Ann Lee was the tenant.", ["The landlord, Ann Lee, sued."])
+    ('tenant', 'landlord')
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_reliable.text import STOPWORDS, stem
+
+__all__ = ["reversed_pair", "swapped_role", "swapped_subject"]
+
+# "X v. Y", "X, then Y", "X followed by Y", "X, not Y": the first is not the second.
+_PAIR = re.compile(
+    r"(?P<x>[^\W\d_][\w'’-]*)\s*(?:(?P<comma>,)\s*)?(?:and\s+)?"
+    r"(?P<conn>then|followed\s+by|vs?\.|versus|not)\s+(?:(?:the|a|an)\s+)?"
+    r"(?P<y>[^\W\d_][\w'’-]*)",
+    re.IGNORECASE,
+)
+_SYMMETRIC = frozenset(
+    stem(w)
+    for w in """marry married met meet play played face faced draw drew tie tied merge
+    merged border borders bordered partner partnered collaborate collaborated share shared
+    versus vs and or with between both equal same similar together each other""".split()  # noqa: SIM905
+)
+_ADVERBS = frozenset(
+    """never not also first only later then once finally still just already instead
+    usually often always soon eventually""".split()  # noqa: SIM905
+)
+_BE = frozenset("is are was were be been being am".split())  # noqa: SIM905
+_BOUNDARY = frozenset(["and", "but", "while", "whereas", "then", ",", ";", "which", "who"])
+_TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
+_ROLES: list[tuple[str, str]] = [
+    ("plaintiff", "defendant"),
+    ("claimant", "defendant"),
+    ("appellant", "respondent"),
+    ("landlord", "tenant"),
+    ("lessor", "lessee"),
+    ("employer", "employee"),
+    ("lender", "borrower"),
+    ("creditor", "debtor"),
+    ("buyer", "seller"),
+    ("winner", "loser"),
+    ("prosecutor", "defendant"),
+]
+_ROLE_WORDS = "|".join(sorted({w for pair in _ROLES for w in pair}))
+_NAME = r"(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+_ROLE_PATTERNS = [  # (pattern, group of the name)
+    re.compile(rf"\b(?P<role>{_ROLE_WORDS})s?,?\s+(?P<name>{_NAME})", re.IGNORECASE),
+    re.compile(rf"(?P<name>{_NAME}),\s+(?:the|a|an)\s+(?P<role>{_ROLE_WORDS})\b", re.IGNORECASE),
+    re.compile(
+        rf"(?P<name>{_NAME})\s+(?:is|was|were|are|acted\s+as|as)\s+(?:the\s+|a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE_WORDS})\b",
+        re.IGNORECASE,
+    ),
+]
+
+
+def _key(word: str) -> str:
+    low = word.lower().replace("’", "'")
+    return stem(low[:-2] if low.endswith("'s") else low.rstrip("."))
+
+
+def _pairs(text: str) -> list[tuple[str, str, str, str, str]]:
+    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`."""
+    out = []
+    for m in _PAIR.finditer(text):
+        conn = re.sub(r"\s+", " ", m.group("conn").lower()).rstrip(".")
+        conn = {"v": "vs", "versus": "vs"}.get(conn, conn)
+        x, y = m.group("x"), m.group("y")
+        if conn == "not" and not m.group("comma"):
+            continue  # "X, not Y" only: "is not Y" is a negation
+        if conn == "vs" and not (x[:1].isupper() and y[:1].isupper()):
+            continue
+        if x.lower() in STOPWORDS or y.lower() in STOPWORDS:
+            continue
+        out.append((_key(x), conn, _key(y), x, y))
+    return out
+
+
+def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return the claim's two words when `sentence` joins them the other way round.
+
+    The connectors are ordered: a case name ("X v. Y"), a sequence ("X, then
+    Y", "X followed by Y") and a correction ("X, not Y").
+
+    Returns:
+        The two words as the claim writes them, or `None`.
+
+    """
+    said = {(x, c, y) for x, c, y, _, _ in _pairs(sentence)}
+    for x, conn, y, xs, ys in _pairs(claim):
+        if x != y and (y, conn, x) in said and (x, conn, y) not in said:
+            return xs, ys
+    return None
+
+
+def _names(tokens: list[str]) -> list[tuple[int, int]]:
+    """(start, end) token spans of capitalised runs, without a leading common word."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t[:1].isupper() and t.lower() not in STOPWORDS and t.lower() not in _ADVERBS:
+            j = i + 1
+            while j < len(tokens) and tokens[j][:1].isupper():
+                j += 1
+            spans.append((i, j))
+            i = j
+        else:
+            i += 1
+    return spans
+
+
+def _acts(tokens: list[str]) -> list[tuple[str, int]]:
+    """(name's last word, index of its verb) for each name directly followed by a verb."""
+    out = []
+    for _, end in _names(tokens):
+        k = end
+        while k < len(tokens) and tokens[k].lower() in _ADVERBS:
+            k += 1
+        if k >= len(tokens):
+            continue
+        verb = tokens[k]
+        low = verb.lower()
+        if not verb[:1].islower() or low in STOPWORDS or low in _BE or verb in ",;":
+            continue
+        if stem(low) in _SYMMETRIC or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
+            continue
+        out.append((_key(tokens[end - 1]), k))
+    return out
+
+
+def _clause_symmetric(tokens: list[str], start: int) -> bool:
+    """Whether a symmetric word comes after `start` before the clause ends."""
+    for t in tokens[start:]:
+        if t.lower() in _BOUNDARY:
+            return False
+        if stem(t.lower()) in _SYMMETRIC:
+            return True
+    return False
+
+
+def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
+    """Return (claim's doer, sentence's doer) when the sentence gives the act to the other.
+
+    The claim has name A right before a verb (adverbs like "never" between
+    allowed, no "is"/"was" nor a "by" after it), and name B after the verb;
+    the sentence has B right before the same verb, A somewhere, and never A
+    before that verb. Names are matched by their last word. Relations that
+    hold both ways ("married", "shared ... with") are skipped.
+
+    Returns:
+        The two names' last words as the texts write them, or `None`.
+
+    """
+    ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
+    c_keys, s_keys = [_key(t) for t in ct], [_key(t) for t in st]
+    s_acts = _acts(st)
+    for a, k in _acts(ct):
+        verb = c_keys[k]
+        if _clause_symmetric(ct, k + 1) or a not in s_keys:
+            continue
+        doers = [(b, j) for b, j in s_acts if s_keys[j] == verb]
+        if not doers or any(a == b for b, _ in doers):
+            continue
+        for b, j in doers:
+            if b in c_keys[k + 1 :] and not _clause_symmetric(st, j + 1):
+                return ct[c_keys.index(a)], st[s_keys.index(b)]
+    return None
+
+
+def _roles(text: str) -> dict[str, set[str]]:
+    """Role words each name's last word is given in `text`."""
+    found: dict[str, set[str]] = {}
+    for pattern in _ROLE_PATTERNS:
+        for m in pattern.finditer(text):
+            words = [w for w in m.group("name").split() if w.lower() not in STOPWORDS]
+            if not words:
+                continue
+            found.setdefault(_key(words[-1]), set()).add(m.group("role").lower())
+    return found
+
+
+def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """Return (claim role, passage role) when the claim gives a name the opposite role.
+
+    Roles come in pairs ("plaintiff"/"defendant", "landlord"/"tenant"); a name
+    takes a role in apposition ("the plaintiff, Sarah Smith", "Smith, the
+    plaintiff") or after "is"/"was"/"as". Fires when the passages give the
+    name only the other role of the pair.
+    """
+    claimed = _roles(claim)
+    stated: dict[str, set[str]] = {}
+    for text in passages:
+        for name, roles in _roles(text).items():
+            stated.setdefault(name, set()).update(roles)
+    for name, roles in claimed.items():
+        given = stated.get(name, set())
+        for role in roles - given:
+            partners = {b if a == role else a for a, b in _ROLES if role in (a, b)}
+            other = next((p for p in sorted(partners) if p in given), None)
+            if other is not None:
+                return role, other
+    return None
