@@ -104,6 +104,26 @@ def has_native_async(model: Any) -> bool:
     return hasattr(model, "ainvoke")
 
 
+_LOCKS: dict[int, tuple[Any, threading.Lock]] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def blocking_lock(model: Any) -> threading.Lock:
+    """The lock that runs `model`'s blocking calls one at a time (the model is kept alive).
+
+    Example:
+        >>> model = object()
+        >>> blocking_lock(model) is blocking_lock(model)
+        True
+
+    """
+    with _LOCKS_GUARD:
+        entry = _LOCKS.get(id(model))
+        if entry is None or entry[0] is not model:
+            entry = _LOCKS[id(model)] = (model, threading.Lock())
+        return entry[1]
+
+
 _EXECUTOR_AGENERATE = frozenset({BaseChatModel._agenerate, SimpleChatModel._agenerate})
 
 
@@ -114,6 +134,7 @@ async def ainvoke_with_timeout(
     *,
     config: RunnableConfig | None = None,
     native_async: bool | None = None,
+    model: Any = None,
 ) -> Any:
     """Invoke `runnable` on `input`, waiting at most `timeout` seconds.
 
@@ -130,6 +151,9 @@ async def ainvoke_with_timeout(
         config: The run's config, passed on.
         native_async: Whether to await `ainvoke`; by default `has_native_async(runnable)`.
             Give it when `runnable` wraps a model (a structured-output chain).
+        model: The chat model `runnable` wraps (default: `runnable`). Its blocking calls
+            run one at a time: a call abandoned at a timeout goes on, and a model such
+            as llama.cpp's must not serve two calls at once.
 
     Raises:
         TimeoutError: the runnable did not answer in time (callers fail closed).
@@ -159,9 +183,12 @@ async def ainvoke_with_timeout(
         else:
             future.set_result(result)
 
+    lock = blocking_lock(runnable if model is None else model)
+
     def work() -> None:
         try:
-            result, error = runnable.invoke(input, config=config), None
+            with lock:
+                result, error = runnable.invoke(input, config=config), None
         except BaseException as exc:  # handed to the waiting coroutine, never lost
             result, error = None, exc
         with contextlib.suppress(RuntimeError):  # the loop closed after the caller gave up
@@ -178,7 +205,12 @@ async def ainvoke_with_timeout(
 
 
 def invoke_with_timeout(
-    runnable: Any, input: Any, timeout: float | None, *, config: RunnableConfig | None = None
+    runnable: Any,
+    input: Any,
+    timeout: float | None,
+    *,
+    config: RunnableConfig | None = None,
+    model: Any = None,
 ) -> Any:
     """Synchronous `ainvoke_with_timeout`: `invoke` in a daemon thread, waited for `timeout` s.
 
@@ -187,10 +219,12 @@ def invoke_with_timeout(
         Exception: whatever the runnable raised.
     """
     outcome: list[Any] = []
+    lock = blocking_lock(runnable if model is None else model)
 
     def work() -> None:
         try:
-            outcome.append((runnable.invoke(input, config=config), None))
+            with lock:
+                outcome.append((runnable.invoke(input, config=config), None))
         except BaseException as exc:  # handed to the caller, never lost
             outcome.append((None, exc))
 
@@ -270,6 +304,7 @@ class StructuredCall:
         self.run_name = run_name
         self.missing = missing
         self.describe = describe
+        self.model = model
         self.runnable = model.with_structured_output(schema, include_raw=True)
         self.native_async = has_native_async(model)
 
@@ -284,6 +319,7 @@ class StructuredCall:
                 self.timeout,
                 config={"run_name": self.run_name, "callbacks": [usage]},
                 native_async=self.native_async,
+                model=self.model,
             )
         except TimeoutError:
             failure = f"{self.task} timed out after {self.timeout} s"

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -61,6 +63,15 @@ ANSWER_WITH_FALSE_STATEMENT = f"The Eiffel Tower was completed in 1889. {FALSE_S
 
 _CAVEAT = re.compile(r"\n*Note: \d+ statements? that could not be verified.*\Z", re.DOTALL)
 _WORD = re.compile(r"\w+")
+
+
+@pytest.fixture(autouse=True)
+def abandoned_calls_end() -> Iterator[None]:
+    """After each test, let model calls abandoned at a timeout finish (they go on)."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name == "llm-call":
+            thread.join(timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -171,3 +171,38 @@ def test_factories_raise_configuration_errors(spec):
     with pytest.raises(ConfigurationError, match="extractor must be"):
         get_extractor("nope")
     assert not needs_model("local") and not needs_model(None)
+
+
+def test_blocking_calls_on_one_model_never_overlap() -> None:
+    """A call abandoned at its timeout goes on; the next call on that model waits for it."""
+    import threading
+    import time
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+
+    from langchain_reliable._llm import invoke_with_timeout
+
+    state = {"active": 0, "most": 0}
+    guard = threading.Lock()
+
+    class Blocking(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "blocking"
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+            with guard:
+                state["active"] += 1
+                state["most"] = max(state["most"], state["active"])
+            time.sleep(0.3)
+            with guard:
+                state["active"] -= 1
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content="ok"))])
+
+    model = Blocking()
+    with pytest.raises(TimeoutError):
+        invoke_with_timeout(model, "first", 0.05)
+    assert invoke_with_timeout(model, "second", 5).content == "ok"
+    assert state["most"] == 1
