@@ -124,7 +124,11 @@ class _BM25:
     def scores(self, query: Sequence[str]) -> np.ndarray:
         out = np.zeros(self.n, dtype=np.float64)
         for term in set(query):
-            hits = [(off, p[term]) for off, p in zip(self.offsets, self.postings) if term in p]
+            hits = [
+                (off, p[term])
+                for off, p in zip(self.offsets, self.postings, strict=True)
+                if term in p
+            ]
             if not hits:
                 continue
             df = sum(len(at) for _, (at, _) in hits)
@@ -284,9 +288,7 @@ class EvidenceSelector:
         results: list[ClaimEvidence] = []
         for row, text in enumerate(texts):
             dense = cosine[row]
-            fused = 1.0 / (self.rrf_k + _ranks(lexical[row])) + 1.0 / (
-                self.rrf_k + _ranks(dense)
-            )
+            fused = 1.0 / (self.rrf_k + _ranks(lexical[row])) + 1.0 / (self.rrf_k + _ranks(dense))
             found = ClaimEvidence(text, units, dense, lexical[row], fused)
             found.top = self._top(units, fused)
             found.evidence = [self.as_evidence(units[i], float(dense[i])) for i in found.top]

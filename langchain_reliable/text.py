@@ -88,6 +88,7 @@ _ABBREVIATIONS = frozenset(
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets,
 # whitespace, then something that can open a sentence.
 _BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
+_INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")  # "e.g", "u.s"
 _HARD_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•▪◦]|\d+[.)])\s)")
 
 
@@ -114,13 +115,10 @@ def split_passage_sentences(text: str, max_chars: int = 600) -> list[Span]:
         cuts.add(match.end())
     for match in _BOUNDARY.finditer(text):
         token = _word_before(text, match.start()) if text[match.start()] == "." else None
-        if token is not None:
-            if (
-                token in _ABBREVIATIONS
-                or len(token) == 1
-                or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token)
-            ):
-                continue
+        if token is not None and (
+            token in _ABBREVIATIONS or len(token) == 1 or _INITIALS.fullmatch(token)
+        ):
+            continue
         cuts.add(match.end())
     spans: list[Span] = []
     ordered = sorted(cuts)
@@ -130,9 +128,9 @@ def split_passage_sentences(text: str, max_chars: int = 600) -> list[Span]:
 
 
 def _word_before(text: str, dot: int) -> str | None:
-    """The word ending at the period `text[dot]`, lower-cased, or `None`.
+    r"""The word ending at the period `text[dot]`, lower-cased, or `None`.
 
-    What `re.search(r"([A-Za-z][A-Za-z.]*)\\.$", text[: dot + 1])` gives (from the
+    What `re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[: dot + 1])` gives (from the
     leftmost letter of the run of letters and periods before the dot), found by
     walking back over that run only: linear over all boundaries, where searching
     the whole head at each boundary was quadratic.

@@ -57,7 +57,9 @@ class PassageFacts:
     ) -> None:
         if indexes is None:
             indexes = [
-                build_index(p.text, [(u.start, u.end, u.kind, u.sentence) for u in units if u.order == o])
+                build_index(
+                    p.text, [(u.start, u.end, u.kind, u.sentence) for u in units if u.order == o]
+                )
                 for o, p in enumerate(passages)
             ]
         self.units = units
