@@ -72,7 +72,9 @@ def make_answer(passages: list[str], rng: random.Random, fresh: bool = False) ->
         words = picked[i].split()
         j = rng.randrange(len(words))
         words[j] = rng.choice(vocab)
-        picked[i] = re.sub(r"\d+", lambda m: str(int(m.group()) + rng.randrange(1, 9)), " ".join(words), count=1)
+        picked[i] = re.sub(
+            r"\d+", lambda m: str(int(m.group()) + rng.randrange(1, 9)), " ".join(words), count=1
+        )
     return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in picked)
 
 

@@ -107,7 +107,7 @@ class _BM25:
 
     def __init__(
         self,
-        postings: Sequence[dict[str, tuple[np.ndarray, np.ndarray]]],
+        postings: Sequence[dict[str, tuple[list[int], list[int]]]],
         sizes: Sequence[int],
         lengths: np.ndarray,
         k1: float = 1.2,
@@ -133,8 +133,9 @@ class _BM25:
                 continue
             df = sum(len(at) for _, (at, _) in hits)
             idf = math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
-            for off, (at, tf) in hits:
-                rows = at + off
+            for off, (at, counts) in hits:
+                rows = np.asarray(at) + off
+                tf = np.asarray(counts, dtype=np.float64)
                 out[rows] += idf * tf * (self.k1 + 1.0) / (tf + self.norm[rows])
         return out
 

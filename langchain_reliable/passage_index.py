@@ -12,7 +12,8 @@ Example:
 
     index = passage_index("Paris is the capital of France. It is large.")
     [index.text[a:b] for a, b, _, _ in index.units]
-    # ['Paris is the capital of France.', 'It is large.', 'Paris is ... It is large.']
+    # ['Paris is the capital of France.', 'It is large.',
+    #  'Paris is the capital of France. It is large.']
     ```
 
 """
@@ -27,11 +28,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-import numpy as np
-
 from langchain_reliable.checks.names import name_form
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
-from langchain_reliable.text import content_stems, split_passage_sentences, stem, tokenize
+from langchain_reliable.text import STOPWORDS, split_passage_sentences, stem, tokenize
 
 __all__ = [
     "IndexCache",
@@ -59,6 +58,7 @@ class PassageIndex:
         lengths: Token count per unit.
         postings: Per term, the units holding it and how often (BM25's inverted index).
         unit_stems: Content stems per unit.
+        stem_units: Per content stem, the units holding it.
         sentence_df: In how many sentences each content stem occurs.
         bigrams: Neighbouring content-stem pairs within sentences.
         quantities: Numbers, dates and measures of the text (`spelled=True`).
@@ -73,8 +73,9 @@ class PassageIndex:
     units: tuple[UnitBounds, ...]
     tokens: tuple[Counter[str], ...]
     lengths: tuple[int, ...]
-    postings: dict[str, tuple[np.ndarray, np.ndarray]]
+    postings: dict[str, tuple[list[int], list[int]]]
     unit_stems: tuple[frozenset[str], ...]
+    stem_units: dict[str, list[int]]
     sentence_df: Counter[str]
     bigrams: frozenset[tuple[str, str]]
     quantities: tuple[Quantity, ...]
@@ -95,8 +96,21 @@ def cut_units(text: str, max_chars: int = 600, windows: bool = True) -> list[Uni
 
 def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
     """Compute the `PassageIndex` of `text` cut into `units` (no cache)."""
-    tokens = [Counter(tokenize(text[a:b])) for a, b, _, _ in units]
-    sequences = [content_stems(text[a:b]) for a, b, _, _ in units]
+    # Units are sentences and windows of sentences: a window's tokens are its two
+    # sentences' tokens (only whitespace lies between them), so each sentence is
+    # tokenised once.
+    spans = {i: (a, b) for a, b, kind, i in units if kind == "sentence"}
+    said = {i: tokenize(text[a:b]) for i, (a, b) in spans.items()}
+    token_lists = []
+    for a, b, kind, i in units:
+        if kind == "sentence":
+            token_lists.append(said[i])
+        elif spans.get(i, (a, -1))[0] == a and spans.get(i + 1, (-1, b))[1] == b:
+            token_lists.append(said[i] + said[i + 1])
+        else:  # units cut otherwise than by `cut_units`
+            token_lists.append(tokenize(text[a:b]))
+    tokens = [Counter(t) for t in token_lists]
+    sequences = [[stem(t) for t in ts if t not in STOPWORDS] for ts in token_lists]
     unit_stems = [frozenset(seq) for seq in sequences]
     df: Counter[str] = Counter()
     bigrams: set[tuple[str, str]] = set()
@@ -106,7 +120,7 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
             bigrams.update(pairwise(seq))
     quantities = extract_quantities(text, spelled=True)
     names = name_form(text)
-    words = frozenset(names.split())
+    name_words = frozenset(names.split())
     return PassageIndex(
         text=text,
         units=tuple(units),
@@ -114,6 +128,7 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
         lengths=tuple(sum(c.values()) for c in tokens),
         postings=postings_of(tokens),
         unit_stems=tuple(unit_stems),
+        stem_units=_stem_units(unit_stems),
         sentence_df=df,
         bigrams=frozenset(bigrams),
         quantities=tuple(quantities),
@@ -121,12 +136,20 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
             tuple(q for q in quantities if q.start >= a and q.end <= b) for a, b, _, _ in units
         ),
         names=names,
-        words=words,
-        word_stems=frozenset(stem(w) for w in words),
+        words=name_words,
+        word_stems=frozenset(stem(w) for w in name_words),
     )
 
 
-def postings_of(counts: Sequence[Counter[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def _stem_units(unit_stems: Sequence[frozenset[str]]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for i, pool in enumerate(unit_stems):
+        for s in pool:
+            found.setdefault(s, []).append(i)
+    return found
+
+
+def postings_of(counts: Sequence[Counter[str]]) -> dict[str, tuple[list[int], list[int]]]:
     """Inverted index of term counts: term -> (unit positions, counts there)."""
     rows: dict[str, tuple[list[int], list[int]]] = {}
     for i, counter in enumerate(counts):
@@ -134,10 +157,7 @@ def postings_of(counts: Sequence[Counter[str]]) -> dict[str, tuple[np.ndarray, n
             at, tf = rows.setdefault(term, ([], []))
             at.append(i)
             tf.append(n)
-    return {
-        t: (np.array(at, dtype=np.int64), np.array(tf, dtype=np.float64))
-        for t, (at, tf) in rows.items()
-    }
+    return rows
 
 
 class IndexCache:

@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
@@ -243,6 +244,7 @@ def _normalise_number_token(token: str) -> str:
 _VOWELS = set("aeiouy")
 
 
+@lru_cache(maxsize=65536)
 def stem(token: str) -> str:
     """Light suffix stripping so inflections meet ("inhibits", "inhibiting" -> "inhibit").
 

@@ -67,7 +67,8 @@ def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
     """The sentence units holding the largest share of `stems`, and that share."""
     if not stems or not facts.sentences:
         return [], 0.0
-    shares = {i: sum(s in facts.unit_stems[i] for s in stems) / len(stems) for i in facts.sentences}
+    per_unit = facts.unit_shares(stems)
+    shares = {i: float(per_unit[i]) for i in facts.sentences}
     best = max(shares.values())
     return [i for i, v in shares.items() if v >= best - 1e-9], best
 

@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
+import numpy as np
+
 from langchain_reliable.checks.names import name_form, name_words, strip_possessive
 from langchain_reliable.evidence import Unit
 from langchain_reliable.passage_index import PassageIndex, build_index
@@ -81,6 +83,25 @@ class PassageFacts:
         self.df = df
         self.n_sentences = len(self.sentences)
         self.bigrams = frozenset().union(*(index.bigrams for index in indexes))
+        self._stem_units = [index.stem_units for index in indexes]
+        sizes = [len(index.units) for index in indexes]
+        self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+
+    def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
+        """Share of `stems` found in each unit (1.0 everywhere for no stems).
+
+        Read from the passages' stem postings: the work grows with the claim's
+        stems and the number of passages, not with the passages' length.
+        """
+        counts = np.zeros(len(self.units), dtype=np.float64)
+        if not stems:
+            return counts + 1.0
+        for s in stems:
+            for offset, postings in zip(self._offsets, self._stem_units, strict=True):
+                at = postings.get(s)
+                if at is not None:
+                    counts[np.asarray(at) + offset] += 1.0
+        return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:
         """Share of `stems` in the context, each weighted by its rarity there.

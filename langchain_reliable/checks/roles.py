@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
 from langchain_reliable.text import STOPWORDS, stem
@@ -211,6 +212,14 @@ def opening_name(claim: str) -> str | None:
 _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 
+@lru_cache(maxsize=1024)
+def _name_runs(passage: str) -> tuple[list[str], ...]:
+    """The capitalised runs of `passage` as name words, titles dropped (cached per passage)."""
+    return tuple(
+        [w for w in name_words(m.group(0)) if w not in _TITLES] for m in _RUN.finditer(passage)
+    )
+
+
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that has the last word of `name` with another word before it.
 
@@ -226,11 +235,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     words = [w for w in name_words(name) if w not in _TITLES]
     if len(words) != 2 or len(name_form(name).split()) != 2 or words[-1] in _INSTITUTIONS:
         return None
-    runs = [
-        [w for w in name_words(m.group(0)) if w not in _TITLES]
-        for p in passages
-        for m in _RUN.finditer(p)
-    ]
+    runs = [run for p in passages for run in _name_runs(p)]
     conflict = None
     for rw in runs:
         if set(words) <= set(rw):

@@ -166,8 +166,8 @@ class LocalVerifier(BlockingVerifier):
         stems = list(surface)
         words = [s for s in stems if not s[0].isdigit()]
         cosine = np.nan_to_num(found.cosine, nan=0.0)
-        coverage = np.array([_share(stems, s) for s in ctx.unit_stems])
-        word_cov = np.array([_share(words, s) for s in ctx.unit_stems])
+        coverage = ctx.unit_shares(stems)
+        word_cov = ctx.unit_shares(words)
         relevance = 0.5 * cosine + 0.5 * word_cov
         anchor = max(ctx.sentences, key=lambda i: (relevance[i], -i))
         strong_anchor = word_cov[anchor] >= 0.6 and cosine[anchor] >= 0.45
