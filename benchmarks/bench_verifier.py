@@ -39,6 +39,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from speed_worker import seed_method  # the seed design's check, shared with the sweep
+
 ROOT = Path(__file__).resolve().parents[1]
 
 IMPORT_ONLY = """
@@ -103,14 +105,6 @@ def make_answer(passages: list[str], rng: random.Random) -> str:
             changed = " ".join(words)
         picked[i] = changed
     return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in picked)
-
-
-def seed_method(embeddings: Any, answer: str, passages: list[str]) -> list[bool]:
-    """The seed design's check: a claim is unsupported when its best passage cosine < 0.5."""
-    claims = [s for s in re.split(r"(?<=[.!?])\s+", answer) if s]
-    vectors = embeddings.encode(claims + passages)
-    sims = vectors[: len(claims)] @ vectors[len(claims) :].T
-    return [bool(x < 0.5) for x in sims.max(axis=1)]
 
 
 def in_fresh_process(code: str) -> list[float]:
