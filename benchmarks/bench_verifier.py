@@ -210,7 +210,7 @@ def main() -> None:
     sweep(args)
 
 
-def run_worker(code_root: Path, data: Path, runs: int) -> dict[str, Any]:
+def run_worker(code_root: Path, data: Path, runs: int, seed: bool = True) -> dict[str, Any]:
     """The sweep of `speed_worker.py` with the package imported from `code_root`."""
     env = {**os.environ, "PYTHONPATH": str(code_root)}
     out = subprocess.run(
@@ -221,6 +221,7 @@ def run_worker(code_root: Path, data: Path, runs: int) -> dict[str, Any]:
             str(data),
             "--runs",
             str(runs),
+            *([] if seed else ["--no-seed"]),
         ],
         capture_output=True,
         text=True,
@@ -236,7 +237,7 @@ def sweep(args: argparse.Namespace) -> None:
     load_before = os.getloadavg()
     sides = {"ours": run_worker(ROOT, args.data, args.runs)}
     if args.base is not None:
-        sides["today"] = run_worker(args.base, args.data, args.runs)
+        sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
     load_after = os.getloadavg()
     med = statistics.median
     names = list(sides)
