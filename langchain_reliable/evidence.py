@@ -2,12 +2,15 @@
 
 Passages are cut into *units* (by `text.split_passage_sentences`): single
 sentences and windows of two neighbouring sentences, each kept as character
-offsets into its passage so a quote is always a verbatim substring. Every unit
-is scored against each claim twice, lexically (BM25 over the units of the given
-passages) and densely (cosine of sentence embeddings), and the two rankings are
-fused with reciprocal-rank fusion. The selector returns the top units as
-`Evidence` plus the raw signals a verifier needs (per-unit cosine, BM25 and
-fused scores).
+offsets into its passage so a quote is always a verbatim substring; the cut,
+tokens and BM25 postings of a passage are cached by content
+(`passage_index`). Every unit is scored against each claim lexically (BM25 over
+the units of the given passages); only the sentences of each claim's best
+`candidates` units are embedded (the lexical prefilter: the model's cost follows
+the claims, not the passages' length), and those units are also scored densely
+(cosine of sentence embeddings). The two rankings are fused with reciprocal-rank
+fusion. The selector returns the top units as `Evidence` plus the raw signals a
+verifier needs (per-unit cosine, BM25 and fused scores).
 
 Example:
     ```python
@@ -80,7 +83,8 @@ class ClaimEvidence:
     Attributes:
         claim: The claim text.
         units: Every unit of the context (shared between the claims of one call).
-        cosine: Cosine similarity of the claim to each unit.
+        cosine: Cosine similarity of the claim to each unit (0 for a unit no claim
+            chose as a candidate).
         bm25: BM25 score of each unit for the claim.
         fused: Reciprocal-rank-fusion score of each unit.
         top: Indices into `units` of the selected units, best first, none overlapping.
