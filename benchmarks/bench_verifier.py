@@ -122,8 +122,11 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="checkout of the code to compare with")
     parser.add_argument("--sweep-only", action="store_true", help="only the cost sweep (4)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "SPEED.md")
+    parser.add_argument(
+        "--render", action="store_true", help="re-write --out from the saved SPEED.json"
+    )
     args = parser.parse_args()
-    if args.sweep_only:
+    if args.sweep_only or args.render:
         sweep(args)
         return
 
@@ -234,11 +237,18 @@ def run_worker(code_root: Path, data: Path, runs: int, seed: bool = True) -> dic
 
 def sweep(args: argparse.Namespace) -> None:
     """Run the cost sweep on this tree (and `--base`), print the tables, write `--out`."""
-    load_before = os.getloadavg()
-    sides = {"ours": run_worker(ROOT, args.data, args.runs)}
-    if args.base is not None:
-        sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
-    load_after = os.getloadavg()
+    raw = args.out.with_suffix(".json")
+    if args.render:
+        saved = json.loads(raw.read_text(encoding="utf-8"))
+        sides, load_before, load_after = saved["sides"], saved["load_before"], saved["load_after"]
+    else:
+        load_before = os.getloadavg()
+        sides = {"ours": run_worker(ROOT, args.data, args.runs)}
+        if args.base is not None:
+            sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
+        load_after = os.getloadavg()
+        saved = {"sides": sides, "load_before": load_before, "load_after": load_after}
+        raw.write_text(json.dumps(saved), encoding="utf-8")
     med = statistics.median
     names = list(sides)
     lines = [
@@ -273,7 +283,8 @@ def sweep(args: argparse.Namespace) -> None:
     lines.append("| --- |" + " ---: |" * len(names))
     for row in sides["ours"]["batch"]:
         cells = [
-            f"{med(sides[n]['batch'][row]):.0f}" if row in sides[n]["batch"] else "" for n in names
+            f"{med(sides[n]['batch'][row]):.0f}" if sides[n]["batch"].get(row) else ""
+            for n in names
         ]
         lines.append(f"| {row} | " + " | ".join(cells) + " |")
     table = "\n".join(lines)
