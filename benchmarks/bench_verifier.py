@@ -13,15 +13,23 @@ lower is better; for claims/s higher is better).
    cache on (passages seen once before, as retrieved chunks recur in a running
    system; the claims are new, so they are encoded);
 3. start-up, in a fresh process each run: `import langchain_reliable` alone, and
-   import + `create_verifier()` + model load + first answer; peak RSS of that process.
+   import + `create_verifier()` + model load + first answer; peak RSS of that process;
+4. the cost sweep (`speed_worker.py`, one process per code base): 5 claims against
+   1/3/10/30/100 passages of ~500 tokens and against 3 passages of 100/500/2,000/8,000
+   tokens (input limits raised), fresh caches each run; batch throughput with
+   recurring passages and new claims, one thread (`batch`) and two (`abatch`). It runs
+   this tree and, with `--base`, a checkout of the code before (`git worktree add
+   /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
 
     .venv/bin/python benchmarks/bench_verifier.py [--data ../shared/data] [--runs 5]
+        [--base /tmp/speed-base] [--sweep-only]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import statistics
@@ -30,6 +38,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from speed_worker import seed_method  # the seed design's check, shared with the sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,14 +107,6 @@ def make_answer(passages: list[str], rng: random.Random) -> str:
     return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in picked)
 
 
-def seed_method(embeddings: Any, answer: str, passages: list[str]) -> list[bool]:
-    """The seed design's check: a claim is unsupported when its best passage cosine < 0.5."""
-    claims = [s for s in re.split(r"(?<=[.!?])\s+", answer) if s]
-    vectors = embeddings.encode(claims + passages)
-    sims = vectors[: len(claims)] @ vectors[len(claims) :].T
-    return [bool(x < 0.5) for x in sims.max(axis=1)]
-
-
 def in_fresh_process(code: str) -> list[float]:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
@@ -117,7 +119,16 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--answers", type=int, default=20, help="answers per uncached run")
+    parser.add_argument("--base", type=Path, help="checkout of the code to compare with")
+    parser.add_argument("--sweep-only", action="store_true", help="only the cost sweep (4)")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "SPEED.md")
+    parser.add_argument(
+        "--render", action="store_true", help="re-write --out from the saved SPEED.json"
+    )
     args = parser.parse_args()
+    if args.sweep_only or args.render:
+        sweep(args)
+        return
 
     # 3. Start-up and memory first, while this process has loaded nothing.
     import_s, startup, rss, seed_startup, seed_rss = [], [], [], [], []
@@ -199,6 +210,91 @@ def main() -> None:
         if target is not None:
             met = "yes" if (ours <= target if op == "<=" else ours >= target) else "NO"
         print(f"{name:<46}{ours:>10.2f}{seed_text}{ratio}{goal:>10}  {met}")
+    sweep(args)
+
+
+def run_worker(code_root: Path, data: Path, runs: int, seed: bool = True) -> dict[str, Any]:
+    """The sweep of `speed_worker.py` with the package imported from `code_root`."""
+    env = {**os.environ, "PYTHONPATH": str(code_root)}
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "speed_worker.py"),
+            "--data",
+            str(data),
+            "--runs",
+            str(runs),
+            *([] if seed else ["--no-seed"]),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=code_root,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def sweep(args: argparse.Namespace) -> None:
+    """Run the cost sweep on this tree (and `--base`), print the tables, write `--out`."""
+    raw = args.out.with_suffix(".json")
+    if args.render:
+        saved = json.loads(raw.read_text(encoding="utf-8"))
+        sides, load_before, load_after = saved["sides"], saved["load_before"], saved["load_after"]
+    else:
+        load_before = os.getloadavg()
+        sides = {"ours": run_worker(ROOT, args.data, args.runs)}
+        if args.base is not None:
+            sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
+        load_after = os.getloadavg()
+        saved = {"sides": sides, "load_before": load_before, "load_after": load_after}
+        raw.write_text(json.dumps(saved), encoding="utf-8")
+    med = statistics.median
+    names = list(sides)
+    lines = [
+        f"Medians of {args.runs} runs, fresh caches each run; 5 claims per answer. "
+        f"Load average (1/5/15 min) before: {load_before[0]:.2f}/{load_before[1]:.2f}/"
+        f"{load_before[2]:.2f}, after: {load_after[0]:.2f}/{load_after[1]:.2f}/"
+        f"{load_after[2]:.2f}; {os.cpu_count()} cores.",
+        "",
+        "| passages x tokens | " + " | ".join(f"{n} (ms)" for n in names) + " | seed (ms) |",
+        "| --- | " + " | ".join("---:" for _ in names) + " | ---: |",
+    ]
+    cases = list(sides["ours"]["cases"])
+    for case in cases:
+        cells = [f"{med(sides[n]['cases'][case]['ours']) * 1000:.0f}" for n in names]
+        seed = med(sides["ours"]["cases"][case]["seed"]) * 1000
+        lines.append(f"| {case} | " + " | ".join(cells) + f" | {seed:.0f} |")
+    lines += [
+        "",
+        "| ratio | " + " | ".join(names) + " | target |",
+        "| --- |" + " ---: |" * (len(names) + 1),
+    ]
+    for label, num, den in (
+        ("30 / 3 passages", "30x500", "3x500"),
+        ("8,000 / 500 tokens", "3x8000", "3x500"),
+    ):
+        cells = [
+            f"{med(sides[n]['cases'][num]['ours']) / med(sides[n]['cases'][den]['ours']):.2f}"
+            for n in names
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " | <= 3 |")
+    lines += ["", "| batch, passages recur, new claims (claims/s) | " + " | ".join(names) + " |"]
+    lines.append("| --- |" + " ---: |" * len(names))
+    for row in sides["ours"]["batch"]:
+        cells = [
+            f"{med(sides[n]['batch'][row]):.0f}" if sides[n]["batch"].get(row) else ""
+            for n in names
+        ]
+        lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    table = "\n".join(lines)
+    print(table)
+    args.out.write_text(
+        "# Verifier speed\n\nWritten by `benchmarks/bench_verifier.py` (section 4 of its "
+        "docstring).\n`today` is the code before the bounded-cost work; `seed` is the seed "
+        "method (max cosine of claim and whole-passage embeddings).\n\n" + table + "\n",
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

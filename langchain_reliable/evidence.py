@@ -2,12 +2,15 @@
 
 Passages are cut into *units* (by `text.split_passage_sentences`): single
 sentences and windows of two neighbouring sentences, each kept as character
-offsets into its passage so a quote is always a verbatim substring. Every unit
-is scored against each claim twice, lexically (BM25 over the units of the given
-passages) and densely (cosine of sentence embeddings), and the two rankings are
-fused with reciprocal-rank fusion. The selector returns the top units as
-`Evidence` plus the raw signals a verifier needs (per-unit cosine, BM25 and
-fused scores).
+offsets into its passage so a quote is always a verbatim substring; the cut,
+tokens and BM25 postings of a passage are cached by content
+(`passage_index`). Every unit is scored against each claim lexically (BM25 over
+the units of the given passages); only the sentences of each claim's best
+`candidates` units are embedded (the lexical prefilter: the model's cost follows
+the claims, not the passages' length), and those units are also scored densely
+(cosine of sentence embeddings). The two rankings are fused with reciprocal-rank
+fusion. The selector returns the top units as `Evidence` plus the raw signals a
+verifier needs (per-unit cosine, BM25 and fused scores).
 
 Example:
     ```python
@@ -32,8 +35,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from langchain_reliable.passage_index import PassageIndex, passage_index, postings_of
 from langchain_reliable.schemas import Claim, Evidence, Passage
-from langchain_reliable.text import STOPWORDS, split_passage_sentences, tokenize
+from langchain_reliable.text import STOPWORDS, tokenize
 
 __all__ = ["ClaimEvidence", "EvidenceSelector", "Unit", "clamp_score"]
 
@@ -79,7 +83,8 @@ class ClaimEvidence:
     Attributes:
         claim: The claim text.
         units: Every unit of the context (shared between the claims of one call).
-        cosine: Cosine similarity of the claim to each unit.
+        cosine: Cosine similarity of the claim to each unit (0 for a unit no claim
+            chose as a candidate).
         bm25: BM25 score of each unit for the claim.
         fused: Reciprocal-rank-fusion score of each unit.
         top: Indices into `units` of the selected units, best first, none overlapping.
@@ -102,29 +107,40 @@ class ClaimEvidence:
 
 
 class _BM25:
-    """Okapi BM25 over a small, fixed list of tokenised documents."""
+    """Okapi BM25 over the units of a context, from per-passage inverted indexes."""
 
-    def __init__(self, docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(
+        self,
+        postings: Sequence[dict[str, tuple[list[int], list[int]]]],
+        sizes: Sequence[int],
+        lengths: np.ndarray,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> None:
+        self.postings = postings
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.n = int(sum(sizes))
+        self.length = lengths.astype(np.float64)
+        avg = float(self.length.mean()) if self.n and self.length.sum() else 1.0
+        self.norm = k1 * (1.0 - b + b * self.length / avg)
         self.k1 = k1
-        self.b = b
-        self.tf = [Counter(d) for d in docs]
-        self.length = np.array([len(d) for d in docs], dtype=np.float64)
-        self.avg = float(self.length.mean()) if len(docs) and self.length.sum() else 1.0
-        df: Counter[str] = Counter()
-        for counts in self.tf:
-            df.update(counts.keys())
-        n = len(docs)
-        self.idf = {t: math.log(1.0 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
-        out = np.zeros(len(self.tf), dtype=np.float64)
-        norm = self.k1 * (1.0 - self.b + self.b * self.length / self.avg)
+        out = np.zeros(self.n, dtype=np.float64)
         for term in set(query):
-            idf = self.idf.get(term)
-            if idf is None:
+            hits = [
+                (off, p[term])
+                for off, p in zip(self.offsets, self.postings, strict=True)
+                if term in p
+            ]
+            if not hits:
                 continue
-            tf = np.array([c.get(term, 0) for c in self.tf], dtype=np.float64)
-            out += idf * tf * (self.k1 + 1.0) / (tf + norm)
+            df = sum(len(at) for _, (at, _) in hits)
+            idf = math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+            for off, (at, counts) in hits:
+                rows = np.asarray(at) + off
+                tf = np.asarray(counts, dtype=np.float64)
+                out[rows] += idf * tf * (self.k1 + 1.0) / (tf + self.norm[rows])
         return out
 
 
@@ -157,6 +173,9 @@ class EvidenceSelector:
             length-weighted mean of its sentences' vectors, so only sentences
             are encoded (about 3x fewer tokens); `"model"`: windows are encoded
             as text too.
+        candidates: The lexical prefilter: per claim, only the sentences of its
+            best `candidates` units by BM25 are embedded (a unit's cosine is 0 when
+            none of the claims chose it). `None` embeds every sentence.
 
     Example:
         ```python
@@ -175,12 +194,16 @@ class EvidenceSelector:
         rrf_k: int = 60,
         max_sentence_chars: int = 600,
         window_encoding: Literal["mean", "model"] = "mean",
+        candidates: int | None = 12,
     ) -> None:
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         if window_encoding not in ("mean", "model"):
             raise ValueError(f"window_encoding must be 'mean' or 'model', got {window_encoding!r}")
+        if candidates is not None and candidates < 1:
+            raise ValueError(f"candidates must be at least 1 or None, got {candidates}")
         self.window_encoding = window_encoding
+        self.candidates = candidates
         self._embeddings = embeddings
         self.k = k
         self.windows = windows
@@ -196,34 +219,20 @@ class EvidenceSelector:
             self._embeddings = default_embeddings()
         return self._embeddings
 
-    def units(self, passages: Sequence[Passage]) -> list[Unit]:
+    def indexes(self, passages: Sequence[Passage]) -> list[PassageIndex]:
+        """The cached per-passage indexes of `passages`, cut as this selector cuts them."""
+        return [passage_index(p.text, self.max_sentence_chars, self.windows) for p in passages]
+
+    def units(
+        self, passages: Sequence[Passage], indexes: Sequence[PassageIndex] | None = None
+    ) -> list[Unit]:
         """Cut `passages` into sentences and two-sentence windows, in passage order."""
-        units: list[Unit] = []
-        for order, passage in enumerate(passages):
-            text = passage.text
-            spans = split_passage_sentences(text, self.max_sentence_chars)
-            for i, (start, end) in enumerate(spans):
-                units.append(
-                    Unit(
-                        passage.index, passage.id, start, end, text[start:end], "sentence", i, order
-                    )
-                )
-            if self.windows:
-                for i in range(len(spans) - 1):
-                    start, end = spans[i][0], spans[i + 1][1]
-                    units.append(
-                        Unit(
-                            passage.index,
-                            passage.id,
-                            start,
-                            end,
-                            text[start:end],
-                            "window",
-                            i,
-                            order,
-                        )
-                    )
-        return units
+        indexes = self.indexes(passages) if indexes is None else indexes
+        return [
+            Unit(p.index, p.id, start, end, p.text[start:end], kind, sentence, order)
+            for order, (p, index) in enumerate(zip(passages, indexes, strict=True))
+            for start, end, kind, sentence in index.units
+        ]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed `texts` in one call; rows L2-normalised, float32."""
@@ -246,70 +255,115 @@ class EvidenceSelector:
         passages: Sequence[Passage],
         *,
         units: Sequence[Unit] | None = None,
+        indexes: Sequence[PassageIndex] | None = None,
     ) -> list[ClaimEvidence]:
-        """Score every unit of `passages` against each claim and keep the top `k`.
+        """Score the units of `passages` against each claim and keep the top `k`.
 
-        Claims and units are embedded in one `encode` call.
+        BM25 scores every unit; with `candidates` set, only the sentences of each
+        claim's best `candidates` units by BM25 are embedded, and units left out get
+        cosine 0. Claims and sentences are embedded in one `encode` call.
 
         Args:
             claims: Claim texts or `Claim`s.
             passages: The context.
             units: Units already cut from `passages` (by `units()`), to reuse.
+            indexes: The passages' indexes (by `indexes()`), to reuse.
 
         Returns:
             One `ClaimEvidence` per claim, in order.
 
         """
         texts = [c.text if isinstance(c, Claim) else str(c) for c in claims]
-        units = list(self.units(passages) if units is None else units)
+        if units is None:
+            indexes = self.indexes(passages) if indexes is None else indexes
+            units = self.units(passages, indexes)
+        units = list(units)
         if not texts:
             return []
         if not units:
             empty = np.zeros(0, dtype=np.float64)
             return [ClaimEvidence(t, units, empty, empty, empty) for t in texts]
 
-        claim_vecs, unit_vecs = self._encode_units(texts, units)
+        bm25 = self._bm25(units, indexes)
+        lexical = [bm25.scores([t for t in tokenize(x) if t not in STOPWORDS]) for x in texts]
+        claim_vecs, unit_vecs, known = self._encode_units(texts, units, lexical)
         cosine = np.clip(claim_vecs @ unit_vecs.T, -1.0, 1.0).astype(np.float64)
         cosine = np.nan_to_num(cosine, nan=0.0)
-
-        bm25 = _BM25([tokenize(u.text) for u in units])
+        cosine[:, ~known] = 0.0
         results: list[ClaimEvidence] = []
         for row, text in enumerate(texts):
-            lexical = bm25.scores([t for t in tokenize(text) if t not in STOPWORDS])
             dense = cosine[row]
-            fused = 1.0 / (self.rrf_k + _ranks(lexical)) + 1.0 / (self.rrf_k + _ranks(dense))
-            found = ClaimEvidence(text, units, dense, lexical, fused)
+            fused = 1.0 / (self.rrf_k + _ranks(lexical[row])) + 1.0 / (self.rrf_k + _ranks(dense))
+            found = ClaimEvidence(text, units, dense, lexical[row], fused)
             found.top = self._top(units, fused)
             found.evidence = [self.as_evidence(units[i], float(dense[i])) for i in found.top]
             results.append(found)
         return results
 
+    @staticmethod
+    def _bm25(units: Sequence[Unit], indexes: Sequence[PassageIndex] | None) -> _BM25:
+        if indexes is not None and sum(len(i.units) for i in indexes) == len(units):
+            lengths = np.array([n for i in indexes for n in i.lengths], dtype=np.float64)
+            return _BM25([i.postings for i in indexes], [len(i.units) for i in indexes], lengths)
+        counts = [Counter(tokenize(u.text)) for u in units]
+        lengths = np.array([sum(c.values()) for c in counts], dtype=np.float64)
+        return _BM25([postings_of(counts)], [len(units)], lengths)
+
+    def _candidates(self, units: Sequence[Unit], lexical: Sequence[np.ndarray]) -> np.ndarray:
+        """Mask of the units whose sentences are embedded: each claim's best by BM25."""
+        if self.candidates is None or len(units) <= self.candidates:
+            return np.ones(len(units), dtype=bool)
+        chosen = np.zeros(len(units), dtype=bool)
+        for scores in lexical:
+            order = np.lexsort((np.arange(len(scores)), -scores))
+            chosen[order[: self.candidates]] = True
+        return chosen
+
     def _encode_units(
-        self, texts: Sequence[str], units: Sequence[Unit]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Embed claims and units in one `encode` call.
+        self, texts: Sequence[str], units: Sequence[Unit], lexical: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Embed claims and the candidate units in one `encode` call.
 
         With `window_encoding="mean"` only sentences go through the model; a
         window's vector is the length-weighted mean of its two sentences'
         vectors, renormalised (what mean pooling over the joined text gives, up
         to context effects), which cuts the tokens encoded by about two thirds.
+        Every unit whose sentences were embedded for some claim gets a vector.
+
+        Returns:
+            Claim vectors, unit vectors, and the mask of units that have one.
         """
+        chosen = self._candidates(units, lexical)
         if self.window_encoding == "model":
-            vectors = self.encode([*texts, *(u.text for u in units)])
-            return vectors[: len(texts)], vectors[len(texts) :]
+            rows = np.flatnonzero(chosen).tolist()
+            vectors = self.encode([*texts, *(units[i].text for i in rows)])
+            unit_vecs = np.zeros((len(units), vectors.shape[1]), dtype=np.float32)
+            unit_vecs[rows] = vectors[len(texts) :]
+            return vectors[: len(texts)], unit_vecs, chosen
         sentences = {(u.order, u.sentence): i for i, u in enumerate(units) if u.kind == "sentence"}
-        rows = [i for i, u in enumerate(units) if u.kind == "sentence"]
+        wanted: set[int] = set()
+        for i in np.flatnonzero(chosen):
+            u = units[int(i)]
+            wanted.add(sentences[(u.order, u.sentence)])
+            if u.kind == "window":
+                wanted.add(sentences[(u.order, u.sentence + 1)])
+        rows = sorted(wanted)
         vectors = self.encode([*texts, *(units[i].text for i in rows)])
         claim_vecs, sentence_vecs = vectors[: len(texts)], vectors[len(texts) :]
         unit_vecs = np.zeros((len(units), vectors.shape[1]), dtype=np.float32)
+        known = np.zeros(len(units), dtype=bool)
         unit_vecs[rows] = sentence_vecs
+        known[rows] = True
         for i, u in enumerate(units):
             if u.kind != "window":
                 continue
             a, b = sentences[(u.order, u.sentence)], sentences[(u.order, u.sentence + 1)]
+            if not (known[a] and known[b]):
+                continue
             mixed = len(units[a].text) * unit_vecs[a] + len(units[b].text) * unit_vecs[b]
             unit_vecs[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
-        return claim_vecs, unit_vecs
+            known[i] = True
+        return claim_vecs, unit_vecs, known
 
     def _top(self, units: Sequence[Unit], fused: np.ndarray) -> list[int]:
         top: list[int] = []

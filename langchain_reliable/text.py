@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
@@ -88,8 +89,8 @@ _ABBREVIATIONS = frozenset(
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets,
 # whitespace, then something that can open a sentence.
 _BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
+_INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")  # "e.g", "u.s"
 _HARD_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•▪◦]|\d+[.)])\s)")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
 
 
 def split_passage_sentences(text: str, max_chars: int = 600) -> list[Span]:
@@ -114,22 +115,37 @@ def split_passage_sentences(text: str, max_chars: int = 600) -> list[Span]:
     for match in _HARD_BREAK.finditer(text):
         cuts.add(match.end())
     for match in _BOUNDARY.finditer(text):
-        head = text[: match.start() + 1]
-        word = _WORD_BEFORE.search(head)
-        if word is not None and text[match.start()] == ".":
-            token = word.group(1).lower()
-            if (
-                token in _ABBREVIATIONS
-                or len(token) == 1
-                or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token)
-            ):
-                continue
+        token = _word_before(text, match.start()) if text[match.start()] == "." else None
+        if token is not None and (
+            token in _ABBREVIATIONS or len(token) == 1 or _INITIALS.fullmatch(token)
+        ):
+            continue
         cuts.add(match.end())
     spans: list[Span] = []
     ordered = sorted(cuts)
     for start, end in pairwise(ordered):
         spans.extend(_trim_and_cap(text, start, end, max_chars))
     return spans
+
+
+def _word_before(text: str, dot: int) -> str | None:
+    r"""The word ending at the period `text[dot]`, lower-cased, or `None`.
+
+    What `re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[: dot + 1])` gives (from the
+    leftmost letter of the run of letters and periods before the dot), found by
+    walking back over that run only: linear over all boundaries, where searching
+    the whole head at each boundary was quadratic.
+    """
+    start = dot
+    while start > 0 and (text[start - 1] == "." or _is_ascii_letter(text[start - 1])):
+        start -= 1
+    while start < dot and not _is_ascii_letter(text[start]):
+        start += 1
+    return text[start:dot].lower() if start < dot else None
+
+
+def _is_ascii_letter(char: str) -> bool:
+    return ("a" <= char <= "z") or ("A" <= char <= "Z")
 
 
 def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[Span]:
@@ -228,6 +244,7 @@ def _normalise_number_token(token: str) -> str:
 _VOWELS = set("aeiouy")
 
 
+@lru_cache(maxsize=65536)
 def stem(token: str) -> str:
     """Light suffix stripping so inflections meet ("inhibits", "inhibiting" -> "inhibit").
 

@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.text import STOPWORDS
@@ -99,13 +100,22 @@ def extract_names(text: str) -> list[str]:
     return names
 
 
+_POSSESSIVE_S = re.compile(r"'s\b")
+_NON_WORD = re.compile(r"[^\w]+")
+
+
 def name_form(text: str) -> str:
     """Lower-case words of `text` between single spaces, padded: `" x "` finds whole words."""
-    text = re.sub(r"'s\b", " ", text.lower().replace("’", "'"))
-    return " " + re.sub(r"[^\w]+", " ", text).strip() + " "
+    text = _POSSESSIVE_S.sub(" ", text.lower().replace("’", "'"))
+    return " " + _NON_WORD.sub(" ", text).strip() + " "
 
 
 def name_words(name: str) -> list[str]:
     """The words of `name` that must be found, in `name_form`: no connectors, titles or suffixes."""
+    return list(_name_words(name))
+
+
+@lru_cache(maxsize=16384)
+def _name_words(name: str) -> tuple[str, ...]:
     phrase = name_form(strip_possessive(name))
-    return [t for t in phrase.split() if t not in _CONNECTORS and t not in _NAME_AFFIXES]
+    return tuple(t for t in phrase.split() if t not in _CONNECTORS and t not in _NAME_AFFIXES)

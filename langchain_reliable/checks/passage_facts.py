@@ -1,6 +1,7 @@
 """Passage facts: what the checks need to know about the passages of one answer.
 
-`PassageFacts` is computed once per answer and shared by its claims: content
+`PassageFacts` is joined once per answer from the passages' cached indexes and
+shared by its claims: content
 stems per unit and overall, the quantities and years the passages give, the
 words names are looked up in, and the statistics behind the rarity-weighted and
 bigram coverage. `passage_label` names the passage a unit comes from in a reason.
@@ -21,14 +22,17 @@ Example:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
+import numpy as np
+
 from langchain_reliable.checks.names import name_form, name_words, strip_possessive
-from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.evidence import Unit
+from langchain_reliable.passage_index import PassageIndex, build_index
 from langchain_reliable.schemas import Passage
-from langchain_reliable.text import content_stems, stem
+from langchain_reliable.text import stem
 
 __all__ = ["PassageFacts", "passage_label"]
 
@@ -36,41 +40,68 @@ __all__ = ["PassageFacts", "passage_label"]
 class PassageFacts:
     """Facts computed once per answer: stems, quantities and names of the passages.
 
+    The per-passage part comes from each passage's `PassageIndex` (cached by
+    content, so a passage that recurs is not processed again); this joins them.
+
     Args:
         passages: The answer's passages (blank ones already dropped).
         units: Their units, as cut by `EvidenceSelector.units(passages)`.
+        indexes: The passages' indexes, cut as `units` are (`EvidenceSelector.indexes`);
+            built from `units` when omitted.
 
     """
 
-    def __init__(self, passages: Sequence[Passage], units: Sequence[Unit]) -> None:
+    def __init__(
+        self,
+        passages: Sequence[Passage],
+        units: Sequence[Unit],
+        indexes: Sequence[PassageIndex] | None = None,
+    ) -> None:
+        if indexes is None:
+            indexes = [
+                build_index(
+                    p.text, [(u.start, u.end, u.kind, u.sentence) for u in units if u.order == o]
+                )
+                for o, p in enumerate(passages)
+            ]
         self.units = units
-        self.unit_stems = [frozenset(content_stems(u.text)) for u in units]
+        self.unit_stems = [s for index in indexes for s in index.unit_stems]
         self.stems = frozenset().union(*self.unit_stems) if units else frozenset()
-        self.text = name_form("\n".join(p.text for p in passages))
-        self.words = frozenset(self.text.split())
-        self.word_stems = frozenset(stem(w) for w in self.words)
-        per_passage = [extract_quantities(p.text, spelled=True) for p in passages]
-        self.quantities = [q for qs in per_passage for q in qs]
+        forms = [index.names.strip() for index in indexes]
+        self.text = " " + " ".join(f for f in forms if f) + " "
+        self.words = frozenset().union(*(index.words for index in indexes))
+        self.word_stems = frozenset().union(*(index.word_stems for index in indexes))
+        self.quantities = [q for index in indexes for q in index.quantities]
         self.years = frozenset(
             q.value[0] for q in self.quantities if q.kind == "date" and q.value[0] is not None
         )
-        self.unit_quantities = [
-            [q for q in per_passage[u.order] if q.start >= u.start and q.end <= u.end]
-            for u in units
-        ]
+        self.unit_quantities = [list(qs) for index in indexes for qs in index.unit_quantities]
         self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
-        sentence_stems = [self.unit_stems[i] for i in self.sentences]
-        df: dict[str, int] = {}
-        for pool in sentence_stems:
-            for s in pool:
-                df[s] = df.get(s, 0) + 1
+        df: Counter[str] = Counter()
+        for index in indexes:
+            df.update(index.sentence_df)
         self.df = df
-        self.n_sentences = len(sentence_stems)
-        self.bigrams: set[tuple[str, str]] = set()
-        for u in units:
-            if u.kind == "sentence":
-                seq = content_stems(u.text)
-                self.bigrams.update(pairwise(seq))
+        self.n_sentences = len(self.sentences)
+        self.bigrams = frozenset().union(*(index.bigrams for index in indexes))
+        self._stem_units = [index.stem_units for index in indexes]
+        sizes = [len(index.units) for index in indexes]
+        self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+
+    def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
+        """Share of `stems` found in each unit (1.0 everywhere for no stems).
+
+        Read from the passages' stem postings: the work grows with the claim's
+        stems and the number of passages, not with the passages' length.
+        """
+        counts = np.zeros(len(self.units), dtype=np.float64)
+        if not stems:
+            return counts + 1.0
+        for s in stems:
+            for offset, postings in zip(self._offsets, self._stem_units, strict=True):
+                at = postings.get(s)
+                if at is not None:
+                    counts[np.asarray(at) + offset] += 1.0
+        return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:
         """Share of `stems` in the context, each weighted by its rarity there.

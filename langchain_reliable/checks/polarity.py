@@ -139,6 +139,12 @@ _PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
 LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
 """Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
 
+_PAIRS_OF: dict[str, tuple[int, ...]] = {
+    stem_: tuple(k for k, (a, b, _) in enumerate(_PAIRS) if stem_ in a or stem_ in b)
+    for stem_ in LEXICON_STEMS
+}
+"""The pairs (positions in `_PAIRS`) each lexicon stem belongs to."""
+
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])
 _SCOPE = 4  # words before a polar word in which a negation turns it around
@@ -191,7 +197,12 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
     s_stems = [s for _, s in st]
     figures = _directions(claim)
     settled = bool(figures) and figures <= _directions(sentence)
-    for a, b, converse in _PAIRS[settled:]:  # figures said the same way settle "rise"/"fall"
+    # Only pairs with a word in the claim can fire (the claim must use one more often);
+    # figures said the same way settle "rise"/"fall", the first pair.
+    for k in sorted({k for x in c_stems for k in _PAIRS_OF.get(x, ())}):
+        if settled and k == 0:
+            continue
+        a, b, converse = _PAIRS[k]
         for ga, gb in ((a, b), (b, a)):
             ca, cb = sum(s in ga for s in c_stems), sum(s in gb for s in c_stems)
             sa, sb = sum(s in ga for s in s_stems), sum(s in gb for s in s_stems)
@@ -231,7 +242,8 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
     """
     s_stems = [s for _, s in st]
     for i, (word, s) in enumerate(ct[:-1]):
-        pair = next(((a, b) for a, b, _ in _PAIRS if s in a or s in b), None)
+        found = _PAIRS_OF.get(s)
+        pair = (_PAIRS[found[0]][0], _PAIRS[found[0]][1]) if found else None
         after = ct[i + 1][1]
         if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
             continue

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
 from langchain_reliable.text import STOPWORDS, stem
@@ -212,6 +213,14 @@ def opening_name(claim: str) -> str | None:
 _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 
+@lru_cache(maxsize=1024)
+def _name_runs(passage: str) -> tuple[list[str], ...]:
+    """The capitalised runs of `passage` as name words, titles dropped (cached per passage)."""
+    return tuple(
+        [w for w in name_words(m.group(0)) if w not in _TITLES] for m in _RUN.finditer(passage)
+    )
+
+
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that shares the end of `name` (or its first name) but not the rest.
 
@@ -236,11 +245,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     if len(words) < 2 or (not thing and len(plain) != 2) or (thing and len(words) < 3):
         return None
     tail = words[-2:] if thing else words[-1:]
-    runs = [
-        [w for w in name_words(m.group(0)) if w not in _TITLES]
-        for p in passages
-        for m in _RUN.finditer(p)
-    ]
+    runs = [run for p in passages for run in _name_runs(p)]
     said = Counter(name_form(" ".join(passages)).split())
     in_runs = Counter(w for rw in runs for w in rw)
     conflict = None

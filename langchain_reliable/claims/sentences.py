@@ -303,6 +303,10 @@ class SentenceClaimExtractor(ClaimExtractor):
         """Extract the claims of `answer`; short replies are read against `question`."""
         return ExtractionResult(claims=self.claims(answer, question))
 
+    def extract(self, answer: str, question: str = "") -> ExtractionResult:
+        """Extract the claims of `answer` synchronously (no event loop)."""
+        return ExtractionResult(claims=self.claims(answer, question))
+
     def claims(self, answer: str, question: str = "") -> list[Claim]:
         """Return the claims of `answer`, in answer order."""
         yes_no = is_yes_no_question(question)

@@ -27,7 +27,6 @@ from langgraph.config import get_stream_writer
 from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from langchain_reliable._aio import run_sync
 from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
@@ -109,8 +108,12 @@ async def aextract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDe
 
 
 def extract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
-    """Sync path of `aextract_claims`."""
-    return run_sync(aextract_claims(state, config, deps=deps))
+    """Sync path of `aextract_claims` (no event loop: the extractor's own `extract`)."""
+    verification = deps.verification
+    prepared = verification.prepare(
+        state.get(deps.answer_key), state.get(deps.context_key), state.get("question", "")
+    )
+    return {"prepared": prepared, "extracted": verification.extract(prepared)}
 
 
 async def achecked(
@@ -131,9 +134,7 @@ def checked(
 ) -> tuple[ReliabilityReport, RunSettings]:
     """Sync path of `achecked` (settings and the stream writer are read in the node's thread)."""
     settings = run_settings(config, deps.policy)
-    report = run_sync(
-        deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
-    )
+    report = deps.verification.verify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
     for verdict in report.claims:
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 
+from langchain_reliable._aio import run_sync
 from langchain_reliable.claims import ClaimExtractor, get_extractor
+from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.config import Limits
 from langchain_reliable.policy import Policy
 from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
-from langchain_reliable.schemas import Claim, ClaimVerdict, Passage, ReliabilityReport
+from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage, ReliabilityReport
 from langchain_reliable.state import Extracted, Prepared
 from langchain_reliable.text import is_abstention
 from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
-from langchain_reliable.verifiers.base import enforce_verdict_count, unsupported_without_passage
+from langchain_reliable.verifiers.base import (
+    BlockingVerifier,
+    enforce_verdict_count,
+    unsupported_without_passage,
+)
 
 
 def check_question_length(question: str, limits: Limits) -> None:
@@ -110,6 +116,18 @@ class Verification:
             return Extracted(claims=[])
         start = time.perf_counter()
         result = await self.extractor.aextract(prepared.answer, prepared.question)
+        return self._extracted(prepared, result, start)
+
+    def extract(self, prepared: Prepared) -> Extracted:
+        """Synchronous `aextract`: the extractor's own `extract` (no event loop for the default)."""
+        if "empty_answer" in prepared.flags:
+            return Extracted(claims=[])
+        start = time.perf_counter()
+        result = self.extractor.extract(prepared.answer, prepared.question)
+        return self._extracted(prepared, result, start)
+
+    @staticmethod
+    def _extracted(prepared: Prepared, result: ExtractionResult, start: float) -> Extracted:
         cost = result.cost.model_copy(update={"milliseconds": (time.perf_counter() - start) * 1000})
         flags, notes = [], [f"extractor: {e}" for e in result.errors]
         claims = result.claims
@@ -125,6 +143,32 @@ class Verification:
         self, prepared: Prepared, extracted: Extracted, policy: Policy
     ) -> ReliabilityReport:
         """Verify the claims and score them; the decision is left to the caller."""
+        plan = self._plan(prepared, extracted)
+        result = plan.early
+        if result is None:
+            start = time.perf_counter()
+            result = await self._run_verifier(plan.claims, prepared)
+            result.cost = _timed(result.cost, start)
+        return self._report(plan, result, extracted, policy)
+
+    def verify(self, prepared: Prepared, extracted: Extracted, policy: Policy) -> ReliabilityReport:
+        """Synchronous `averify`: a `BlockingVerifier` is called directly, in this thread."""
+        plan = self._plan(prepared, extracted)
+        result = plan.early
+        if result is None:
+            start = time.perf_counter()
+            if isinstance(self.verifier, BlockingVerifier):
+                result = self._guarded(
+                    lambda: self.verifier.verify(plan.claims, prepared.passages, prepared.question),
+                    plan.claims,
+                )
+            else:
+                result = run_sync(self._run_verifier(plan.claims, prepared))
+            result.cost = _timed(result.cost, start)
+        return self._report(plan, result, extracted, policy)
+
+    def _plan(self, prepared: Prepared, extracted: Extracted) -> _Plan:
+        """The claims to verify, those over the limit, flags and notes so far."""
         claims = extracted.claims
         flags = [*prepared.flags, *extracted.flags]
         notes = [*prepared.notes, *extracted.notes]
@@ -136,27 +180,27 @@ class Verification:
                 f"only the first {self.limits.max_claims} of {len(extracted.claims)} claims "
                 "verified; the rest count as uncertain and are never shown as verified"
             )
+        early = None
         if not claims:
-            result = VerificationResult(verdicts=[])
+            early = VerificationResult(verdicts=[])
         elif "no_context" in flags:
-            result = VerificationResult(verdicts=[unsupported_without_passage(c) for c in claims])
-        else:
-            start = time.perf_counter()
-            result = await self._run_verifier(claims, prepared)
-            result.cost = result.cost.model_copy(
-                update={"milliseconds": (time.perf_counter() - start) * 1000}
-            )
+            early = VerificationResult(verdicts=[unsupported_without_passage(c) for c in claims])
+        return _Plan(claims, overflow, flags, notes, early)
+
+    def _report(
+        self, plan: _Plan, result: VerificationResult, extracted: Extracted, policy: Policy
+    ) -> ReliabilityReport:
         verdicts = result.verdicts + [
-            ClaimVerdict.uncertain(c, "not verified: over the claim limit") for c in overflow
+            ClaimVerdict.uncertain(c, "not verified: over the claim limit") for c in plan.overflow
         ]
         if result.errors:
-            flags.append("verifier_error")
-            notes.extend(f"verifier: {e}" for e in result.errors)
+            plan.flags.append("verifier_error")
+            plan.notes.extend(f"verifier: {e}" for e in result.errors)
         return build_report(
             verdicts,
             policy,
-            flags=flags,
-            notes=notes,
+            flags=plan.flags,
+            notes=plan.notes,
             verifier=self.verifier.name,
             extractor=self.extractor.name,
             cost=extracted.cost + result.cost,
@@ -167,9 +211,34 @@ class Verification:
         try:
             result = await self.verifier.averify(claims, prepared.passages, prepared.question)
         except Exception as exc:  # a verifier must never turn a failure into a pass
-            reason = f"{type(exc).__name__}: {exc}"
-            return VerificationResult(
-                verdicts=[ClaimVerdict.uncertain(c, f"verifier failed: {reason}") for c in claims],
-                errors=[reason],
-            )
+            return _failed(claims, exc)
         return enforce_verdict_count(result, claims)
+
+    @staticmethod
+    def _guarded(call: Callable[[], VerificationResult], claims: list[Claim]) -> VerificationResult:
+        """`call()`, failing closed as `_run_verifier` does."""
+        try:
+            result = call()
+        except Exception as exc:  # a verifier must never turn a failure into a pass
+            return _failed(claims, exc)
+        return enforce_verdict_count(result, claims)
+
+
+class _Plan(NamedTuple):
+    claims: list[Claim]
+    overflow: list[Claim]
+    flags: list[str]
+    notes: list[str]
+    early: VerificationResult | None
+
+
+def _timed(cost: Cost, start: float) -> Cost:
+    return cost.model_copy(update={"milliseconds": (time.perf_counter() - start) * 1000})
+
+
+def _failed(claims: list[Claim], exc: Exception) -> VerificationResult:
+    reason = f"{type(exc).__name__}: {exc}"
+    return VerificationResult(
+        verdicts=[ClaimVerdict.uncertain(c, f"verifier failed: {reason}") for c in claims],
+        errors=[reason],
+    )

@@ -12,6 +12,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from pydantic import BaseModel, Field
 
@@ -113,9 +114,14 @@ class JudgingVerifier(ClaimVerifier):
 class BlockingVerifier(JudgingVerifier):
     """Base for verifiers whose work blocks (local models).
 
-    Runs `_judge` in a worker thread, one call at a time; anything `_judge` raises
-    makes every claim `uncertain`, with the reason in `errors`.
+    Runs `_judge` in a worker thread; anything `_judge` raises makes every claim
+    `uncertain`, with the reason in `errors`. Calls run one at a time unless the
+    subclass sets `concurrent = True` (its `_judge` is safe to run from several
+    threads at once): then `batch`/`abatch` use every core.
     """
+
+    concurrent: bool = False
+    """Whether `_judge` may run in several threads at once (no lock taken)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -142,7 +148,7 @@ class BlockingVerifier(JudgingVerifier):
     def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
         started = time.perf_counter()
         errors: list[str] = []
-        with self._lock:
+        with nullcontext() if self.concurrent else self._lock:
             try:
                 verdicts = self._judge(claims, passages)
             except Exception as exc:  # fail closed: every claim uncertain, reason recorded

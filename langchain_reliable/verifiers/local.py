@@ -101,6 +101,7 @@ class LocalVerifier(BlockingVerifier):
     """
 
     name = "local"
+    concurrent = True  # the caches are thread-safe and onnxruntime sessions run in parallel
 
     def __init__(
         self,
@@ -136,8 +137,7 @@ class LocalVerifier(BlockingVerifier):
         Unlike `verify`, errors propagate. Used to train and inspect the scorer.
         """
         claims, passages = check_args(claims, passages)
-        with self._lock:
-            return self._judge_explained(claims, passages)
+        return self._judge_explained(claims, passages)
 
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
         return [verdict for verdict, _ in self._judge_explained(claims, passages)]
@@ -150,9 +150,10 @@ class LocalVerifier(BlockingVerifier):
         passages = [p for p in passages if p.text.strip()]
         if not passages:
             return [(unsupported_without_passage(c), None) for c in claims]
-        units = self.selector.units(passages)
-        context = PassageFacts(passages, units)
-        found = self.selector.select(claims, passages, units=units)
+        indexes = self.selector.indexes(passages)
+        units = self.selector.units(passages, indexes)
+        context = PassageFacts(passages, units, indexes)
+        found = self.selector.select(claims, passages, units=units, indexes=indexes)
         return [self._verdict(c, f, context) for c, f in zip(claims, found, strict=True)]
 
     def _verdict(
@@ -165,8 +166,8 @@ class LocalVerifier(BlockingVerifier):
         stems = list(surface)
         words = [s for s in stems if not s[0].isdigit()]
         cosine = np.nan_to_num(found.cosine, nan=0.0)
-        coverage = np.array([_share(stems, s) for s in ctx.unit_stems])
-        word_cov = np.array([_share(words, s) for s in ctx.unit_stems])
+        coverage = ctx.unit_shares(stems)
+        word_cov = ctx.unit_shares(words)
         relevance = 0.5 * cosine + 0.5 * word_cov
         anchor = max(ctx.sentences, key=lambda i: (relevance[i], -i))
         strong_anchor = word_cov[anchor] >= 0.6 and cosine[anchor] >= 0.45

@@ -148,7 +148,7 @@ def test_selection_shape_scores_and_quotes(
 
 def test_encodes_claims_and_sentences_in_one_call(passages: list[Passage]) -> None:
     encoder = CountingEncoder()
-    selector = EvidenceSelector(encoder, k=2)
+    selector = EvidenceSelector(encoder, k=2, candidates=None)
     claims = [f"Claim number {i} about aspirin." for i in range(5)]
     results = selector.select(claims, passages)
     assert len(results) == 5
@@ -156,7 +156,7 @@ def test_encodes_claims_and_sentences_in_one_call(passages: list[Passage]) -> No
     assert encoder.calls == [5 + len(sentences)]  # windows are not encoded
 
     encoder = CountingEncoder()
-    selector = EvidenceSelector(encoder, k=2, window_encoding="model")
+    selector = EvidenceSelector(encoder, k=2, window_encoding="model", candidates=None)
     selector.select(claims, passages)
     assert encoder.calls == [5 + len(selector.units(passages))]
     with pytest.raises(ValueError):

@@ -1,0 +1,190 @@
+"""One side of the verifier speed sweep, run in its own process (see `bench_verifier.py`).
+
+The package is imported from `PYTHONPATH`, so the same sweep runs against this
+tree and against a checkout of an earlier commit. Prints one JSON object: for
+each case, the per-run seconds of one answer of 5 claims (fresh caches each run),
+and the batch throughputs (claims/s) with recurring passages and new claims.
+
+    PYTHONPATH=. python benchmarks/speed_worker.py --data ../shared/data --runs 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+PASSAGE_COUNTS = (1, 3, 10, 30, 100)
+PASSAGE_TOKENS = (100, 500, 2000, 8000)
+CHARS_PER_TOKEN = 4
+
+
+def load_text(data_dir: Path) -> list[str]:
+    """WiCE dev passages joined per record, shuffled deterministically."""
+    texts = []
+    with open(data_dir / "wice_dev.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            texts.append(" ".join(json.loads(line)["context"]))
+    random.Random(0).shuffle(texts)
+    return texts
+
+
+class Source:
+    """Cuts fresh passages of a given size from the WiCE text, never the same twice."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.stream = " ".join(texts)
+        self.at = 0
+
+    def passage(self, tokens: int) -> str:
+        size = tokens * CHARS_PER_TOKEN
+        if self.at + size > len(self.stream):
+            self.at = 0
+        start = self.stream.find(" ", self.at) + 1
+        self.at = start + size
+        return self.stream[start : start + size]
+
+
+def sentences_of(passages: list[str]) -> list[str]:
+    return [
+        s.strip()
+        for p in passages
+        for s in re.split(r"(?<=[.!?])\s+", p)
+        if 8 <= len(s.split()) <= 40
+    ]
+
+
+def make_answer(passages: list[str], rng: random.Random, fresh: bool = False) -> str:
+    """5 claims from the passages' sentences, 2 of them altered; `fresh`: all 5 altered.
+
+    An altered claim has a number shifted or one word replaced by a random word of
+    the passages, so its text is new (never cached) while it stays on topic.
+    """
+    pool = sentences_of(passages) or [" ".join(p.split()[:20]) + "." for p in passages]
+    picked = rng.sample(pool, 5) if len(pool) >= 5 else [rng.choice(pool) for _ in range(5)]
+    vocab = [w for s in pool for w in s.split() if w.isalpha()]
+    for i in range(5) if fresh else (3, 4):
+        words = picked[i].split()
+        j = rng.randrange(len(words))
+        words[j] = rng.choice(vocab)
+        picked[i] = re.sub(
+            r"\d+", lambda m: str(int(m.group()) + rng.randrange(1, 9)), " ".join(words), count=1
+        )
+    return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in picked)
+
+
+def seed_method(embeddings: Any, answer: str, passages: list[str]) -> list[bool]:
+    """The seed design: unsupported when the best claim-passage cosine is below 0.5."""
+    claims = [s for s in re.split(r"(?<=[.!?])\s+", answer) if s]
+    vectors = embeddings.encode(claims + passages)
+    sims = vectors[: len(claims)] @ vectors[len(claims) :].T
+    return [bool(x < 0.5) for x in sims.max(axis=1)]
+
+
+def clear_caches(verifier: Any) -> None:
+    """Empty every cache the verifier's code has (embeddings; passage indexes if any)."""
+    verifier.selector.embeddings.clear_cache()
+    try:
+        from langchain_reliable.passage_index import index_cache
+    except ImportError:  # code from before the passage index
+        return
+    index_cache.clear()
+
+
+def median(values: list[float]) -> float:
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=100, help="answers per batch run")
+    parser.add_argument("--no-seed", action="store_true", help="skip the seed method")
+    args = parser.parse_args()
+
+    from langchain_reliable import create_verifier
+    from langchain_reliable.config import Limits
+    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    rng = random.Random(1)
+    source = Source(load_text(args.data))
+    limits = Limits(max_passages=1000, max_passage_chars=10**6)
+    verifier = LocalVerifier(embeddings=LocalEmbeddings())
+    graph = create_verifier(verifier=verifier, limits=limits)
+    seed_emb = LocalEmbeddings(cache_size=0)
+    graph.invoke({"answer": "Paris is in France.", "context": ["Paris is in France."]})
+    seed_emb.encode(["warm", "up"])
+
+    cases = [(n, 500) for n in PASSAGE_COUNTS] + [(3, t) for t in PASSAGE_TOKENS if t != 500]
+    out: dict[str, Any] = {"cases": {}, "batch": {}}
+    for n, tokens in cases:
+        ours, seed = [], []
+        for _ in range(args.runs):
+            passages = [source.passage(tokens) for _ in range(n)]
+            answer = make_answer(passages, rng)
+            clear_caches(verifier)
+            t0 = time.perf_counter()
+            report = graph.invoke({"answer": answer, "context": passages})
+            ours.append(time.perf_counter() - t0)
+            assert len(report["claims"]) >= 1
+            if not args.no_seed:
+                t0 = time.perf_counter()
+                seed_method(seed_emb, answer, passages)
+                seed.append(time.perf_counter() - t0)
+        out["cases"][f"{n}x{tokens}"] = {"ours": ours, "seed": seed}
+
+    # Batch: 10 passage sets of 3 x ~500 tokens recur; every claim is new.
+    pool = [[source.passage(500) for _ in range(3)] for _ in range(10)]
+    clear_caches(verifier)
+    graph.batch([{"answer": make_answer(p, rng, True), "context": p} for p in pool])
+    seed_cached = LocalEmbeddings()
+    for p in pool:
+        seed_method(seed_cached, make_answer(p, rng, True), p)
+
+    def draw() -> list[dict[str, Any]]:
+        return [
+            {"answer": make_answer(pool[i % 10], rng, True), "context": pool[i % 10]}
+            for i in range(args.batch)
+        ]
+
+    single = LocalVerifier(embeddings=LocalEmbeddings(intra_op_num_threads=1))
+    graph_1 = create_verifier(verifier=single)
+    graph_1.batch([{"answer": make_answer(p, rng, True), "context": p} for p in pool])
+    runs = (
+        ("batch, 1 thread", 1, graph),
+        ("abatch, 2 threads", 2, graph),
+        ("abatch, 2 threads, 1 ONNX thread each", 2, graph_1),
+    )
+    for name, threads, chosen in runs:
+        rates = []
+        for _ in range(args.runs):
+            inputs = draw()
+            config = {"max_concurrency": threads}
+            t0 = time.perf_counter()
+            if threads == 1:
+                outs = chosen.batch(inputs, config=config)
+            else:
+                outs = asyncio.run(chosen.abatch(inputs, config=config))
+            rates.append(sum(len(o["claims"]) for o in outs) / (time.perf_counter() - t0))
+        out["batch"][name] = rates
+    seed_rates = []
+    for _ in range(0 if args.no_seed else args.runs):
+        inputs = draw()
+        t0 = time.perf_counter()
+        claims = sum(len(seed_method(seed_cached, b["answer"], b["context"])) for b in inputs)
+        seed_rates.append(claims / (time.perf_counter() - t0))
+    out["batch"]["seed"] = seed_rates
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
