@@ -171,7 +171,9 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
 _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
-_GLUED_BOUNDARY = re.compile(r"(?<=[a-z0-9%)\]][.!?])(?=[A-Z][a-z]{2,}\b)")
+_GLUED_BOUNDARY = re.compile(
+    r"(?<=[a-z0-9%)\]][.!?])(?=[A-Z][a-z]{2,}\b)|(?<=[a-z%)\]][.!?])(?=\d)"
+)
 _PYSBD_WINDOW = 1_000  # pysbd is quadratic in its input ("a. " * 7000: 17 s whole)
 
 
@@ -215,7 +217,8 @@ def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
         found = _sentence_starts(text)
     except Exception:  # pysbd is rule-based; fall back to a plain regex on a bad input
         found = [m.end() for m in _FALLBACK_BOUNDARY.finditer(text)]
-    # "… 2550 mg.Metformin raises …": a sentence glued to the next is still two claims.
+    # "… 2550 mg.Metformin raises …", "… 2550 mg.5000 mg.": a sentence glued to the next
+    # is still two claims.
     found = sorted({*found, *(m.end() for m in _GLUED_BOUNDARY.finditer(text))})
     starts = [0]
     for s in found:

@@ -537,3 +537,9 @@ def test_a_sentence_glued_to_the_next_is_two_claims() -> None:
         "The maximum daily dose of metformin is 2550 mg.",
         "Metformin raises blood glucose.",
     ]
+    answer = "The maximum daily dose of metformin is 2550 mg.5000 mg."
+    claims = SentenceClaimExtractor().extract(answer).claims
+    assert [c.text for c in claims] == [
+        "The maximum daily dose of metformin is 2550 mg.",
+        "5000 mg.",
+    ]
