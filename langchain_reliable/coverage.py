@@ -157,8 +157,10 @@ def is_opener(text: str) -> bool:
 def is_title(text: str) -> bool:
     """Tell whether a heading or table header says nothing checkable ("Side effects")."""
     body = _MARKUP_EDGES.sub("", text).strip(" \t:")
+    ends_a_sentence = text.rstrip(" \t*_#`").endswith((".", "!", "?"))
     return (
-        not any(c.isdigit() for c in body)
+        not ends_a_sentence
+        and not any(c.isdigit() for c in body)
         and _AFFIRMATION.match(normalise(body)) is None
         and len(WORD.findall(body)) <= 6
         and _AUX_OR_NEGATION.search(body.lower()) is None

@@ -148,7 +148,7 @@ _UNIT_ALT = "|".join(
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _QUANTITY = re.compile(
-    rf"(?P<cur>US\$|[$€£¥])?\s?(?<![\w.])(?P<num>{_NUMBER})"
+    rf"(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
     rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",

@@ -543,3 +543,10 @@ def test_a_sentence_glued_to_the_next_is_two_claims() -> None:
         "The maximum daily dose of metformin is 2550 mg.",
         "5000 mg.",
     ]
+
+
+def test_a_heading_that_ends_a_sentence_is_checked() -> None:
+    """Found by fuzzing: "# Metformin cures cancer." was read as a title and shown unchecked."""
+    answer = "The dose is 2550 mg.\n# Metformin cures cancer."
+    claims = SentenceClaimExtractor().extract(answer).claims
+    assert [c.text for c in claims] == ["The dose is 2550 mg.", "Metformin cures cancer."]
