@@ -383,7 +383,7 @@ class EvidenceSelector:
             passage=unit.passage,
             passage_id=unit.passage_id,
             quote=unit.text,
-            score=round(clamp_score(cosine), 6),  # float32 noise of batching dropped
+            score=round(clamp_score(cosine), 6),  # 6 digits, as claim scores
         )
 
 
