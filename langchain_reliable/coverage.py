@@ -155,16 +155,26 @@ def is_opener(text: str) -> bool:
 
 
 def is_title(text: str) -> bool:
-    """Tell whether a heading or table header says nothing checkable ("Side effects")."""
+    """Tell whether a heading or table header says nothing checkable ("Side effects").
+
+    Three words or more with a verb-like word after the first ("Metformin cures
+    cancer") may make a statement, so they are no title: they are checked.
+    """
     body = _MARKUP_EDGES.sub("", text).strip(" \t:")
     ends_a_sentence = text.rstrip(" \t*_#`").endswith((".", "!", "?"))
+    words = WORD.findall(body)
     return (
         not ends_a_sentence
         and not any(c.isdigit() for c in body)
         and _AFFIRMATION.match(normalise(body)) is None
-        and len(WORD.findall(body)) <= 6
+        and len(words) <= 6
         and _AUX_OR_NEGATION.search(body.lower()) is None
+        and not (len(words) >= 3 and any(_VERB_LIKE.search(w) for w in words[1:]))
     )
+
+
+# A word that may be a verb: "cures", "caused" (plural nouns too: fail closed).
+_VERB_LIKE = re.compile(r"^[a-z]{2,}(?:[^su'’]s|ed)$")
 
 
 def is_glue(text: str, *, yes_no_question: bool = False) -> bool:

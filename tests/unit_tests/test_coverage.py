@@ -219,3 +219,15 @@ def test_a_statement_behind_an_abstention_cue_is_not_glue(text: str) -> None:
 )
 def test_explicit_abstentions_and_sign_offs_are_glue(text: str) -> None:
     assert is_glue(text)
+
+
+@pytest.mark.parametrize("policy", ["strict", "balanced"])
+@pytest.mark.parametrize("line", ["# Metformin cures cancer", "**Metformin cures cancer**"])
+def test_a_heading_that_makes_a_statement_is_checked(policy: str, line: str) -> None:
+    """A heading or bold line with a verb and no full stop is checked, never shown as is."""
+    answer = f"{line}\nThe maximum daily dose of metformin is 2550 mg."
+    out = create_verifier(policy=policy).invoke(
+        {"answer": answer, "context": ["The maximum daily dose of metformin is 2550 mg."]}
+    )
+    shown = answer if out["decision"] == "return" else (out["filtered_answer"] or "")
+    assert "cancer" not in shown
