@@ -76,9 +76,12 @@ OURS = "langchain-reliable"  # our verifier's row starts so
 # claim column: BEGIN's only claim is the response), as the data's lexical
 # baseline (AUROC 0.94) reads it.
 TARGETS = {
-    ("faithbench", "balanced_accuracy"): 0.60,
-    ("wice-claim", "auroc"): 0.80,
-    ("begin-claim", "auroc"): 0.96,
+    ("faithbench", "balanced_accuracy"): 0.66,
+    ("wice-claim", "auroc"): 0.86,
+    ("begin-claim", "auroc"): 0.97,
+    ("faithbench", "faithful_passed"): 0.70,
+    ("wice-claim", "faithful_passed"): 0.70,
+    ("begin-claim", "faithful_passed"): 0.70,
 }
 BEGIN_RESPONSE_NOTE = (
     "BEGIN dev, response: claims are extracted first, and the extractor takes none from "
@@ -108,6 +111,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--verifier", default="local", help="verifier spec (default: local)")
     parser.add_argument("--extractor", default=None, help="extractor spec (default: package's)")
     parser.add_argument("--skip-verifier", action="store_true", help="baselines only")
+    parser.add_argument(
+        "--entailment", type=Path, default=None,
+        help="entailment model folder for the local verifier (default: the shipped one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-lexical", action="store_true", help="skip the lexical-only local verifier row"
+    )
     parser.add_argument("--no-seed", action="store_true", help="skip the seed cosine baseline")
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
@@ -153,7 +163,64 @@ def main(
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
+        if args.out == str(DEFAULT_OUT) and args.limit is None and args.entailment is None:
+            update_readme(rows)
     return 0
+
+
+README = ROOT / "README.md"
+README_START = "<!-- quality-table:start (written by scripts/quality_table.py) -->"
+README_END = "<!-- quality-table:end -->"
+README_ROWS = (
+    ("FaithBench (summaries)", "faithbench", "balanced accuracy", "balanced_accuracy"),
+    ("FaithBench (summaries)", "faithbench", "faithful answers passed", "faithful_passed"),
+    ("WiCE dev (claims)", "wice-claim", "AUROC", "auroc"),
+    ("WiCE dev (claims)", "wice-claim", "faithful claims passed", "faithful_passed"),
+    ("BEGIN dev (dialogue responses)", "begin-claim", "AUROC", "auroc"),
+    (
+        "BEGIN dev (dialogue responses)",
+        "begin-claim",
+        "faithful responses passed",
+        "faithful_passed",
+    ),
+)
+
+
+def update_readme(rows: dict[str, dict[str, EvalResult]]) -> None:
+    """Rewrite the README's accuracy table (between its markers) from these results."""
+    text = README.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return
+    ours = next((r for row, r in rows.items() if row.startswith(OURS)), {})
+    before = next((r for row, r in rows.items() if row.startswith("local verifier without")), {})
+    lexical = rows.get("Lexical baseline", {})
+    peers = {row: r for row, r in rows.items() if row.endswith("(published)")}
+
+    def cell(results: dict[str, EvalResult], key: str, metric: str) -> str:
+        value = _metric(results[key], metric) if key in results else None
+        return "—" if value is None else f"{value:.3f}"
+
+    lines = [
+        "| data (human labels) | measure | offline verifier | before the entailment model "
+        "| lexical baseline | best published |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for title, key, label, metric in README_ROWS:
+        best = ""
+        scored = [(r[key].balanced_accuracy, row) for row, r in peers.items() if key in r]
+        if metric == "balanced_accuracy" and scored:
+            value, row = max(scored)
+            best = f"{value:.3f} ({row.removesuffix(' (published)')})"
+        lines.append(
+            f"| {title} | {label} | {cell(ours, key, metric)} | {cell(before, key, metric)} "
+            f"| {cell(lexical, key, metric)} | {best or '—'} |"
+        )
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    README.write_text(
+        head + README_START + "\n" + "\n".join(lines) + "\n" + README_END + tail, encoding="utf-8"
+    )
+    print(f"updated the accuracy table in {README}", file=sys.stderr)
 
 
 def _load(args: argparse.Namespace, notes: list[str]) -> dict[str, list[EvalRecord]]:
@@ -180,8 +247,14 @@ def _factories(
     notes: list[str],
 ) -> list[tuple[str, Factory]]:
     out: list[tuple[str, Factory]] = []
+    built_here = verifier is None
     if not args.skip_verifier:
         try:
+            if verifier is None and args.entailment is not None:
+                from langchain_reliable.entailment import EntailmentModel
+                from langchain_reliable.verifiers.local import LocalVerifier
+
+                verifier = LocalVerifier(entailment=EntailmentModel(args.entailment))
             if verifier is None:
                 from langchain_reliable.verifiers import get_verifier
 
@@ -195,6 +268,16 @@ def _factories(
         else:
             name = f"{OURS} ({getattr(verifier, 'name', args.verifier)})"
             out.append((name, lambda level: VerifierDetector(verifier, extractor, level)))
+            if built_here and args.verifier == "local" and not args.no_lexical:
+                from langchain_reliable.verifiers.local import LocalVerifier
+
+                lexical = LocalVerifier(entailment=False)
+                out.append(
+                    (
+                        "local verifier without the entailment model (before)",
+                        lambda level: VerifierDetector(lexical, extractor, level),
+                    )
+                )
     out.append(("Lexical baseline", lambda level: LexicalBaseline()))
     if not args.no_seed:
         if embeddings is None:
@@ -263,9 +346,10 @@ def render(
         ]
     lines += [
         "Hallucination is the positive class. Balanced accuracy is taken at each detector's "
-        "own fixed threshold (0.5 on its hallucination score; nothing is tuned on these "
-        "files); the published detectors' figures come from their binary predictions "
-        "stored in FaithBench (`meta.peer_hallucinated`), for which AUROC equals balanced "
+        "own fixed threshold: our verifiers' default `supported_at` (a claim below it is "
+        "not passed), 0.5 on the hallucination score for the baselines; the published "
+        "detectors' figures come from their binary predictions stored in FaithBench "
+        "(`meta.peer_hallucinated`), for which AUROC equals balanced "
         "accuracy. Bold: best in the column.",
         "",
         "| " + " | ".join(header) + " |",
@@ -291,8 +375,8 @@ def render(
     ours = next((r for row, r in rows.items() if row.startswith(OURS)), {})
     for (key, metric), target in TARGETS.items():
         title = next(c.title for c in COLUMNS if c.key == key)
-        label = dict(metrics)[metric]
-        value = getattr(ours[key], metric) if key in ours else None
+        label = {**dict(metrics), "faithful_passed": "share of faithful items passed"}[metric]
+        value = _metric(ours[key], metric) if key in ours else None
         measured = "not measured" if value is None else f"{value:.3f}"
         met = "" if value is None else (" — met" if value >= target else " — **not met**")
         lines.append(f"- {title} {label} ≥ {target:.2f}: {measured}{met}")
@@ -316,6 +400,15 @@ def render(
     return "\n".join(lines)
 
 
+def _metric(result: EvalResult, metric: str) -> float | None:
+    """A figure of `result`; faithful_passed = specificity = 2 * balanced accuracy - recall."""
+    if metric != "faithful_passed":
+        return getattr(result, metric)
+    if result.balanced_accuracy is None or result.recall is None:
+        return None
+    return 2 * result.balanced_accuracy - result.recall
+
+
 def _argv(args: argparse.Namespace) -> list[str]:
     out = []
     if args.data != DEFAULT_DATA:
@@ -328,6 +421,10 @@ def _argv(args: argparse.Namespace) -> list[str]:
         out += ["--extractor", args.extractor]
     if args.skip_verifier:
         out.append("--skip-verifier")
+    if args.entailment is not None:
+        out += ["--entailment", str(args.entailment)]
+    if args.no_lexical:
+        out.append("--no-lexical")
     if args.no_seed:
         out.append("--no-seed")
     return out

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -117,7 +118,8 @@ class VerifierDetector(BaseDetector):
         extractor: The claim extractor; required at response level.
         level: ``"response"`` or ``"claim"``.
         concurrency: Items verified at the same time.
-        threshold: Hallucinated when score >= threshold.
+        threshold: Hallucinated when score >= threshold; by default the verifier's own
+            decision: just above ``1 - verifier.supported_at`` where it has one, else 0.5.
         name: Display name; defaults to the verifier's name.
 
     """
@@ -129,9 +131,12 @@ class VerifierDetector(BaseDetector):
         level: EvalLevel = "response",
         *,
         concurrency: int = 8,
-        threshold: float = 0.5,
+        threshold: float | None = None,
         name: str | None = None,
     ) -> None:
+        if threshold is None:
+            supported_at = getattr(verifier, "supported_at", None)
+            threshold = 0.5 if supported_at is None else math.nextafter(1.0 - supported_at, 1.0)
         if level not in ("response", "claim"):
             raise ValueError(f"level must be 'response' or 'claim', got {level!r}")
         if level == "response" and extractor is None:

@@ -1,11 +1,14 @@
-"""The embedded offline verifier: sentence embeddings plus the checks embeddings miss.
+"""The embedded offline verifier: a learned entailment model plus the checks it cannot skip.
 
 For each claim the `EvidenceSelector` finds the passage sentences that bear on
-it (BM25 and dense cosine, fused). The verdict then rests on:
+it (BM25 and dense cosine, fused), and the entailment model
+(`langchain_reliable.entailment`, a cross-encoder shipped as int8 ONNX) reads the
+claim against its best windows of the passages. The verdict then rests on:
 
-1. **similarity**: the best cosine between the claim and a passage unit;
-2. **coverage**: the share of the claim's content words (lightly stemmed) found
-   in the best unit and anywhere in the context;
+1. **entailment**: the model's highest P(entailment) over the claim's windows;
+2. **similarity and coverage**: the best cosine between the claim and a passage
+   unit, and the share of the claim's content words (lightly stemmed) found in
+   the best unit and anywhere in the context;
 3. **numbers**: every number, date, amount of money, percentage or measure in
    the claim must occur in the context; one that occurs nowhere makes the claim
    `unsupported`, and one that differs from a value of the same kind in the
@@ -19,16 +22,18 @@ it (BM25 and dense cosine, fused). The verdict then rests on:
    swapped roles or another name than the sentence the claim is about veto
    `supported` (`meaning_checks=False` turns them off).
 
-Checks 3-6 live in `langchain_reliable.checks`. Signals 1-5, with a few more
-lexical ones (`ClaimFeatures`: rarity-weighted and bigram coverage, novel words,
-claim length), are combined into a support probability by a `SupportScorer`
-(see `verifiers.scorer`). The default is `LogisticScorer.learned()`:
-weights shipped in `models/verifier/scorer.json`, learned by
-`scripts/train_verifier.py` from claims made without gold labels (passage
-sentences, the same sentences cut out of their passage, swaps of numbers, names
-and negation). `LogisticScorer()` keeps the original hand-set weights, and any
-scorer plugs in through the constructor. Checks 3-5 are rules: a failed one
-fixes the label and caps the score below `unsupported_below`.
+Checks 3-6 live in `langchain_reliable.checks`. The lexical signals (2-5 and a
+few more, `ClaimFeatures`) give a support probability through a `SupportScorer`
+(`verifiers.scorer`; the default `LogisticScorer.learned()` is trained without
+gold labels by `scripts/train_verifier.py`). The verdict's score is the
+calibrated combination of that and the model's P(entailment) that
+`scripts/train_cross_encoder.py` fits (`EntailmentModel.support`), and the
+default `supported_at` is the threshold it chose on development data. A failed
+check fixes the label and caps the score below `unsupported_below`, whatever the
+model says; a claim the model reads as contradicted (P(contradiction) at least
+0.6 and above P(entailment)) is `contradicted`. The first evidence quote is the
+window the model read. `entailment=False` gives the lexical verifier alone
+(`supported_at` 0.65), as before the model shipped.
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
@@ -60,6 +65,7 @@ from langchain_reliable.checks.quantities import (
     extract_quantities,
     matches,
 )
+from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
 from langchain_reliable.text import STOPWORDS, is_question, stem, tokenize
@@ -73,6 +79,7 @@ from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, S
 __all__ = ["LocalVerifier"]
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
+_CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
 
 
 class LocalVerifier(BlockingVerifier):
@@ -81,15 +88,19 @@ class LocalVerifier(BlockingVerifier):
     Args:
         embeddings: Encoder with `encode(texts)` (e.g. `LocalEmbeddings`); `None`
             uses the package's shared embedded model.
-        supported_at: Scores at or above this are `supported`.
+        supported_at: Scores at or above this are `supported`; default: the
+            entailment model's threshold (0.65 without the model).
         unsupported_below: Scores below this are `unsupported` (or `contradicted`
             when a rule found a contradiction); scores in between are `uncertain`.
+            Default: `supported_at - 0.3`.
         k: Evidence quotes kept per claim (at most 3 are reported).
         scorer: Maps `ClaimFeatures` to a support probability; defaults to
             `LogisticScorer.learned()` (the shipped learned weights);
             `LogisticScorer()` gives the hand-set weights.
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
         meaning_checks: Run the meaning checks of `checks.meaning` (vetoes only).
+        entailment: The entailment model; `True` (default) the shipped one,
+            `False` none (the lexical verifier alone).
 
     Example:
         ```python
@@ -107,13 +118,21 @@ class LocalVerifier(BlockingVerifier):
         self,
         embeddings: Any | None = None,
         *,
-        supported_at: float = 0.65,
-        unsupported_below: float = 0.35,
+        supported_at: float | None = None,
+        unsupported_below: float | None = None,
         k: int = 3,
         scorer: SupportScorer | None = None,
         selector: EvidenceSelector | None = None,
         meaning_checks: bool = True,
+        entailment: EntailmentModel | bool = True,
     ) -> None:
+        if entailment is True:
+            entailment = default_entailment_model()
+        self.entailment: EntailmentModel | None = entailment or None
+        if supported_at is None:
+            supported_at = self.entailment.threshold if self.entailment else 0.65
+        if unsupported_below is None:
+            unsupported_below = max(0.0, supported_at - 0.3)
         if not 0.0 <= unsupported_below <= supported_at <= 1.0:
             raise ValueError(
                 "need 0 <= unsupported_below <= supported_at <= 1, got "
@@ -154,10 +173,21 @@ class LocalVerifier(BlockingVerifier):
         units = self.selector.units(passages, indexes)
         context = PassageFacts(passages, units, indexes)
         found = self.selector.select(claims, passages, units=units, indexes=indexes)
-        return [self._verdict(c, f, context) for c, f in zip(claims, found, strict=True)]
+        read: list[Entailment | None] = [None] * len(claims)
+        if self.entailment is not None:
+            read = list(self.entailment.judge([c.text for c in claims], [p.text for p in passages]))
+        return [
+            self._verdict(c, f, context, e, passages)
+            for c, f, e in zip(claims, found, read, strict=True)
+        ]
 
     def _verdict(
-        self, claim: Claim, found: ClaimEvidence, ctx: PassageFacts
+        self,
+        claim: Claim,
+        found: ClaimEvidence,
+        ctx: PassageFacts,
+        read: Entailment | None,
+        passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
         surface: dict[str, str] = {}
         for token in tokenize(claim.text):
@@ -196,6 +226,10 @@ class LocalVerifier(BlockingVerifier):
         )
         score = clamp_score(float(self.scorer(features)))
         where = passage_label(ctx.units[anchor])
+        window: Evidence | None = None
+        if read is not None and self.entailment is not None:
+            score = clamp_score(self.entailment.support(read.entailed, score))
+            window = _window(passages, read.passage, read.span, read.entailed)
 
         # The rules: a failed check fixes the label, whatever the score.
         ruled: Label | None = None
@@ -218,16 +252,32 @@ class LocalVerifier(BlockingVerifier):
             )
         elif self.meaning_checks and (finding := meaning_finding(claim.text, ctx)) is not None:
             ruled, reason = finding.label, finding.reason
+        elif (
+            read is not None
+            and score < self.supported_at
+            and read.contradicted >= _CONTRADICTED_AT
+            and read.contradicted > read.entailed
+        ):
+            ruled = "contradicted"
+            window = _window(passages, *read.against, read.contradicted)
+            reason = (
+                f"the entailment model reads passage {window.passage} as stating otherwise "
+                f"(P(contradiction) {read.contradicted:.2f})"
+            )
 
         evidence = list(found.evidence)
+        if window is not None:
+            evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
         if ruled is not None:
             score = min(score, self.unsupported_below / 2.0)
-            if ruled == "contradicted":
+            if ruled == "contradicted" and not reason.startswith("the entailment model"):
                 evidence = self._anchor_first(found, anchor)
             label: Label = ruled
         elif score >= self.supported_at:
             label = "supported"
             reason = f"supported by {where}: {_signals(features, surface, ctx.stems)}"
+            if read is not None:
+                reason += f"; entailment model P(entailed) {read.entailed:.2f}"
         elif score < self.unsupported_below:
             label = "unsupported"
             reason = f"weak support: {_signals(features, surface, ctx.stems)}"
@@ -284,6 +334,17 @@ def _check_numbers(
         elif not homes:
             missing.append(q)
     return missing, conflict
+
+
+def _window(passages: list[Passage], at: int, span: tuple[int, int], score: float) -> Evidence:
+    """The window the entailment model read, quoted verbatim from its passage."""
+    passage = passages[at]
+    return Evidence(
+        passage=passage.index,
+        passage_id=passage.id,
+        quote=passage.text[span[0] : span[1]],
+        score=round(clamp_score(score), 6),
+    )
 
 
 def _share(stems: Sequence[str], pool: frozenset[str]) -> float:

@@ -554,7 +554,7 @@ def test_quality_table_script(tmp_path: Path, monkeypatch) -> None:
         assert f"| {row}" in text or f"({row})" in text
     assert "Bao et al." in text and "Kamoi et al." in text and "Dziri et al." in text
     targets = [line for line in text.splitlines() if line.startswith("- ") and "≥" in line]
-    assert len(targets) == 3 and all(
+    assert len(targets) == 6 and all(
         re.search(r": \d\.\d{3} — (met|\*\*not met)", t) for t in targets
     )
     table = [line for line in text.splitlines() if line.startswith("| ")]
@@ -568,7 +568,7 @@ def test_quality_table_script(tmp_path: Path, monkeypatch) -> None:
     )
     assert code == 0
     targets = [line for line in out.read_text().splitlines() if "≥" in line]
-    assert len(targets) == 3 and all(t.endswith(": not measured") for t in targets)
+    assert len(targets) == 6 and all(t.endswith(": not measured") for t in targets)
 
 
 def test_records_are_models() -> None:

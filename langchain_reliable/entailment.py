@@ -1,0 +1,289 @@
+"""The learned entailment model: (evidence window, claim) -> entailed, neutral, contradicted.
+
+A cross-encoder reads a window of a passage and a claim together and gives the
+probabilities that the window entails the claim, says nothing about it, or states
+the opposite. It is all-MiniLM-L6-v2 fine-tuned by `scripts/train_cross_encoder.py`
+and shipped as an int8 ONNX graph in `langchain_reliable/models/crossencoder/`,
+run with onnxruntime: no torch, no network.
+
+Passages are cut into windows of whole sentences (about `WINDOW_WORDS` words,
+neighbours overlapping by about half); a cheap lexical prefilter (`rank_windows`)
+picks each claim's best few windows, and only those pairs reach the model. The
+training script cuts and ranks windows with these same functions.
+
+Example:
+    ```python
+    from langchain_reliable.entailment import default_entailment_model
+
+    model = default_entailment_model()
+    probs = model.predict([("Paris is the capital of France.", "France's capital is Paris.")])
+    probs[0]  # P(entailment), P(neutral), P(contradiction)
+    ```
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from langchain_reliable.text import Span, content_stems, split_passage_sentences
+
+__all__ = [
+    "DEFAULT_ENTAILMENT_DIR",
+    "WINDOW_WORDS",
+    "Entailment",
+    "EntailmentModel",
+    "default_entailment_model",
+    "passage_windows",
+    "rank_windows",
+]
+
+DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parent / "models" / "crossencoder"
+"""Folder of the shipped model: `model.onnx`, `tokenizer.json`, `config.json`."""
+
+WINDOW_WORDS = 100
+"""Words a window holds at most (a longer sentence is a window of its own)."""
+
+LABELS = ("entailment", "neutral", "contradiction")
+
+
+@dataclass(frozen=True)
+class Entailment:
+    """What the model read in a claim's best windows.
+
+    Attributes:
+        entailed: The highest P(entailment) over the claim's windows.
+        contradicted: The highest P(contradiction) over them.
+        passage: Position (in the passages given) of the window that entails it most.
+        span: That window's `(start, end)` offsets in its passage.
+        against: `(passage, span)` of the window that contradicts it most.
+    """
+
+    entailed: float
+    contradicted: float
+    passage: int
+    span: Span
+    against: tuple[int, Span]
+
+
+@lru_cache(maxsize=4096)
+def _windows_of(text: str) -> tuple[Span, ...]:
+    return tuple(passage_windows(text))
+
+
+@lru_cache(maxsize=16384)
+def _stems_of(window: str) -> frozenset[str]:
+    return frozenset(content_stems(window))
+
+
+def passage_windows(text: str, words: int = WINDOW_WORDS) -> list[Span]:
+    """Cut `text` into windows of whole sentences, as `(start, end)` offsets.
+
+    A window takes sentences while it holds at most `words` words; the next one
+    starts about half a window later, so each sentence is read with its
+    neighbours. A passage of `words` words or fewer is one window.
+    """
+    sentences = split_passage_sentences(text)
+    if not sentences:
+        return []
+    sizes = [len(text[a:b].split()) for a, b in sentences]
+    if sum(sizes) <= words:
+        return [(sentences[0][0], sentences[-1][1])]
+    out: list[Span] = []
+    start = 0
+    while True:
+        end, total = start, 0
+        while end < len(sentences) and (end == start or total + sizes[end] <= words):
+            total += sizes[end]
+            end += 1
+        out.append((sentences[start][0], sentences[end - 1][1]))
+        if end == len(sentences):
+            return out
+        step, moved = start, 0
+        while step < end - 1 and moved < total / 2:
+            moved += sizes[step]
+            step += 1
+        start = max(step, start + 1)
+
+
+def rank_windows(claim: str, windows: Sequence[str], k: int) -> list[int]:
+    """Indices of the `k` windows sharing the most content with `claim`, best first.
+
+    Shared content stems are weighted by rarity among the windows (idf), so a
+    window that holds the claim's rare words wins over one with its common ones.
+    """
+    if len(windows) <= k:
+        return list(range(len(windows)))
+    sets = [_stems_of(w) for w in windows]
+    n = len(windows)
+    weight = {
+        t: math.log(1 + n / df)
+        for t in sorted(set(content_stems(claim)))  # sorted: sums in the same order every run
+        if (df := sum(t in s for s in sets))
+    }
+    scores = [sum(w for t, w in weight.items() if t in s) for s in sets]
+    return sorted(range(n), key=lambda i: (-scores[i], i))[:k]
+
+
+class EntailmentModel:
+    """The cross-encoder, run with onnxruntime on CPU.
+
+    Args:
+        model_dir: Folder with `model.onnx`, `tokenizer.json` and `config.json`;
+            defaults to the shipped model.
+        intra_op_num_threads: onnxruntime threads (default: 2 where 2 cores exist).
+        batch_size: Pairs per model run (pairs are sorted by length first).
+
+    Attributes:
+        config: The model's `config.json`: window settings, calibration, threshold.
+    """
+
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        *,
+        intra_op_num_threads: int | None = None,
+        batch_size: int = 16,
+    ) -> None:
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_ENTAILMENT_DIR
+        for name in ("model.onnx", "tokenizer.json", "config.json"):
+            if not (self.model_dir / name).is_file():
+                raise FileNotFoundError(
+                    f"entailment model file {self.model_dir / name} is missing; "
+                    "scripts/train_cross_encoder.py writes it"
+                )
+        self.config: dict[str, Any] = json.loads((self.model_dir / "config.json").read_text())
+        self.batch_size = batch_size
+        self.threads = intra_op_num_threads
+        self.max_length = int(self.config["max_length"])
+        self.top_k = int(self.config["window"]["top_k"])
+        stack = self.config["stack"]
+        self._weights = (float(stack["entailment"]), float(stack["lexical"]), float(stack["bias"]))
+        self.threshold = float(self.config["threshold"])
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model_dir={str(self.model_dir)!r})"
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            from langchain_reliable.embeddings import _default_threads
+
+            tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            tokenizer.enable_truncation(self.max_length, strategy="longest_first")
+            tokenizer.no_padding()
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self.threads or _default_threads()
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            self._session = ort.InferenceSession(
+                str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = tokenizer
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Probabilities `[n, 3]` (entailment, neutral, contradiction) per (premise, claim).
+
+        Pairs run only with pairs of the same token length: no padding (the exported
+        graph is exact only on unpadded rows), and a pair's probabilities do not
+        depend on the other pairs. A lone pair runs twice in one batch, because
+        onnxruntime's one-row path rounds differently from its batched path.
+        """
+        out = np.zeros((len(pairs), 3), dtype=np.float64)
+        if not pairs:
+            return out
+        self._load()
+        encodings = self._tokenizer.encode_batch([(p, c) for p, c in pairs])
+        by_length: dict[int, list[int]] = {}
+        for row, encoding in enumerate(encodings):
+            by_length.setdefault(len(encoding.ids), []).append(row)
+        for _, same in sorted(by_length.items()):
+            for start in range(0, len(same), self.batch_size):
+                rows = same[start : start + self.batch_size]
+                feed_rows = rows * 2 if len(rows) == 1 else rows
+                ids = np.array([encodings[r].ids for r in feed_rows], dtype=np.int64)
+                feeds = {
+                    "input_ids": ids,
+                    "attention_mask": np.ones_like(ids),
+                    "token_type_ids": np.array(
+                        [encodings[r].type_ids for r in feed_rows], dtype=np.int64
+                    ),
+                }
+                logits = self._session.run(["logits"], feeds)[0][: len(rows)].astype(np.float64)
+                logits -= logits.max(axis=1, keepdims=True)
+                probs = np.exp(logits)
+                out[rows] = probs / probs.sum(axis=1, keepdims=True)
+        return out
+
+    def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
+        """Read each claim against its `top_k` best windows of `passages` (one model call).
+
+        A claim with no window (all passages blank) gets zero probabilities.
+        """
+        spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
+        texts = [passages[i][a:b] for i, a, b in spans]
+        pairs: list[tuple[str, str]] = []
+        owners: list[tuple[int, int]] = []
+        for c, claim in enumerate(claims):
+            for w in rank_windows(claim, texts, self.top_k):
+                pairs.append((texts[w], claim))
+                owners.append((c, w))
+        probs = self.predict(pairs)
+        pro: dict[int, tuple[float, int]] = {}
+        con: dict[int, tuple[float, int]] = {}
+        for (c, w), (p_in, _, p_out) in zip(owners, probs, strict=True):
+            if c not in pro or p_in > pro[c][0]:
+                pro[c] = (float(p_in), w)
+            if c not in con or p_out > con[c][0]:
+                con[c] = (float(p_out), w)
+        out = []
+        for c in range(len(claims)):
+            if c not in pro:
+                out.append(Entailment(0.0, 0.0, 0, (0, 0), (0, (0, 0))))
+                continue
+            (entailed, w), (contradicted, v) = pro[c], con[c]
+            out.append(
+                Entailment(
+                    entailed, contradicted, spans[w][0], spans[w][1:], (spans[v][0], spans[v][1:])
+                )
+            )
+        return out
+
+    def support(self, entailed: float, lexical: float) -> float:
+        """The calibrated probability that a claim is supported.
+
+        A logistic model over the log-odds of the model's P(entailment) and of the
+        lexical scorer's support (`verifiers.scorer`), fitted on development data
+        by the training script (`config.json` "stack").
+        """
+        a, b, bias = self._weights
+        z = a * _log_odds(entailed) + b * _log_odds(lexical) + bias
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+def _log_odds(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+@lru_cache(maxsize=1)
+def default_entailment_model() -> EntailmentModel:
+    """The shared shipped model (loaded on first use)."""
+    return EntailmentModel()

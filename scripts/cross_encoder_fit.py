@@ -1,0 +1,309 @@
+"""Fit the cross-encoder on prepared pairs and export it to int8 ONNX.
+
+The training half of `scripts/train_cross_encoder.py`, on its own so that it runs
+wherever torch does (CPU, or a GPU machine that has torch and transformers but
+not this package): it reads the pairs file that script writes, fine-tunes
+all-MiniLM-L6-v2 as a 3-way cross-encoder and writes `model.onnx` (int8),
+`tokenizer.json` and `fit.json` into `--out`.
+
+    python scripts/cross_encoder_fit.py --pairs build/cross_encoder/pairs.jsonl.gz \
+        --base BASE_MODEL_DIR --out build/crossencoder [--leave-out wice] [--device cuda]
+
+Labels: 0 entailment, 1 neutral, 2 contradiction, -1 "not entailed" (neutral or
+contradiction, trained with -log(1 - P(entailment))).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+SEED = 0
+N_LABELS = 3
+MAX_LEN = 192
+BATCH = 32
+LR = 5e-5
+EPOCHS = 4
+WARMUP = 0.1
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def read_pairs(
+    path: Path, leave_out: set[str], drop: tuple[str, ...] = (), dev_weight: float | None = None
+) -> list[dict]:
+    """Pairs whose `file` (the dev file a pair comes from, if any) is not left out.
+
+    `drop` removes sources by prefix; `dev_weight` overrides the dev pairs' loss weight.
+    """
+    rows = [r for r in read_jsonl(path) if r.get("file") not in leave_out]
+    rows = [r for r in rows if not any(r["source"].startswith(d) for d in drop)]
+    if dev_weight is not None:
+        for r in rows:
+            if r.get("file"):
+                r["weight"] = dev_weight
+    return rows
+
+
+def score(model, tok, pairs: list[dict], device: str) -> np.ndarray:
+    """Probabilities [n, 3] for {premise, hyp} rows (torch, fp32)."""
+    import torch
+
+    model = model.to(device).eval()
+    out = np.zeros((len(pairs), N_LABELS), dtype=np.float32)
+    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i]["premise"]) + len(pairs[i]["hyp"]))
+    with torch.no_grad():
+        for b in range(0, len(order), 128):
+            rows = order[b : b + 128]
+            enc = encode(tok, [pairs[i]["premise"] for i in rows], [pairs[i]["hyp"] for i in rows])
+            enc = {k: torch.from_numpy(v).to(device) for k, v in enc.items()}
+            out[rows] = torch.softmax(model(**enc).float(), -1).cpu().numpy()
+    model.to("cpu")
+    return out
+
+
+def make_model(base: Path):
+    import torch
+    from transformers import BertModel
+
+    class CrossEncoder(torch.nn.Module):
+        """BERT, mean pooling over the pair, a linear head of three logits."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = BertModel.from_pretrained(
+                str(base), add_pooling_layer=False, attn_implementation="eager"
+            ).float()
+            self.drop = torch.nn.Dropout(0.1)
+            self.head = torch.nn.Linear(self.bert.config.hidden_size, N_LABELS)
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            h = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+            m = attention_mask.unsqueeze(-1).to(h.dtype)
+            pooled = (h * m).sum(1) / m.sum(1).clamp(min=1.0)
+            return self.head(self.drop(pooled))
+
+    return CrossEncoder()
+
+
+def tokenizer(base: Path):
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(base / "tokenizer.json"))
+    tok.enable_truncation(MAX_LEN, strategy="longest_first")
+    tok.no_padding()
+    return tok
+
+
+def encode(tok, premises: list[str], hyps: list[str]) -> dict[str, np.ndarray]:
+    encs = tok.encode_batch(list(zip(premises, hyps, strict=True)))
+    n = max(len(e.ids) for e in encs)
+    ids = np.zeros((len(encs), n), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    tt = np.zeros_like(ids)
+    for i, e in enumerate(encs):
+        k = len(e.ids)
+        ids[i, :k], mask[i, :k], tt[i, :k] = e.ids, e.attention_mask, e.type_ids
+    return {"input_ids": ids, "attention_mask": mask, "token_type_ids": tt}
+
+
+def plan_batches(pairs: list[dict], lengths: list[int], rng: random.Random) -> list[list[int]]:
+    """Length-bucketed batches (sorted within chunks of 50 batches), in shuffled order."""
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    out = []
+    chunk = BATCH * 50
+    for c in range(0, len(order), chunk):
+        part = sorted(order[c : c + chunk], key=lambda i: lengths[i])
+        out += [part[b : b + BATCH] for b in range(0, len(part), BATCH)]
+    rng.shuffle(out)
+    return out
+
+
+def train(pairs: list[dict], base: Path, device: str, epochs: int, lr: float, log):
+    import torch
+
+    random.seed(SEED)
+    np.random.seed(SEED)
+    torch.manual_seed(SEED)
+    if device == "cpu":
+        torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
+    tok = tokenizer(base)
+    model = make_model(base).to(device)
+    lengths = [len(e.ids) for e in tok.encode_batch([(p["premise"], p["hyp"]) for p in pairs])]
+    rng = random.Random(SEED)
+    plan = [b for _ in range(epochs) for b in plan_batches(pairs, lengths, rng)]
+    decay = [
+        p for n, p in model.named_parameters() if not n.endswith("bias") and "LayerNorm" not in n
+    ]
+    rest = [p for n, p in model.named_parameters() if n.endswith("bias") or "LayerNorm" in n]
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": 0.01}, {"params": rest, "weight_decay": 0.0}], lr=lr
+    )
+    total, warm = len(plan), max(1, int(WARMUP * len(plan)))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: (s + 1) / warm if s < warm else max(0.0, (total - s) / (total - warm))
+    )
+    weights = torch.tensor([p.get("weight", 1.0) for p in pairs], dtype=torch.float32)
+    model.train()
+    t0, run = time.time(), []
+    for step, rows in enumerate(plan):
+        batch = [pairs[i] for i in rows]
+        enc = encode(tok, [x["premise"] for x in batch], [x["hyp"] for x in batch])
+        enc = {k: torch.from_numpy(v).to(device) for k, v in enc.items()}
+        y = torch.tensor([x["label"] for x in batch], device=device)
+        w = weights[rows].to(device)
+        with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device != "cpu"):
+            logits = model(**enc)
+        logp = torch.log_softmax(logits.float(), -1)
+        full = y >= 0
+        loss = torch.zeros(len(batch), device=device)
+        loss[full] = -logp[full, y[full]]
+        # partial label "not entailed": -log(1 - p_entail) = -log(p_neutral + p_contradiction)
+        loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
+        loss = (loss * w).sum() / w.sum()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        run.append(loss.item())
+        if step % 200 == 0 or step == total - 1:
+            el = time.time() - t0
+            log(
+                f"step {step + 1}/{total} loss {np.mean(run[-200:]):.4f} "
+                f"{el:.0f}s eta {el / (step + 1) * (total - step - 1):.0f}s"
+            )
+    return model.to("cpu").eval(), (time.time() - t0) / 60, tok
+
+
+def export(model, tok, out: Path) -> Path:
+    """Write `out/model.onnx` (int8) and return the fp32 graph's path."""
+    import onnx
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    enc = encode(tok, ["A short premise about Paris.", "x"], ["Paris is in France.", "y"])
+    args = tuple(
+        torch.from_numpy(enc[k]) for k in ("input_ids", "attention_mask", "token_type_ids")
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    fp32 = out / "model_fp32.onnx"
+    dyn = {n: {0: "batch", 1: "seq"} for n in ("input_ids", "attention_mask", "token_type_ids")}
+    torch.onnx.export(
+        model, args, str(fp32), input_names=list(dyn), output_names=["logits"],
+        dynamic_axes={**dyn, "logits": {0: "batch"}}, opset_version=17, dynamo=False,
+    )  # fmt: skip
+    onnx.checker.check_model(str(fp32))
+    quantize_dynamic(str(fp32), str(out / "model.onnx"), weight_type=QuantType.QInt8)
+    return fp32
+
+
+def check_export(model, tok, fp32: Path, pairs: list[dict]) -> dict:
+    """Largest |delta p| of the ONNX graphs against torch, each pair run alone (unpadded).
+
+    Also how far a padded batch drifts from the rows run alone: the verifier runs
+    rows unpadded, so only the first three figures bear on it.
+    """
+    import onnxruntime as ort
+    import torch
+
+    def probs(x: np.ndarray) -> np.ndarray:
+        e = np.exp(x - x.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    sessions = {
+        name: ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        for name, path in (("fp32", fp32), ("int8", fp32.parent / "model.onnx"))
+    }
+    model = model.to("cpu").eval()
+    diffs = {"fp32": 0.0, "int8": 0.0, "argmax_int8": 0.0, "padded_fp32": 0.0}
+    for x in pairs:
+        enc = encode(tok, [x["premise"]], [x["hyp"]])
+        with torch.no_grad():
+            ref = probs(model(**{k: torch.from_numpy(v) for k, v in enc.items()}).numpy())[0]
+        for name, sess in sessions.items():
+            got = probs(sess.run(["logits"], enc)[0])[0]
+            diffs[name] = max(diffs[name], float(np.abs(got - ref).max()))
+            if name == "int8":
+                diffs["argmax_int8"] += float(got.argmax() == ref.argmax()) / len(pairs)
+    enc = encode(tok, [x["premise"] for x in pairs], [x["hyp"] for x in pairs])
+    padded = probs(sessions["fp32"].run(["logits"], enc)[0])
+    for i, x in enumerate(pairs):
+        alone = probs(sessions["fp32"].run(["logits"], encode(tok, [x["premise"]], [x["hyp"]]))[0])
+        diffs["padded_fp32"] = max(diffs["padded_fp32"], float(np.abs(padded[i] - alone[0]).max()))
+    return diffs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", type=Path, required=True)
+    ap.add_argument("--base", type=Path, required=True, help="all-MiniLM-L6-v2 folder")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--leave-out", default="", help="dev files whose pairs are dropped, comma-separated"
+    )
+    ap.add_argument("--device", default="auto", help="cpu, cuda or auto")
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--lr", type=float, default=LR)
+    ap.add_argument("--drop", default="", help="sources to drop (prefixes), comma-separated")
+    ap.add_argument("--dev-weight", type=float, help="loss weight of dev-file pairs")
+    ap.add_argument(
+        "--score", type=Path, help="after fitting, score these pairs into OUT/scores.npy"
+    )
+    ap.add_argument("--no-export", action="store_true", help="skip the ONNX export")
+    ap.add_argument(
+        "--keep-fp32", action="store_true", help="keep model_fp32.onnx beside the int8 one"
+    )
+    args = ap.parse_args()
+    import torch
+
+    device = args.device
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    leave_out = {x for x in args.leave_out.split(",") if x}
+    drop = tuple(x for x in args.drop.split(",") if x)
+    pairs = read_pairs(args.pairs, leave_out, drop, args.dev_weight)
+
+    def log(msg: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+    log(f"{len(pairs)} pairs (left out: {sorted(leave_out) or 'none'}), device {device}")
+    model, minutes, tok = train(pairs, args.base, device, args.epochs, args.lr, log)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.score:
+        np.save(args.out / "scores.npy", score(model, tok, read_jsonl(args.score), device))
+    agreement = None
+    if not args.no_export:
+        fp32 = export(model, tok, args.out)
+        agreement = check_export(model, tok, fp32, pairs[-64:])
+        log(f"ONNX against torch: {agreement}")
+        if not args.keep_fp32:
+            fp32.unlink()
+    shutil.copy(args.base / "tokenizer.json", args.out / "tokenizer.json")
+    fit = {
+        "pairs": len(pairs), "left_out": sorted(leave_out), "device": device,
+        "gpu": torch.cuda.get_device_name() if device == "cuda" else None,
+        "minutes": round(minutes, 2), "epochs": args.epochs, "lr": args.lr, "batch": BATCH,
+        "max_length": MAX_LEN, "seed": SEED, "dropped": list(drop),
+        "dev_weight": args.dev_weight, "onnx_check": agreement, "torch": torch.__version__,
+    }  # fmt: skip
+    (args.out / "fit.json").write_text(json.dumps(fit, indent=2) + "\n")
+    log(f"trained in {minutes:.1f} min; wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
