@@ -119,9 +119,9 @@ def rank_windows(claim: str, windows: Sequence[str], k: int) -> list[int]:
 
     Shared content stems are weighted by rarity among the windows (idf), so a
     window that holds the claim's rare words wins over one with its common ones.
+    Windows sharing no content stem with the claim come only when no window
+    shares one (then the first `k`, in passage order).
     """
-    if len(windows) <= k:
-        return list(range(len(windows)))
     sets = [_stems_of(w) for w in windows]
     n = len(windows)
     weight = {
@@ -130,7 +130,8 @@ def rank_windows(claim: str, windows: Sequence[str], k: int) -> list[int]:
         if (df := sum(t in s for s in sets))
     }
     scores = [sum(w for t, w in weight.items() if t in s) for s in sets]
-    return sorted(range(n), key=lambda i: (-scores[i], i))[:k]
+    ranked = sorted((i for i in range(n) if scores[i] > 0), key=lambda i: (-scores[i], i))
+    return ranked[:k] or list(range(min(k, n)))
 
 
 class EntailmentModel:

@@ -864,11 +864,19 @@ def choose_threshold(rows: list[dict], files: list[str]) -> tuple[float, list[tu
     return best[0], curve
 
 
-def calibrate_model(model_dir: Path, rows: list[dict], files: list[str], log) -> dict:
-    """Fit the stack and the threshold on the tune parts of `files`; score every row."""
+def calibrate_model(fitted: Path, scratch: Path, rows: list[dict], files: list[str], log) -> dict:
+    """Fit the stack and the threshold on the tune parts of `files`; score every row.
+
+    Works on a copy of the fitted model, so the shipped folder never holds a
+    half-made config.
+    """
     from langchain_reliable.entailment import EntailmentModel
     from langchain_reliable.verifiers.local import LocalVerifier
 
+    model_dir = scratch
+    model_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("model.onnx", "tokenizer.json"):
+        shutil.copy(fitted / name, model_dir / name)
     write_config(model_dir, {"entailment": 1.0, "lexical": 0.0, "bias": 0.0}, 0.5, {})
     tune = [r for r in rows if r["split"] == "tune" and r["file"] in files]
     read_rows(tune, LocalVerifier(entailment=EntailmentModel(model_dir), supported_at=0.5))
@@ -973,7 +981,7 @@ def main() -> None:
         rows += item_rows(items, task)
     rows += item_rows(cuts, "shortcut")
     t0 = time.time()
-    cal = calibrate_model(out_dir, rows, files, log)
+    cal = calibrate_model(out_dir, work / "calibrating", rows, files, log)
     log(f"scored {len(rows)} claims in {time.time() - t0:.0f}s")
     write_config(out_dir, cal["stack"], cal["threshold"], {"training": fitted})
     thr = cal["threshold"]

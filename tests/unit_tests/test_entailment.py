@@ -64,7 +64,8 @@ def test_rank_windows_prefers_rare_shared_words() -> None:
         "The weather was mild.",
     ]
     assert rank_windows("Versailles treaty Hall of Mirrors", windows, 1) == [1]
-    assert rank_windows("anything", windows, 5) == [0, 1, 2]
+    assert rank_windows("The treaty of Versailles", windows, 5) == [1, 0]  # none from [2]
+    assert rank_windows("Nothing in common here", windows, 2) == [0, 1]  # none shares: first k
 
 
 def test_rank_windows_is_the_same_in_every_process() -> None:
