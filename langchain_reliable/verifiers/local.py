@@ -50,6 +50,7 @@ verifier.verify(claims, passages).verdicts[0].label  # 'contradicted'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,6 +80,7 @@ from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, S
 __all__ = ["LocalVerifier"]
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
 
 
@@ -329,6 +331,8 @@ def _check_numbers(
         if homes and max(relevance[i] for i in homes) >= relevance[anchor] - _RELEVANCE_MARGIN:
             continue
         clash = next((x for x in in_anchor if conflicts(q, x)), None)
+        if clash is None and q.kind == "count":
+            clash = _other_count(text, q, ctx.units[anchor].text)
         if clash is not None and strong_anchor:
             conflict = conflict or (q, clash)
         elif not homes:
@@ -345,6 +349,23 @@ def _window(passages: list[Passage], at: int, span: tuple[int, int], score: floa
         quote=passage.text[span[0] : span[1]],
         score=round(clamp_score(score), 6),
     )
+
+
+def _counted(text: str, q: Quantity) -> str | None:
+    """The word a count counts: the one right after it ("20 million visitors" -> visitor)."""
+    m = _NEXT_WORD.match(text, q.end)
+    return stem(m.group(1).lower()) if m else None
+
+
+def _other_count(text: str, q: Quantity, anchor_text: str) -> Quantity | None:
+    """A different count of the same thing in the anchor sentence, if any."""
+    noun = _counted(text, q)
+    if noun is None or noun in STOPWORDS:
+        return None
+    for x in extract_quantities(anchor_text):
+        if x.kind == "count" and x.value != q.value and _counted(anchor_text, x) == noun:
+            return x
+    return None
 
 
 def _share(stems: Sequence[str], pool: frozenset[str]) -> float:

@@ -185,3 +185,13 @@ def test_default_threshold_comes_from_the_model(verifier: LocalVerifier) -> None
     assert verifier.supported_at == default_entailment_model().threshold
     assert LocalVerifier(entailment=False).supported_at == 0.65
     assert LocalVerifier(entailment=False).entailment is None
+
+
+def test_a_different_count_of_the_same_thing_is_contradicted(verifier: LocalVerifier) -> None:
+    passage = "The Louvre received 7 million visitors in 2023."
+    v = verdict(verifier, passage, "The Louvre received 20 million visitors in 2023.")
+    assert v.label == "contradicted" and "'7 million'" in v.reason
+    assert v.evidence[0].quote == passage
+    # A count of something else is only missing, not contradicted.
+    v = verdict(verifier, passage, "The Louvre received 20 million euros of donations in 2023.")
+    assert v.label == "unsupported"
