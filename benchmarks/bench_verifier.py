@@ -303,8 +303,9 @@ def sweep(args: argparse.Namespace) -> None:
     print(table)
     args.out.write_text(
         "# Verifier speed\n\nWritten by `benchmarks/bench_verifier.py` (section 4 of its "
-        "docstring).\n`today` is the code before the bounded-cost work; `seed` is the seed "
-        "method (max cosine of claim and whole-passage embeddings).\n\n" + table + "\n",
+        "docstring).\n`ours` is this tree (the verifier with its entailment model); `today` is "
+        "the tree given with `--base` (the verifier before the entailment model); `seed` is the "
+        "seed method (max cosine of claim and whole-passage embeddings).\n\n" + table + "\n",
         encoding="utf-8",
     )
 
