@@ -54,7 +54,8 @@ STARTUP = """
 import resource, time
 t0 = time.perf_counter()
 from langchain_reliable import create_verifier
-check = create_verifier()
+from langchain_reliable.verifiers.local import LocalVerifier
+check = create_verifier(verifier=LocalVerifier(entailment=True))
 check.invoke({"answer": "Paris is in France.", "context": ["Paris is the capital of France."]})
 t1 = time.perf_counter()
 print(t1 - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
@@ -150,7 +151,9 @@ def main() -> None:
     items = [(make_answer(p, rng), p) for p in sets]
 
     # 1. Nothing cached: each answer brings passages never seen, with the cache off.
-    uncached = create_verifier(verifier=LocalVerifier(embeddings=LocalEmbeddings(cache_size=0)))
+    uncached = create_verifier(
+        verifier=LocalVerifier(embeddings=LocalEmbeddings(cache_size=0), entailment=True)
+    )
     lexical = create_verifier(
         verifier=LocalVerifier(embeddings=LocalEmbeddings(cache_size=0), entailment=False)
     )
@@ -175,7 +178,7 @@ def main() -> None:
         seed_ms.append((time.perf_counter() - t0) * 1000 / len(chunk))
 
     # 2. Batch where passages recur (10 passage sets shared by 100 answers), cache on.
-    verifier = LocalVerifier(embeddings=LocalEmbeddings())
+    verifier = LocalVerifier(embeddings=LocalEmbeddings(), entailment=True)
     cached = create_verifier(verifier=verifier)
     seed_cached = LocalEmbeddings()
     pool = sets[:10]

@@ -1,8 +1,8 @@
 """The worked examples: the demo's first answers and the paraphrase/contradiction cases.
 
-Prints each claim's expected and actual label for the shipped verifier (with the
-entailment model) and for the lexical verifier alone, side by side, and the count
-each gets right.
+Prints each claim's expected and actual label for the local verifier with its
+entailment model and for the default (lexical) local verifier, side by side, and the
+count each gets right.
 
     python benchmarks/bench_worked_examples.py
 """
@@ -76,7 +76,10 @@ def cases() -> list[tuple[str, list[Passage], Claim, str]]:
 
 
 def main() -> None:
-    verifiers = {"shipped": LocalVerifier(), "lexical only": LocalVerifier(entailment=False)}
+    verifiers = {
+        "with entailment model": LocalVerifier(entailment=True),
+        "default (lexical)": LocalVerifier(),
+    }
     right = {name: {"demo": 0, "pairs": 0} for name in verifiers}
     total = {"demo": 0, "pairs": 0}
     print(f"{'expected':<13}" + "".join(f"{n:<26}" for n in verifiers) + "claim")

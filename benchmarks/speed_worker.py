@@ -86,6 +86,14 @@ def seed_method(embeddings: Any, answer: str, passages: list[str]) -> list[bool]
     return [bool(x < 0.5) for x in sims.max(axis=1)]
 
 
+def make_verifier(cls: Any, embeddings: Any) -> Any:
+    """The verifier with its entailment model where the code has one (older code has none)."""
+    try:
+        return cls(embeddings=embeddings, entailment=True)
+    except TypeError:
+        return cls(embeddings=embeddings)
+
+
 def clear_caches(verifier: Any) -> None:
     """Empty every cache the verifier's code has (embeddings; passage indexes if any)."""
     verifier.selector.embeddings.clear_cache()
@@ -118,7 +126,7 @@ def main() -> None:
     rng = random.Random(1)
     source = Source(load_text(args.data))
     limits = Limits(max_passages=1000, max_passage_chars=10**6)
-    verifier = LocalVerifier(embeddings=LocalEmbeddings())
+    verifier = make_verifier(LocalVerifier, LocalEmbeddings())
     graph = create_verifier(verifier=verifier, limits=limits)
     seed_emb = LocalEmbeddings(cache_size=0)
     graph.invoke({"answer": "Paris is in France.", "context": ["Paris is in France."]})
@@ -156,7 +164,7 @@ def main() -> None:
             for i in range(args.batch)
         ]
 
-    single = LocalVerifier(embeddings=LocalEmbeddings(intra_op_num_threads=1))
+    single = make_verifier(LocalVerifier, LocalEmbeddings(intra_op_num_threads=1))
     graph_1 = create_verifier(verifier=single)
     graph_1.batch([{"answer": make_answer(p, rng, True), "context": p} for p in pool])
     runs = (

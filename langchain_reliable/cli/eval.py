@@ -2,7 +2,7 @@
 
 Usage:
     reliable-rag eval DATA.jsonl [DATA2.jsonl ...] [--level response|claim]
-        [--verifier local|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
+        [--verifier local|local+entailment|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
         [--json [--records]] [--quiet] [--plot PATH] [--baselines]
 
 Tables go to stdout; with ``--json`` stdout holds exactly one JSON object
@@ -84,8 +84,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verifier",
         default="local",
-        metavar="local|llm|cascade|nli:PATH",
-        help="embedded local model (default), an LLM judge (needs --model), the local model "
+        metavar="local|local+entailment|llm|cascade|nli:PATH",
+        help="embedded local model (default), the same with its learned entailment model, "
+        "an LLM judge (needs --model), the local model "
         "with the LLM for uncertain claims (needs --model), or an NLI cross-encoder saved "
         "in a local folder",
     )

@@ -41,7 +41,8 @@ def get_verifier(
     """Build a verifier from a spec.
 
     Args:
-        spec: None or "local" (offline), "llm" (needs `model`), "cascade" (offline
+        spec: None or "local" (offline), "local+entailment" (offline, with the
+            learned entailment model), "llm" (needs `model`), "cascade" (offline
             first, `model` for the uncertain band), "nli:PATH" (a local
             sequence-classification cross-encoder), or a `ClaimVerifier`.
         model: chat model for "llm" and "cascade".
@@ -57,6 +58,10 @@ def get_verifier(
         from langchain_reliable.verifiers.local import LocalVerifier
 
         return LocalVerifier()
+    if spec == "local+entailment":
+        from langchain_reliable.verifiers.local import LocalVerifier
+
+        return LocalVerifier(entailment=True)
     if needs_model(spec):
         judge = LLMJudge(require_model(model, f"verifier={spec!r}"))
         if spec == "llm":
@@ -69,7 +74,8 @@ def get_verifier(
 
         return NLIVerifier(spec.removeprefix("nli:"))
     raise ConfigurationError(
-        f"unknown verifier {spec!r}: use None, 'local', 'llm', 'cascade', 'nli:PATH' "
+        f"unknown verifier {spec!r}: use None, 'local', 'local+entailment', 'llm', 'cascade', "
+        "'nli:PATH' "
         "or a ClaimVerifier instance"
     )
 

@@ -136,7 +136,7 @@ def test_judge_points_at_the_window_it_read(model: EntailmentModel) -> None:
 
 @pytest.fixture(scope="module")
 def verifier() -> LocalVerifier:
-    return LocalVerifier()
+    return LocalVerifier(entailment=True)
 
 
 def verdict(verifier: LocalVerifier, passage: str, claim: str):
@@ -181,10 +181,12 @@ def test_checks_keep_their_veto(verifier: LocalVerifier) -> None:
     assert v.label == "unsupported" and "Felix Hoffmann" in v.reason
 
 
-def test_default_threshold_comes_from_the_model(verifier: LocalVerifier) -> None:
+def test_the_model_is_opt_in_and_brings_its_threshold(verifier: LocalVerifier) -> None:
     assert verifier.supported_at == default_entailment_model().threshold
-    assert LocalVerifier(entailment=False).supported_at == 0.65
-    assert LocalVerifier(entailment=False).entailment is None
+    assert LocalVerifier().entailment is None and LocalVerifier().supported_at == 0.65
+    from langchain_reliable.verifiers import get_verifier
+
+    assert get_verifier("local+entailment").entailment is default_entailment_model()
 
 
 def test_a_different_count_of_the_same_thing_is_contradicted(verifier: LocalVerifier) -> None:

@@ -68,12 +68,12 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
     assert f1.novel_words == 0 and f1.bigram_coverage == 1.0 and f1.weighted_coverage == 1.0
     assert f2.novel_words >= 4 and f2.bigram_coverage < 0.5 and f2.weighted_coverage < 0.5
     assert f1.anchor_similarity > 0.8 > f2.anchor_similarity
-    read = verifier.entailment.judge([copied], [p.text for p in PASSAGES])[0]
-    stacked = verifier.entailment.support(read.entailed, verifier.scorer(f1))
-    assert v1.score == pytest.approx(stacked, abs=1e-6)
-    lexical = LocalVerifier(entailment=False)
-    [(v0, f0)] = lexical.explain([claim(copied)], PASSAGES)
-    assert v0.score == pytest.approx(lexical.scorer(f0), abs=1e-6)
+    assert v1.score == pytest.approx(verifier.scorer(f1), abs=1e-6)
+    learned = LocalVerifier(entailment=True)
+    [(v3, f3)] = learned.explain([claim(copied)], PASSAGES)
+    read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
+    stacked = learned.entailment.support(read.entailed, learned.scorer(f3))
+    assert v3.score == pytest.approx(stacked, abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().
     again = verifier.verify([claim(copied), claim(novel)], PASSAGES).verdicts
