@@ -32,6 +32,8 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from langchain_reliable._onnx import cpu_session, default_threads, same_length_batches
+
 __all__ = [
     "DEFAULT_MODEL_DIR",
     "EmbeddingStats",
@@ -49,17 +51,6 @@ _MANIFEST_FILE = "manifest.json"
 _MAX_POSITIONS = 512  # BERT position embeddings
 _WINDOW_STRIDE = 32  # tokens shared by neighbouring windows of a long text
 _DEFAULT_DIM = 384
-
-
-def _default_threads() -> int:
-    """Two onnxruntime threads where two cores are available, else one.
-
-    Measured on 2 shared cores (answers of 5 claims against 3 passages of about
-    500 tokens, other work running): 1 thread 430 ms per answer, 2 threads 285 ms.
-    Idle pool threads do not spin (see `_load`), so the second thread costs
-    little when the cores are busy.
-    """
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 class EmbeddingStats(NamedTuple):
@@ -148,7 +139,7 @@ class LocalEmbeddings(Embeddings):
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.intra_op_num_threads = (
-            intra_op_num_threads if intra_op_num_threads is not None else _default_threads()
+            intra_op_num_threads if intra_op_num_threads is not None else default_threads()
         )
         self._load_lock = threading.Lock()
         self._cache_lock = threading.Lock()
@@ -213,7 +204,6 @@ class LocalEmbeddings(Embeddings):
             tokenizer_path = self._required(_TOKENIZER_FILE)
             manifest = self._read_manifest()
 
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
@@ -223,19 +213,7 @@ class LocalEmbeddings(Embeddings):
             tokenizer.enable_truncation(max_length=self.max_length, stride=stride)
             pad_id = manifest.get("pad_token_id", tokenizer.token_to_id("[PAD]"))
 
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self.intra_op_num_threads
-            options.inter_op_num_threads = 1
-            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
-            if self.intra_op_num_threads > 1:
-                # Idle pool threads sleep instead of spinning: spinning starves
-                # other work on small machines (measured 2x slower under load).
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            session = ort.InferenceSession(
-                str(model_path), options, providers=["CPUExecutionProvider"]
-            )
+            session = cpu_session(model_path, self.intra_op_num_threads)
             inputs = tuple(i.name for i in session.get_inputs())
             unknown = set(inputs) - {"input_ids", "attention_mask", "token_type_ids"}
             if "input_ids" not in inputs or unknown:
@@ -361,21 +339,16 @@ class LocalEmbeddings(Embeddings):
         window runs twice in one batch: onnxruntime's one-row path rounds differently
         from its batched path, which gives the same bits for any batch of two or more.
         """
-        by_length: dict[int, list[int]] = {}
-        for row, encoding in enumerate(encodings):
-            by_length.setdefault(len(encoding.ids), []).append(row)
         result = np.empty((len(encodings), self.dim), dtype=np.float32)
         runs = 0
-        for _, same in sorted(by_length.items()):
-            for start in range(0, len(same), self.batch_size):
-                rows = same[start : start + self.batch_size]
-                ids = np.array([encodings[r].ids for r in rows * (2 if len(rows) == 1 else 1)])
-                feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-                if "token_type_ids" in self._input_names:
-                    feeds["token_type_ids"] = np.zeros_like(ids)
-                feeds = {name: feeds[name] for name in self._input_names}
-                result[rows] = self._session.run([self._output_name], feeds)[0][: len(rows)]
-                runs += 1
+        for rows, fed in same_length_batches([len(e.ids) for e in encodings], self.batch_size):
+            ids = np.array([encodings[r].ids for r in fed])
+            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+            if "token_type_ids" in self._input_names:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            feeds = {name: feeds[name] for name in self._input_names}
+            result[rows] = self._session.run([self._output_name], feeds)[0][: len(rows)]
+            runs += 1
         return result, runs
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from langchain_reliable._onnx import cpu_session, default_threads, same_length_batches
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
@@ -51,8 +52,6 @@ DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parent / "models" / "crossenco
 
 WINDOW_WORDS = 100
 """Words a window holds at most (a longer sentence is a window of its own)."""
-
-LABELS = ("entailment", "neutral", "contradiction")
 
 
 @dataclass(frozen=True)
@@ -182,55 +181,37 @@ class EntailmentModel:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime as ort
             from tokenizers import Tokenizer
-
-            from langchain_reliable.embeddings import _default_threads
 
             tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
             tokenizer.enable_truncation(self.max_length, strategy="longest_first")
             tokenizer.no_padding()
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self.threads or _default_threads()
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            self._session = ort.InferenceSession(
-                str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
+            self._session = cpu_session(
+                self.model_dir / "model.onnx", self.threads or default_threads()
             )
             self._tokenizer = tokenizer
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Probabilities `[n, 3]` (entailment, neutral, contradiction) per (premise, claim).
 
-        Pairs run only with pairs of the same token length: no padding (the exported
-        graph is exact only on unpadded rows), and a pair's probabilities do not
-        depend on the other pairs. A lone pair runs twice in one batch, because
-        onnxruntime's one-row path rounds differently from its batched path.
+        Pairs run unpadded, only with pairs of the same token length
+        (`_onnx.same_length_batches`): the exported graph is exact only on unpadded
+        rows, and a pair's probabilities do not depend on the other pairs.
         """
         out = np.zeros((len(pairs), 3), dtype=np.float64)
         if not pairs:
             return out
         self._load()
         encodings = self._tokenizer.encode_batch([(p, c) for p, c in pairs])
-        by_length: dict[int, list[int]] = {}
-        for row, encoding in enumerate(encodings):
-            by_length.setdefault(len(encoding.ids), []).append(row)
-        for _, same in sorted(by_length.items()):
-            for start in range(0, len(same), self.batch_size):
-                rows = same[start : start + self.batch_size]
-                feed_rows = rows * 2 if len(rows) == 1 else rows
-                ids = np.array([encodings[r].ids for r in feed_rows], dtype=np.int64)
-                feeds = {
-                    "input_ids": ids,
-                    "attention_mask": np.ones_like(ids),
-                    "token_type_ids": np.array(
-                        [encodings[r].type_ids for r in feed_rows], dtype=np.int64
-                    ),
-                }
-                logits = self._session.run(["logits"], feeds)[0][: len(rows)].astype(np.float64)
-                logits -= logits.max(axis=1, keepdims=True)
-                probs = np.exp(logits)
-                out[rows] = probs / probs.sum(axis=1, keepdims=True)
+        lengths = [len(e.ids) for e in encodings]
+        for rows, fed in same_length_batches(lengths, self.batch_size):
+            ids = np.array([encodings[r].ids for r in fed], dtype=np.int64)
+            types = np.array([encodings[r].type_ids for r in fed], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
+            logits = self._session.run(["logits"], feeds)[0][: len(rows)].astype(np.float64)
+            logits -= logits.max(axis=1, keepdims=True)
+            probs = np.exp(logits)
+            out[rows] = probs / probs.sum(axis=1, keepdims=True)
         return out
 
     def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:

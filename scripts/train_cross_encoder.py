@@ -680,30 +680,16 @@ def shortcut_items(halu: dict[str, list[dict]], limit: int | None) -> list[dict]
         ]
         wrong = [w for w in wrong if len(w.split()) <= 4]
         if wrong:
-            claim = qa_hypothesis(r["question"], rng.choice(wrong))
-            items.append(
-                dict(
-                    id=r["id"] + "-sf",
-                    kind="short false",
-                    claims=[claim],
-                    context=[know],
-                    gold=False,
-                    split="test",
-                )
-            )
+            items.append(_probe(r, "-sf", "short false", rng.choice(wrong), False))
         pre, post = rng.choice(fillers)
-        claim = qa_hypothesis(r["question"], pre + ans + post)
-        items.append(
-            dict(
-                id=r["id"] + "-lt",
-                kind="long true",
-                claims=[claim],
-                context=[know],
-                gold=True,
-                split="test",
-            )
-        )
+        items.append(_probe(r, "-lt", "long true", pre + ans + post, True))
     return items
+
+
+def _probe(r: dict, suffix: str, kind: str, answer: str, gold: bool) -> dict:
+    """A shortcut item: the QA record's question with `answer`, against its knowledge."""
+    return dict(id=r["id"] + suffix, kind=kind, claims=[qa_hypothesis(r["question"], answer)],
+                context=[r["context"][0]], gold=gold, split="test")  # fmt: skip
 
 
 def read_rows(rows: list[dict], verifier) -> None:

@@ -69,7 +69,7 @@ from langchain_reliable.checks.quantities import (
     matches,
 )
 from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
+from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit, clamp_score
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
 from langchain_reliable.text import STOPWORDS, is_question, stem, tokenize
 from langchain_reliable.verifiers.base import (
@@ -239,6 +239,7 @@ class LocalVerifier(BlockingVerifier):
 
         # The rules: a failed check fixes the label, whatever the score.
         ruled: Label | None = None
+        model_ruled = False  # contradicted by the entailment model, not by a check
         reason = ""
         if is_question(claim.text):
             ruled = "unsupported"
@@ -264,7 +265,7 @@ class LocalVerifier(BlockingVerifier):
             and read.contradicted >= _CONTRADICTED_AT
             and read.contradicted > read.entailed
         ):
-            ruled = "contradicted"
+            ruled, model_ruled = "contradicted", True
             window = _window(passages, *read.against, read.contradicted)
             reason = (
                 f"the entailment model reads passage {window.passage} as stating otherwise "
@@ -276,7 +277,7 @@ class LocalVerifier(BlockingVerifier):
             evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
         if ruled is not None:
             score = min(score, self.unsupported_below / 2.0)
-            if ruled == "contradicted" and not reason.startswith("the entailment model"):
+            if ruled == "contradicted" and not model_ruled:
                 evidence = self._anchor_first(found, anchor)
             label: Label = ruled
         elif score >= self.supported_at:
@@ -336,7 +337,7 @@ def _check_numbers(
             continue
         clash = next((x for x in in_anchor if conflicts(q, x)), None)
         if clash is None and q.kind == "count":
-            clash = _other_count(text, q, ctx.units[anchor].text)
+            clash = _other_count(text, q, ctx.units[anchor], in_anchor)
         if clash is not None and strong_anchor:
             conflict = conflict or (q, clash)
         elif not homes:
@@ -355,19 +356,28 @@ def _window(passages: list[Passage], at: int, span: tuple[int, int], score: floa
     )
 
 
-def _counted(text: str, q: Quantity) -> str | None:
-    """The word a count counts: the one right after it ("20 million visitors" -> visitor)."""
-    m = _NEXT_WORD.match(text, q.end)
+def _counted(text: str, end: int) -> str | None:
+    """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
+    m = _NEXT_WORD.match(text, end)
     return stem(m.group(1).lower()) if m else None
 
 
-def _other_count(text: str, q: Quantity, anchor_text: str) -> Quantity | None:
-    """A different count of the same thing in the anchor sentence, if any."""
-    noun = _counted(text, q)
+def _other_count(
+    text: str, q: Quantity, anchor: Unit, in_anchor: list[Quantity]
+) -> Quantity | None:
+    """A different count of the same thing in the anchor sentence, if any.
+
+    `in_anchor` are the anchor's quantities, with offsets in its passage.
+    """
+    noun = _counted(text, q.end)
     if noun is None or noun in STOPWORDS:
         return None
-    for x in extract_quantities(anchor_text):
-        if x.kind == "count" and x.value != q.value and _counted(anchor_text, x) == noun:
+    for x in in_anchor:
+        if (
+            x.kind == "count"
+            and x.value != q.value
+            and _counted(anchor.text, x.end - anchor.start) == noun
+        ):
             return x
     return None
 
