@@ -17,7 +17,9 @@ lower is better; for claims/s higher is better).
 4. the cost sweep (`speed_worker.py`, one process per code base): 5 claims against
    1/3/10/30/100 passages of ~500 tokens and against 3 passages of 100/500/2,000/8,000
    tokens (input limits raised), fresh caches each run; batch throughput with
-   recurring passages and new claims, one thread (`batch`) and two (`abatch`). It runs
+   recurring passages and new claims, one thread (`batch`), two (`abatch`), two worker
+   processes, and the floor (encoding the claims alone), all with the shipped default
+   verifier (no entailment model). It runs
    this tree and, with `--base`, a checkout of the code before (`git worktree add
    /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
 
@@ -306,9 +308,12 @@ def sweep(args: argparse.Namespace) -> None:
     print(table)
     args.out.write_text(
         "# Verifier speed\n\nWritten by `benchmarks/bench_verifier.py` (section 4 of its "
-        "docstring).\n`ours` is this tree (the verifier with its entailment model); `today` is "
-        "the tree given with `--base` (the verifier before the entailment model); `seed` is the "
-        "seed method (max cosine of claim and whole-passage embeddings).\n\n" + table + "\n",
+        "docstring).\n`ours` is this tree's shipped default verifier (`LocalVerifier()`); `today` "
+        "is the tree given with `--base`; `seed` is the seed method (max cosine of claim and "
+        "whole-passage embeddings). Batch rows: `batch` runs answers one after another in one "
+        "thread, `abatch` two at a time in threads, `2 processes` splits each run between two "
+        "worker processes (as `reliable-rag batch` does); the floor is the ONNX encoding of the "
+        "new claims alone.\n\n" + table + "\n",
         encoding="utf-8",
     )
 

@@ -40,8 +40,9 @@ def batched(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
         yield group
 
 
-def _init(spec: VerifierSpec) -> None:
+def _init(spec: VerifierSpec, threads: int) -> None:
     global _CHECK
+    os.environ["OMP_NUM_THREADS"] = str(threads)  # this worker's model threads
     _CHECK = spec.build()
 
 
@@ -54,11 +55,14 @@ def run_local(
 ) -> None:
     """Verify `rows` in `workers` processes, calling `emit(line, ok)` for each result as it comes.
 
-    Workers are started with ``spawn`` (no model state forked from the parent).
+    Workers are started with ``spawn`` (no model state forked from the parent);
+    each runs its models on its share of the cores (one thread with as many
+    workers as cores), so workers do not fight over the cores.
     """
     context = multiprocessing.get_context("spawn")
+    threads = max(1, default_workers() // workers)
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_init, initargs=(spec,)
+        max_workers=workers, mp_context=context, initializer=_init, initargs=(spec, threads)
     ) as pool:
         pending: set[Future[list[tuple[str, bool]]]] = set()
 

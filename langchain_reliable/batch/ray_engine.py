@@ -32,9 +32,13 @@ BATCH_ROWS = 8
 
 
 class _Verify:
-    """The ``map_batches`` callable class: one per actor, verifier built once."""
+    """The ``map_batches`` callable class: one per actor, verifier built once.
+
+    Each actor holds one CPU, so its models run one thread.
+    """
 
     def __init__(self, spec: VerifierSpec) -> None:
+        os.environ["OMP_NUM_THREADS"] = "1"
         self.check = spec.build()
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:

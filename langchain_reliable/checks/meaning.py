@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
@@ -72,11 +73,13 @@ def _core(text: str) -> list[str]:
     return [s for s in dict.fromkeys(content_stems(text)) if s not in LEXICON_STEMS]
 
 
+@lru_cache(maxsize=8)
 def _resolved(facts: PassageFacts) -> dict[int, frozenset[str]]:
     """Stems of each sentence unit, with the names of the sentence before for a pronoun.
 
     "She usually played from the baseline" is about the "Serena Williams" of
-    the sentence before it.
+    the sentence before it. Cached for the last few answers' facts (their claims
+    share them); read only.
     """
     out: dict[int, frozenset[str]] = {}
     previous: dict[int, int] = {}

@@ -61,6 +61,12 @@ def extract_names(text: str) -> list[str]:
         The names in text order, possessives dropped, without repeats.
 
     """
+    return list(_names_of(text))
+
+
+@lru_cache(maxsize=8192)
+def _names_of(text: str) -> tuple[str, ...]:
+    """`extract_names`, cached: passage sentences are read again for every claim."""
     words = [(m.start(), strip_possessive(m.group(0))) for m in _WORD.finditer(text)]
     names: list[str] = []
     group: list[tuple[int, str]] = []
@@ -97,7 +103,7 @@ def extract_names(text: str) -> list[str]:
             if _is_code(word) and word not in names:
                 names.append(word)
     flush()
-    return names
+    return tuple(names)
 
 
 _POSSESSIVE_S = re.compile(r"'s\b")

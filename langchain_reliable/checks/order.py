@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from langchain_reliable.text import STOPWORDS, stem
 
@@ -192,8 +193,9 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def _roles(text: str) -> dict[str, set[str]]:
-    """Role words each name's last word is given in `text`."""
+@lru_cache(maxsize=8192)
+def _roles(text: str) -> dict[str, frozenset[str]]:
+    """Role words each name's last word is given in `text` (cached: passages recur; read only)."""
     found: dict[str, set[str]] = {}
     for pattern in _ROLE_PATTERNS:
         for m in pattern.finditer(text):
@@ -201,7 +203,7 @@ def _roles(text: str) -> dict[str, set[str]]:
             if not words:
                 continue
             found.setdefault(_key(words[-1]), set()).add(m.group("role").lower())
-    return found
+    return {name: frozenset(roles) for name, roles in found.items()}
 
 
 def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:

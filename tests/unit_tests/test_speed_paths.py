@@ -205,3 +205,47 @@ def test_the_sync_graph_starts_no_event_loop(monkeypatch: pytest.MonkeyPatch) ->
         }
     )
     assert out["decision"] == "return"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [TRICKY, "a. a. a. a.", "Hi.  Hi.  Hi.", "  x  ", " . . ", "!!! ??? ...", "One.\n\nOne. Two."],
+)
+def test_answer_segmenter_places_sentences_as_pysbd_does(text: str) -> None:
+    """The answer splitter finds pysbd's spans with str.find, repeats and whitespace alike."""
+    import pysbd
+
+    from langchain_reliable.claims.sentences import _Segmenter
+
+    theirs = pysbd.Segmenter(language="en", clean=False, char_span=True).segment(text)
+    ours = _Segmenter(language="en", clean=False, char_span=True).segment(text)
+    assert [(s.sent, s.start, s.end) for s in ours] == [(s.sent, s.start, s.end) for s in theirs]
+    assert ours, text
+
+
+def test_onnx_threads_follow_omp_num_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray sets OMP_NUM_THREADS per actor, the local batch engine per worker: one each."""
+    from langchain_reliable._onnx import default_threads
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert default_threads() == 1
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert default_threads() == 3
+    for unusable in ("", "0", "two"):
+        monkeypatch.setenv("OMP_NUM_THREADS", unusable)
+        assert 1 <= default_threads() <= 2
+
+
+def test_sentence_caches_are_read_only_copies() -> None:
+    """Names and roles are cached per sentence; a caller changing its list changes no cache."""
+    from langchain_reliable.checks.names import extract_names
+    from langchain_reliable.checks.order import swapped_role
+
+    sentence = "The plaintiff, Sarah Smith, sued Acme Corp in Boston."
+    first = extract_names(sentence)
+    first.append("Nobody")
+    assert extract_names(sentence) == ["Sarah Smith", "Acme Corp", "Boston"]
+    assert swapped_role("The defendant, Sarah Smith, lost.", [sentence]) == (
+        "defendant",
+        "plaintiff",
+    )
