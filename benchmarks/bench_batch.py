@@ -5,11 +5,13 @@ into the repo): row i takes record i's answer and question and sets them against
 record's passages plus one passage of another record, at a random place (seeded), so
 passages recur across rows as they do in real corpora while no two contexts need match.
 
-    PYTHONPATH=. python benchmarks/bench_batch.py --answers 10000 --kill-at 3000 \
-        --ray-answers 2000 --work /tmp/bench-batch
+    PYTHONPATH=. python benchmarks/bench_batch.py --answers 100000 --kill-at 5000 \
+        --ray-answers 10000 --work /tmp/bench-batch
 
 Peak RSS is sampled every 0.25 s over the job's process tree (the CLI and its workers,
-or the Ray driver, raylet and actors: every process started under the job), summed.
+or the Ray driver, raylet and actors: every process started under the job), summed;
+`peak_rss_mb_at` gives the peak up to the moment the output reached 1k, 10k and 100k
+lines (a resumed run counts the lines written before the kill).
 """
 
 from __future__ import annotations
@@ -68,6 +70,23 @@ def lines(path: Path) -> int:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
 
 
+class LineCounter:
+    """Lines of a growing file, reading only what was appended since the last look."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.offset, self.count = path, 0, 0
+
+    def __call__(self) -> int:
+        if not self.path.exists():
+            return self.count
+        with self.path.open("rb") as handle:
+            handle.seek(self.offset)
+            while chunk := handle.read(1 << 20):
+                self.count += chunk.count(b"\n")
+                self.offset += len(chunk)
+        return self.count
+
+
 def run_job(args: list[str], out: Path, *, kill_at: int = 0, marks: tuple[int, ...] = ()) -> dict:
     """Run `reliable-rag batch`; sample RSS; kill -9 the tree at `kill_at` lines if set."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -76,9 +95,11 @@ def run_job(args: list[str], out: Path, *, kill_at: int = 0, marks: tuple[int, .
     job = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, text=True)
     proc = psutil.Process(job.pid)
     peak, at_mark, killed = 0, {}, False
+    count = LineCounter(out)
+    marks = tuple(m for m in marks if m > count())  # a resumed run: only marks still ahead
     while job.poll() is None:
         peak = max(peak, tree_rss(proc))
-        done = lines(out)
+        done = count()
         for mark in marks:
             if done >= mark and mark not in at_mark:
                 at_mark[mark] = peak
@@ -89,8 +110,9 @@ def run_job(args: list[str], out: Path, *, kill_at: int = 0, marks: tuple[int, .
         time.sleep(0.25)
     job.wait()
     summary = job.stdout.read().strip() if job.stdout else ""
-    for mark in marks:
-        at_mark.setdefault(mark, peak)
+    if not killed:
+        for mark in marks:
+            at_mark.setdefault(mark, peak)  # reached between the last sample and the exit
     return {
         "seconds": round(time.perf_counter() - start, 1),
         "peak_rss_mb": round(peak / 2**20),

@@ -235,6 +235,21 @@ def main() -> None:
             encoder.encode(claims[i : i + 5])
         rates.append(len(claims) / (time.perf_counter() - t0))
     out["batch"]["floor: encoding the claims alone, 1 thread"] = rates
+    # What giving up the model costs in quality buys in speed: the lexical baseline.
+    from langchain_reliable.eval.detectors import LexicalBaseline
+
+    lexical, rates = LexicalBaseline(), []
+    for _ in range(args.runs):
+        items = [
+            (c, b["context"])
+            for b in draw()
+            for c in re.split(r"(?<=[.!?])\s+", b["answer"])
+            if c.strip()
+        ]
+        t0 = time.perf_counter()
+        lexical.score(items)
+        rates.append(len(items) / (time.perf_counter() - t0))
+    out["batch"]["lexical baseline, no model, 1 thread"] = rates
     seed_rates = []
     for _ in range(0 if args.no_seed else args.runs):
         inputs = draw()
