@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cpu_session", "default_threads", "same_length_batches"]
+__all__ = ["cpu_session", "default_threads", "same_length_batches", "usable_cores"]
 
 
 def default_threads() -> int:
@@ -29,11 +29,15 @@ def default_threads() -> int:
     wanted = os.environ.get("OMP_NUM_THREADS", "").strip()
     if wanted.isdigit() and int(wanted) >= 1:
         return int(wanted)
+    return max(1, min(2, usable_cores()))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS has one)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(2, cores))
+        return max(1, os.cpu_count() or 1)
 
 
 def cpu_session(path: str | Path, threads: int) -> Any:

@@ -14,6 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from itertools import islice
 from typing import Any
 
+from langchain_reliable._onnx import usable_cores
 from langchain_reliable.batch.io import Row
 from langchain_reliable.batch.work import VerifierSpec, verify_line
 
@@ -27,10 +28,7 @@ _CHECK: Any = None
 
 def default_workers() -> int:
     """One worker per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def batched(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
