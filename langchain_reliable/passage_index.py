@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -132,12 +133,21 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
         sentence_df=df,
         bigrams=frozenset(bigrams),
         quantities=tuple(quantities),
-        unit_quantities=tuple(
-            tuple(q for q in quantities if q.start >= a and q.end <= b) for a, b, _, _ in units
-        ),
+        unit_quantities=_unit_quantities(quantities, units),
         names=names,
         words=name_words,
         word_stems=frozenset(stem(w) for w in name_words),
+    )
+
+
+def _unit_quantities(
+    quantities: Sequence[Quantity], units: Sequence[UnitBounds]
+) -> tuple[tuple[Quantity, ...], ...]:
+    """The quantities inside each unit; `quantities` are in text order."""
+    starts = [q.start for q in quantities]
+    return tuple(
+        tuple(q for q in quantities[bisect_left(starts, a) : bisect_right(starts, b)] if q.end <= b)
+        for a, b, _, _ in units
     )
 
 

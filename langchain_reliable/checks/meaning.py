@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,10 +101,24 @@ def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
     """The sentence units holding the largest share of `stems`, and that share."""
     if not stems or not facts.sentences:
         return [], 0.0
-    pools = _resolved(facts)
-    shares = {i: sum(s in pools[i] for s in stems) / len(stems) for i in facts.sentences}
-    best = max(shares.values())
-    return [i for i, v in shares.items() if v >= best - 1e-9], best
+    held: Counter[int] = Counter()
+    holders = _holders(facts)
+    for s in stems:
+        held.update(holders.get(s, ()))
+    if not held:  # no sentence holds any: all are equally (not) about the claim
+        return list(facts.sentences), 0.0
+    best = max(held.values()) / len(stems)
+    return [i for i in facts.sentences if held[i] / len(stems) >= best - 1e-9], best
+
+
+@lru_cache(maxsize=8)
+def _holders(facts: PassageFacts) -> dict[str, list[int]]:
+    """Per stem, the sentence units whose resolved stems hold it (`_resolved`)."""
+    found: dict[str, list[int]] = {}
+    for i, stems in _resolved(facts).items():
+        for s in stems:
+            found.setdefault(s, []).append(i)
+    return found
 
 
 def _sentence_check(

@@ -206,6 +206,16 @@ def _roles(text: str) -> dict[str, frozenset[str]]:
     return {name: frozenset(roles) for name, roles in found.items()}
 
 
+@lru_cache(maxsize=8)
+def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """The roles the passages give each name (cached: an answer's claims share them)."""
+    stated: dict[str, set[str]] = {}
+    for text in passages:
+        for name, roles in _roles(text).items():
+            stated.setdefault(name, set()).update(roles)
+    return {name: frozenset(roles) for name, roles in stated.items()}
+
+
 def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """Return (claim role, passage role) when the claim gives a name the opposite role.
 
@@ -215,12 +225,11 @@ def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     name only the other role of the pair.
     """
     claimed = _roles(claim)
-    stated: dict[str, set[str]] = {}
-    for text in passages:
-        for name, roles in _roles(text).items():
-            stated.setdefault(name, set()).update(roles)
+    if not claimed:
+        return None
+    stated = _stated_roles(tuple(passages))
     for name, roles in claimed.items():
-        given = stated.get(name, set())
+        given = stated.get(name, frozenset())
         for role in roles - given:
             partners = {b if a == role else a for a, b in _ROLES if role in (a, b)}
             other = next((p for p in sorted(partners) if p in given), None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -71,6 +72,16 @@ _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 )
+
+
+def _first_letter(words: Iterable[str]) -> str:
+    """A lookahead for the first letters of `words` (a filter: the same matches, found faster).
+
+    The regex engine then passes over the other positions at once.
+    """
+    return "(?=[" + re.escape("".join(sorted({w[0].lower() for w in words}))) + "])"
+
+
 # In any case: passages are sometimes lower-cased ("on july 11"); but a day before
 # "may" must be "May" ("rule 3 may apply" is no date).
 _DATE_PATTERNS = [
@@ -78,8 +89,8 @@ _DATE_PATTERNS = [
     for p in (
         rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
         rf"(?P<m>{_MONTH.replace('May', '(?-i:May)')})(?:,?\s+(?P<y>\d{{4}}))?\b",
-        rf"\b(?P<m>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b",
-        rf"\b(?P<m>{_MONTH}),?\s+(?:of\s+)?(?P<y>\d{{4}})\b",
+        rf"{_first_letter(_MONTHS)}\b(?P<m>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b",
+        rf"{_first_letter(_MONTHS)}\b(?P<m>{_MONTH}),?\s+(?:of\s+)?(?P<y>\d{{4}})\b",
         r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b",
     )
 ]
@@ -147,8 +158,9 @@ _UNIT_ALT = "|".join(
     re.escape(a).replace(r"\ ", r"\s+") for a in sorted(_UNIT_OF, key=len, reverse=True)
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# The lookahead holds what a match can begin with (a filter, as `_first_letter`'s).
 _QUANTITY = re.compile(
-    rf"(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
+    rf"(?=[\d\s$€£¥u])(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
     rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",
@@ -177,6 +189,7 @@ _ORDINAL_WORDS = {
     )
 }
 _SPELLED = re.compile(  # "fifty", "twenty-five", "ninth"
+    rf"{_first_letter([*_CARDINAL_WORDS, *_ORDINAL_WORDS])}"
     rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:{'|'.join(_DIGIT_WORDS[1:])})|"
     rf"{'|'.join([*_CARDINAL_WORDS, *_ORDINAL_WORDS])})\b",
     re.IGNORECASE,

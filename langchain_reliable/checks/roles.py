@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
@@ -221,6 +222,32 @@ def _name_runs(passage: str) -> tuple[list[str], ...]:
     )
 
 
+@dataclass(frozen=True)
+class _NameView:
+    """The name runs of some passages, with the counts `partial_name` compares."""
+
+    runs: tuple[list[str], ...]
+    said: Counter[str]  # every word of the passages
+    in_runs: Counter[str]  # the words inside name runs
+    holding: dict[str, list[int]]  # word -> the runs holding it, in order
+
+
+@lru_cache(maxsize=8)
+def _name_view(passages: tuple[str, ...]) -> _NameView:
+    """The `_NameView` of `passages` (cached: an answer's claims share their passages)."""
+    runs = tuple(run for p in passages for run in _name_runs(p))
+    holding: dict[str, list[int]] = {}
+    for i, run in enumerate(runs):
+        for word in dict.fromkeys(run):
+            holding.setdefault(word, []).append(i)
+    return _NameView(
+        runs=runs,
+        said=Counter(name_form(" ".join(passages)).split()),
+        in_runs=Counter(w for run in runs for w in run),
+        holding=holding,
+    )
+
+
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name that shares the end of `name` (or its first name) but not the rest.
 
@@ -245,11 +272,12 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     if len(words) < 2 or (not thing and len(plain) != 2) or (thing and len(words) < 3):
         return None
     tail = words[-2:] if thing else words[-1:]
-    runs = [run for p in passages for run in _name_runs(p)]
-    said = Counter(name_form(" ".join(passages)).split())
-    in_runs = Counter(w for rw in runs for w in rw)
+    view = _name_view(tuple(passages))
+    said, in_runs = view.said, view.in_runs
+    # Only a run holding the first or the last word can hold the name or conflict with it.
+    holding = sorted({*view.holding.get(words[0], ()), *view.holding.get(words[-1], ())})
     conflict = None
-    for rw in runs:
+    for rw in (view.runs[i] for i in holding):
         if set(words) <= set(rw):
             return None
         if conflict is not None or not rw:
