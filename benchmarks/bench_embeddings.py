@@ -125,7 +125,7 @@ def bench_onnx(threads: int, runs: int, batch: list[str]) -> dict[str, float]:
 
     load()  # first import of onnxruntime and tokenizers, not counted
     load_s = median_time(load, runs)
-    emb = LocalEmbeddings(cache_size=0, batch_size=32, intra_op_num_threads=threads)
+    emb = LocalEmbeddings(cache_size=0, intra_op_num_threads=threads)
     emb.encode(SHORT[:2])
 
     def singles() -> None:

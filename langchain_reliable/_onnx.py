@@ -1,10 +1,11 @@
-"""What the package's two ONNX models share: the CPU session and unpadded batches.
+"""What the package's two ONNX models share: the CPU session, thread counts, unpadded batches.
 
-Both the embedding model and the entailment model run rows only with rows of the
-same token length, so nothing is padded and a row's output does not depend on the
-other rows; a lone row runs twice in one batch, because onnxruntime's one-row path
-rounds differently from its batched path (any batch of two or more gives the same
-bits).
+Neither model pads: a row's output must not depend on the other rows. The
+embedding model runs each text alone (one row per run, single-threaded, texts of
+a call spread over threads). The entailment model batches rows of the same token
+length only (`same_length_batches`); a lone row runs twice in one batch, because
+onnxruntime's one-row path rounds differently from its batched path (any batch
+of two or more gives the same bits).
 """
 
 from __future__ import annotations
@@ -20,11 +21,7 @@ __all__ = ["cpu_session", "default_threads", "same_length_batches", "usable_core
 def default_threads() -> int:
     """``OMP_NUM_THREADS`` where set (Ray sets it per actor), else two where two cores are free.
 
-    Measured on 2 shared cores (answers of 5 claims against 3 passages of about
-    500 tokens, other work running): 1 thread 430 ms per answer, 2 threads 285 ms.
-    Idle pool threads do not spin (see `cpu_session`), so the second thread costs
-    little when the cores are busy. Worker processes that share the cores (the
-    batch engines) run one thread each.
+    Worker processes that share the cores (the batch engines) run one thread each.
     """
     wanted = os.environ.get("OMP_NUM_THREADS", "").strip()
     if wanted.isdigit() and int(wanted) >= 1:

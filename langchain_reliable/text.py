@@ -214,8 +214,11 @@ def tokenize(text: str) -> list[str]:
     ("COX-2" stays "cox-2"); possessive "'s" is dropped.
     """
     tokens: list[str] = []
-    for match in _TOKEN.finditer(text):
-        token = match.group(0).lower().replace("’", "'")
+    for token in _TOKEN.findall(text):
+        token = token.lower().replace("’", "'")
+        if token.isalpha():  # a plain word, the common case
+            tokens.append(token)
+            continue
         if token[0].isdigit():
             tokens.append(_normalise_number_token(token))
             continue

@@ -76,13 +76,13 @@ def test_order_preserved_with_mixed_lengths() -> None:
         " ".join(["tokens beyond the limit"] * 200),
         "Paris is the capital of France.",
     ]
-    # batch_size=2: several batches; texts are batched only with texts of their length.
-    batched = LocalEmbeddings(batch_size=2, cache_size=0).encode(texts)
-    one_by_one = LocalEmbeddings(batch_size=1, cache_size=0)
+    # Two threads share the texts of a call; each text runs alone.
+    together = LocalEmbeddings(intra_op_num_threads=2, cache_size=0).encode(texts)
+    one_by_one = LocalEmbeddings(intra_op_num_threads=1, cache_size=0)
     singles = np.stack([one_by_one.encode([t])[0] for t in texts])
-    # No padding: a text's vector does not depend on its batch, bit for bit.
-    np.testing.assert_array_equal(batched, singles)
-    reversed_ = LocalEmbeddings(batch_size=4, cache_size=0).encode(texts[::-1])[::-1]
+    # A text's vector does not depend on the rest of the call or the thread, bit for bit.
+    np.testing.assert_array_equal(together, singles)
+    reversed_ = LocalEmbeddings(intra_op_num_threads=3, cache_size=0).encode(texts[::-1])[::-1]
     np.testing.assert_array_equal(reversed_, singles)
 
 
@@ -166,7 +166,7 @@ def test_clear_cache_resets_vectors_and_counters() -> None:
 
 
 def test_cache_is_thread_safe() -> None:
-    model = LocalEmbeddings(cache_size=8, batch_size=4)
+    model = LocalEmbeddings(cache_size=8)
     texts = [f"passage number {i}" for i in range(20)]
     expected = LocalEmbeddings(cache_size=0).encode(texts)
     errors: list[BaseException] = []
@@ -232,7 +232,6 @@ def test_single_string_and_bad_query_are_rejected(emb: LocalEmbeddings) -> None:
     [
         {"max_length": 1},
         {"max_length": 513},
-        {"batch_size": 0},
         {"cache_size": -1},
         {"intra_op_num_threads": 0},
     ],
