@@ -87,11 +87,11 @@ def _first_letter(words: Iterable[str]) -> str:
 _DATE_PATTERNS = [
     re.compile(p, re.IGNORECASE)
     for p in (
-        rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        rf"(?=\d)\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
         rf"(?P<m>{_MONTH.replace('May', '(?-i:May)')})(?:,?\s+(?P<y>\d{{4}}))?\b",
         rf"{_first_letter(_MONTHS)}\b(?P<m>{_MONTH})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b",
         rf"{_first_letter(_MONTHS)}\b(?P<m>{_MONTH}),?\s+(?:of\s+)?(?P<y>\d{{4}})\b",
-        r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b",
+        r"(?=\d)\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b",
     )
 ]
 
@@ -158,9 +158,9 @@ _UNIT_ALT = "|".join(
     re.escape(a).replace(r"\ ", r"\s+") for a in sorted(_UNIT_OF, key=len, reverse=True)
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-# The lookahead holds what a match can begin with (a filter, as `_first_letter`'s).
+# The lookahead holds how a match must begin (a filter, as `_first_letter`'s).
 _QUANTITY = re.compile(
-    rf"(?=[\d\s$€£¥u])(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
+    rf"(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
     rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",
@@ -243,7 +243,7 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
             found.append(quantity)
     if spelled:
         for m in _SPELLED.finditer(text):
-            word = m.group(0).lower()
+            word = m.group(0).casefold()  # "ſeven" (long s) matches too
             if word in _ORDINAL_WORDS:
                 found.append(Quantity("ordinal", _ORDINAL_WORDS[word], None, m.group(0), *m.span()))
             else:

@@ -335,6 +335,9 @@ def test_extract_quantities(text: str, expected: list[tuple]) -> None:
 def test_spelled_numbers_in_passages() -> None:
     found = extract_quantities("fifty years, a twelve-bar song, twenty-five men", spelled=True)
     assert [(q.kind, q.value) for q in found] == [("count", 50.0), ("count", 12.0), ("count", 25.0)]
+    # A long s matches "s" in any case: read, not a KeyError.
+    odd = extract_quantities("ſeven seas, ſixty-ſix days", spelled=True)
+    assert [(q.kind, q.value) for q in odd] == [("count", 7.0), ("count", 66.0)]
 
 
 @pytest.mark.parametrize(
