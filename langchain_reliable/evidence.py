@@ -28,14 +28,13 @@ Example:
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from langchain_reliable.passage_index import PassageIndex, passage_index, postings_of
+from langchain_reliable.passage_index import PassageIndex, Postings, passage_index
 from langchain_reliable.schemas import Claim, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, tokenize
 
@@ -111,7 +110,7 @@ class _BM25:
 
     def __init__(
         self,
-        postings: Sequence[dict[str, tuple[list[int], list[int]]]],
+        postings: Sequence[Postings],
         sizes: Sequence[int],
         lengths: np.ndarray,
         k1: float = 1.2,
@@ -129,17 +128,17 @@ class _BM25:
         out = np.zeros(self.n, dtype=np.float64)
         for term in set(query):
             hits = [
-                (off, p[term])
+                (off, found)
                 for off, p in zip(self.offsets, self.postings, strict=True)
-                if term in p
+                if (found := p.get(term)) is not None
             ]
             if not hits:
                 continue
             df = sum(len(at) for _, (at, _) in hits)
             idf = math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
             for off, (at, counts) in hits:
-                rows = np.asarray(at) + off
-                tf = np.asarray(counts, dtype=np.float64)
+                rows = at + off
+                tf = counts.astype(np.float64)
                 out[rows] += idf * tf * (self.k1 + 1.0) / (tf + self.norm[rows])
         return out
 
@@ -303,11 +302,11 @@ class EvidenceSelector:
     @staticmethod
     def _bm25(units: Sequence[Unit], indexes: Sequence[PassageIndex] | None) -> _BM25:
         if indexes is not None and sum(len(i.units) for i in indexes) == len(units):
-            lengths = np.array([n for i in indexes for n in i.lengths], dtype=np.float64)
+            lengths = np.concatenate([i.lengths for i in indexes]).astype(np.float64)
             return _BM25([i.postings for i in indexes], [len(i.units) for i in indexes], lengths)
-        counts = [Counter(tokenize(u.text)) for u in units]
-        lengths = np.array([sum(c.values()) for c in counts], dtype=np.float64)
-        return _BM25([postings_of(counts)], [len(units)], lengths)
+        tokens = [tokenize(u.text) for u in units]
+        lengths = np.array([len(t) for t in tokens], dtype=np.float64)
+        return _BM25([Postings.of_tokens(tokens)], [len(units)], lengths)
 
     def _candidates(self, units: Sequence[Unit], lexical: Sequence[np.ndarray]) -> np.ndarray:
         """Mask of the units whose sentences are embedded: each claim's best by BM25."""

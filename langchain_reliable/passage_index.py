@@ -23,11 +23,12 @@ from __future__ import annotations
 import hashlib
 import threading
 from bisect import bisect_left, bisect_right
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Literal
+
+import numpy as np
 
 from langchain_reliable.checks.names import name_form
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
@@ -36,16 +37,61 @@ from langchain_reliable.text import STOPWORDS, split_passage_sentences, stem, to
 __all__ = [
     "IndexCache",
     "PassageIndex",
+    "Postings",
     "UnitBounds",
     "build_index",
     "cut_units",
     "index_cache",
     "passage_index",
-    "postings_of",
 ]
 
 UnitBounds = tuple[int, int, Literal["sentence", "window"], int]
 """A unit of a passage: `(start, end, kind, sentence)`, as in `evidence.Unit`."""
+
+
+@dataclass(frozen=True)
+class Postings:
+    """An inverted index held in arrays: per key, the units holding it (ascending) and how often.
+
+    A cached index is then a few arrays, not thousands of lists for the garbage
+    collector to walk.
+    """
+
+    keys: dict[str, int]
+    starts: np.ndarray  # key k's entries are [starts[k], starts[k + 1])
+    units: np.ndarray
+    counts: np.ndarray
+
+    def get(self, key: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The units holding `key` and its count in each, or `None`."""
+        k = self.keys.get(key)
+        if k is None:
+            return None
+        a, b = self.starts[k], self.starts[k + 1]
+        return self.units[a:b], self.counts[a:b]
+
+    @classmethod
+    def build(cls, keys: dict[str, int], unit_ids: Sequence[np.ndarray]) -> Postings:
+        """From each unit's key ids (values of `keys`), repeats counted."""
+        n = len(unit_ids)
+        ids = np.concatenate(unit_ids) if n else np.zeros(0, dtype=np.int64)
+        sizes = np.fromiter((len(a) for a in unit_ids), dtype=np.int64, count=n)
+        units = np.repeat(np.arange(n, dtype=np.int64), sizes)
+        pairs, counts = np.unique(ids * max(n, 1) + units, return_counts=True)
+        key_of = pairs // max(n, 1)
+        starts = np.searchsorted(key_of, np.arange(len(keys) + 1))
+        return cls(keys, starts, pairs % max(n, 1), counts)
+
+    @classmethod
+    def of_tokens(cls, unit_tokens: Sequence[Sequence[str]]) -> Postings:
+        """From each unit's tokens."""
+        keys: dict[str, int] = {}
+        return cls.build(keys, [_ids(tokens, keys) for tokens in unit_tokens])
+
+
+def _ids(words: Sequence[str], keys: dict[str, int]) -> np.ndarray:
+    """`words` as ids in `keys`, new words added."""
+    return np.array([keys.setdefault(w, len(keys)) for w in words], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -55,13 +101,11 @@ class PassageIndex:
     Attributes:
         text: The passage text.
         units: Sentences, then windows of two neighbouring sentences.
-        tokens: BM25 term counts per unit (`text.tokenize`).
-        lengths: Token count per unit.
+        lengths: BM25 token count per unit (`text.tokenize`).
         postings: Per term, the units holding it and how often (BM25's inverted index).
-        unit_stems: Content stems per unit.
         stem_units: Per content stem, the units holding it.
+        stems: Every content stem of the text.
         sentence_df: In how many sentences each content stem occurs.
-        bigrams: Neighbouring content-stem pairs within sentences.
         quantities: Numbers, dates and measures of the text (`spelled=True`).
         unit_quantities: The quantities inside each unit.
         names: `name_form(text)`.
@@ -72,18 +116,32 @@ class PassageIndex:
 
     text: str
     units: tuple[UnitBounds, ...]
-    tokens: tuple[Counter[str], ...]
-    lengths: tuple[int, ...]
-    postings: dict[str, tuple[list[int], list[int]]]
-    unit_stems: tuple[frozenset[str], ...]
-    stem_units: dict[str, list[int]]
-    sentence_df: Counter[str]
-    bigrams: frozenset[tuple[str, str]]
+    lengths: np.ndarray
+    postings: Postings
+    stem_units: Postings
+    stems: frozenset[str]
+    sentence_df: dict[str, int]
     quantities: tuple[Quantity, ...]
     unit_quantities: tuple[tuple[Quantity, ...], ...]
     names: str
     words: frozenset[str]
     word_stems: frozenset[str]
+    _unit_stems: tuple[np.ndarray, ...]
+    _stem_names: tuple[str, ...]
+    _bigrams: np.ndarray  # sorted keys `a * len(stems) + b` of neighbouring stem ids
+
+    def stems_of(self, unit: int) -> frozenset[str]:
+        """The content stems of unit `unit`."""
+        return frozenset(self._stem_names[i] for i in self._unit_stems[unit].tolist())
+
+    def has_bigram(self, first: str, second: str) -> bool:
+        """Whether content stem `second` follows `first` in some sentence."""
+        a, b = self.stem_units.keys.get(first), self.stem_units.keys.get(second)
+        if a is None or b is None:
+            return False
+        key = a * len(self._stem_names) + b
+        at = int(np.searchsorted(self._bigrams, key))
+        return at < len(self._bigrams) and int(self._bigrams[at]) == key
 
 
 def cut_units(text: str, max_chars: int = 600, windows: bool = True) -> list[UnitBounds]:
@@ -99,45 +157,55 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
     """Compute the `PassageIndex` of `text` cut into `units` (no cache)."""
     # Units are sentences and windows of sentences: a window's tokens are its two
     # sentences' tokens (only whitespace lies between them), so each sentence is
-    # tokenised once.
+    # tokenised and stemmed once.
+    terms: dict[str, int] = {}
+    stems: dict[str, int] = {}
     spans = {i: (a, b) for a, b, kind, i in units if kind == "sentence"}
-    said = {i: tokenize(text[a:b]) for i, (a, b) in spans.items()}
-    token_lists = []
+    said: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for i, (a, b) in spans.items():
+        tokens = tokenize(text[a:b])
+        said[i] = (_ids(tokens, terms), _ids(_content_stems(tokens), stems))
+    unit_terms, unit_stems = [], []
     for a, b, kind, i in units:
         if kind == "sentence":
-            token_lists.append(said[i])
+            found = said[i]
         elif spans.get(i, (a, -1))[0] == a and spans.get(i + 1, (-1, b))[1] == b:
-            token_lists.append(said[i] + said[i + 1])
+            found = tuple(np.concatenate(pair) for pair in zip(said[i], said[i + 1], strict=True))
         else:  # units cut otherwise than by `cut_units`
-            token_lists.append(tokenize(text[a:b]))
-    tokens = [Counter(t) for t in token_lists]
-    sequences = [[stem(t) for t in ts if t not in STOPWORDS] for ts in token_lists]
-    unit_stems = [frozenset(seq) for seq in sequences]
-    df: Counter[str] = Counter()
-    bigrams: set[tuple[str, str]] = set()
-    for (_, _, kind, _), seq, pool in zip(units, sequences, unit_stems, strict=True):
-        if kind == "sentence":
-            df.update(pool)
-            bigrams.update(pairwise(seq))
+            tokens = tokenize(text[a:b])
+            found = (_ids(tokens, terms), _ids(_content_stems(tokens), stems))
+        unit_terms.append(found[0])
+        unit_stems.append(found[1])
+    stem_units = Postings.build(stems, unit_stems)
+    sentence = np.array([kind == "sentence" for _, _, kind, _ in units], dtype=bool)
+    stem_of = np.repeat(np.arange(len(stems)), np.diff(stem_units.starts))
+    df = np.bincount(stem_of[sentence[stem_units.units]], minlength=len(stems))
+    names_list = tuple(stems)
+    bigrams = [seq[:-1] * len(stems) + seq[1:] for _, seq in said.values() if len(seq) > 1]
     quantities = extract_quantities(text, spelled=True)
     names = name_form(text)
     name_words = frozenset(names.split())
     return PassageIndex(
         text=text,
         units=tuple(units),
-        tokens=tuple(tokens),
-        lengths=tuple(sum(c.values()) for c in tokens),
-        postings=postings_of(tokens),
-        unit_stems=tuple(unit_stems),
-        stem_units=_stem_units(unit_stems),
-        sentence_df=df,
-        bigrams=frozenset(bigrams),
+        lengths=np.array([len(t) for t in unit_terms], dtype=np.int64),
+        postings=Postings.build(terms, unit_terms),
+        stem_units=stem_units,
+        stems=frozenset(stems),
+        sentence_df={names_list[k]: int(n) for k, n in enumerate(df.tolist()) if n},
         quantities=tuple(quantities),
         unit_quantities=_unit_quantities(quantities, units),
         names=names,
         words=name_words,
         word_stems=frozenset(stem(w) for w in name_words),
+        _unit_stems=tuple(np.unique(ids) for ids in unit_stems),
+        _stem_names=names_list,
+        _bigrams=np.unique(np.concatenate(bigrams)) if bigrams else np.zeros(0, np.int64),
     )
+
+
+def _content_stems(tokens: Sequence[str]) -> list[str]:
+    return [stem(t) for t in tokens if t not in STOPWORDS]
 
 
 def _unit_quantities(
@@ -149,25 +217,6 @@ def _unit_quantities(
         tuple(q for q in quantities[bisect_left(starts, a) : bisect_right(starts, b)] if q.end <= b)
         for a, b, _, _ in units
     )
-
-
-def _stem_units(unit_stems: Sequence[frozenset[str]]) -> dict[str, list[int]]:
-    found: dict[str, list[int]] = {}
-    for i, pool in enumerate(unit_stems):
-        for s in pool:
-            found.setdefault(s, []).append(i)
-    return found
-
-
-def postings_of(counts: Sequence[Counter[str]]) -> dict[str, tuple[list[int], list[int]]]:
-    """Inverted index of term counts: term -> (unit positions, counts there)."""
-    rows: dict[str, tuple[list[int], list[int]]] = {}
-    for i, counter in enumerate(counts):
-        for term, n in counter.items():
-            at, tf = rows.setdefault(term, ([], []))
-            at.append(i)
-            tf.append(n)
-    return rows
 
 
 class IndexCache:

@@ -75,50 +75,45 @@ def _core(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=8)
-def _resolved(facts: PassageFacts) -> dict[int, frozenset[str]]:
-    """Stems of each sentence unit, with the names of the sentence before for a pronoun.
+def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
+    """Per name stem, the sentence units that refer to it by an opening pronoun.
 
     "She usually played from the baseline" is about the "Serena Williams" of
     the sentence before it. Cached for the last few answers' facts (their claims
     share them); read only.
     """
-    out: dict[int, frozenset[str]] = {}
+    found: dict[str, set[int]] = {}
     previous: dict[int, int] = {}
     for i in facts.sentences:
         unit = facts.units[i]
-        stems = facts.unit_stems[i]
         before = previous.get(unit.order)
-        words = unit.text.split()
+        words = unit.text.split(None, 1)
         if before is not None and words and words[0].lower().strip(",") in _PRONOUNS:
-            names = {n for name in text_names(facts.units[before].text) for n in _core(name)}
-            stems = stems | names
-        out[i] = stems
+            for name in text_names(facts.units[before].text):
+                for n in _core(name):
+                    found.setdefault(n, set()).add(i)
         previous[unit.order] = i
-    return out
+    return found
 
 
 def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
-    """The sentence units holding the largest share of `stems`, and that share."""
+    """The sentence units holding the largest share of `stems`, and that share.
+
+    A sentence holds a stem that it says, or that names whom its opening
+    pronoun refers to (`_named_by_pronoun`).
+    """
     if not stems or not facts.sentences:
         return [], 0.0
     held: Counter[int] = Counter()
-    holders = _holders(facts)
+    by_pronoun = _named_by_pronoun(facts)
     for s in stems:
-        held.update(holders.get(s, ()))
+        said = facts.sentences_with(s)
+        more = by_pronoun.get(s)
+        held.update(more.union(said) if more else said)
     if not held:  # no sentence holds any: all are equally (not) about the claim
         return list(facts.sentences), 0.0
     best = max(held.values()) / len(stems)
     return [i for i in facts.sentences if held[i] / len(stems) >= best - 1e-9], best
-
-
-@lru_cache(maxsize=8)
-def _holders(facts: PassageFacts) -> dict[str, list[int]]:
-    """Per stem, the sentence units whose resolved stems hold it (`_resolved`)."""
-    found: dict[str, list[int]] = {}
-    for i, stems in _resolved(facts).items():
-        for s in stems:
-            found.setdefault(s, []).append(i)
-    return found
 
 
 def _sentence_check(

@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -65,8 +66,8 @@ class PassageFacts:
                 for o, p in enumerate(passages)
             ]
         self.units = units
-        self.unit_stems = [s for index in indexes for s in index.unit_stems]
-        self.stems = frozenset().union(*self.unit_stems) if units else frozenset()
+        self._indexes = list(indexes)
+        self.stems = frozenset().union(*(index.stems for index in indexes))
         forms = [index.names.strip() for index in indexes]
         self.text = " " + " ".join(f for f in forms if f) + " "
         self.words = frozenset().union(*(index.words for index in indexes))
@@ -77,15 +78,32 @@ class PassageFacts:
         )
         self.unit_quantities = [list(qs) for index in indexes for qs in index.unit_quantities]
         self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
+        self._is_sentence = np.array([u.kind == "sentence" for u in units], dtype=bool)
         df: Counter[str] = Counter()
         for index in indexes:
             df.update(index.sentence_df)
         self.df = df
         self.n_sentences = len(self.sentences)
-        self.bigrams = frozenset().union(*(index.bigrams for index in indexes))
         self._stem_units = [index.stem_units for index in indexes]
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+
+    def sentences_with(self, stem: str) -> list[int]:
+        """The sentence units holding content stem `stem`, in order."""
+        found = [
+            hit[0] + offset
+            for offset, postings in zip(self._offsets, self._stem_units, strict=True)
+            if (hit := postings.get(stem)) is not None
+        ]
+        if not found:
+            return []
+        units = np.concatenate(found)
+        return units[self._is_sentence[units]].tolist()
+
+    def stems_of(self, unit: int) -> frozenset[str]:
+        """The content stems of unit `unit` (an index into `units`)."""
+        at = bisect_right(self._offsets, unit) - 1
+        return self._indexes[at].stems_of(unit - self._offsets[at])
 
     def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
         """Share of `stems` found in each unit (1.0 everywhere for no stems).
@@ -98,9 +116,9 @@ class PassageFacts:
             return counts + 1.0
         for s in stems:
             for offset, postings in zip(self._offsets, self._stem_units, strict=True):
-                at = postings.get(s)
-                if at is not None:
-                    counts[np.asarray(at) + offset] += 1.0
+                found = postings.get(s)
+                if found is not None:
+                    counts[found[0] + offset] += 1.0
         return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:
@@ -121,7 +139,8 @@ class PassageFacts:
         pairs = list(pairwise(stems))
         if not pairs:
             return 1.0
-        return sum(p in self.bigrams for p in pairs) / len(pairs)
+        found = sum(any(i.has_bigram(a, b) for i in self._indexes) for a, b in pairs)
+        return found / len(pairs)
 
     def has_name(self, name: str) -> bool:
         """Whether the passages give `name`: all its words, or a person's surname.

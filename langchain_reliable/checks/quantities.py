@@ -158,9 +158,9 @@ _UNIT_ALT = "|".join(
     re.escape(a).replace(r"\ ", r"\s+") for a in sorted(_UNIT_OF, key=len, reverse=True)
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-# The lookahead holds how a match must begin (a filter, as `_first_letter`'s).
+# The lookaheads hold how a match must begin (filters, as `_first_letter`'s).
 _QUANTITY = re.compile(
-    rf"(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
+    rf"(?=[\d\s$€£¥u])(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
     rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words
 from langchain_reliable.text import STOPWORDS, stem
@@ -222,30 +221,28 @@ def _name_runs(passage: str) -> tuple[list[str], ...]:
     )
 
 
-@dataclass(frozen=True)
 class _NameView:
     """The name runs of some passages, with the counts `partial_name` compares."""
 
-    runs: tuple[list[str], ...]
-    said: Counter[str]  # every word of the passages
-    in_runs: Counter[str]  # the words inside name runs
-    holding: dict[str, list[int]]  # word -> the runs holding it, in order
+    def __init__(self, passages: tuple[str, ...]) -> None:
+        self.passages = passages
+        self.runs = tuple(run for p in passages for run in _name_runs(p))
+        self.holding: dict[str, list[int]] = {}  # word -> the runs holding it, in order
+        for i, run in enumerate(self.runs):
+            for word in dict.fromkeys(run):
+                self.holding.setdefault(word, []).append(i)
+        self.in_runs = Counter(w for run in self.runs for w in run)  # words inside name runs
+
+    @cached_property
+    def said(self) -> Counter[str]:
+        """Every word of the passages (needed only for some conflicts)."""
+        return Counter(name_form(" ".join(self.passages)).split())
 
 
 @lru_cache(maxsize=8)
 def _name_view(passages: tuple[str, ...]) -> _NameView:
     """The `_NameView` of `passages` (cached: an answer's claims share their passages)."""
-    runs = tuple(run for p in passages for run in _name_runs(p))
-    holding: dict[str, list[int]] = {}
-    for i, run in enumerate(runs):
-        for word in dict.fromkeys(run):
-            holding.setdefault(word, []).append(i)
-    return _NameView(
-        runs=runs,
-        said=Counter(name_form(" ".join(passages)).split()),
-        in_runs=Counter(w for run in runs for w in run),
-        holding=holding,
-    )
+    return _NameView(passages)
 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
@@ -273,7 +270,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
         return None
     tail = words[-2:] if thing else words[-1:]
     view = _name_view(tuple(passages))
-    said, in_runs = view.said, view.in_runs
+    in_runs = view.in_runs
     # Only a run holding the first or the last word can hold the name or conflict with it.
     holding = sorted({*view.holding.get(words[0], ()), *view.holding.get(words[-1], ())})
     conflict = None
@@ -286,7 +283,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
         if thing:  # its own words found nowhere: "Commercial" of "Commercial Tenancies Act"
             own = [w for w in words if w not in rw]
             other = (at > 0 and not _alike(rw[:at], words[:-2])) or _other_middle(rw, words)
-            if other and not any(said[w] for w in own):
+            if other and not any(view.said[w] for w in own):
                 conflict = " ".join(rw).title()
         elif (at > 0 and not _alike(rw[:at], words)) or (
             # the same first name with another surname, the claim's only in other names
@@ -294,7 +291,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
             and rw[0] == words[0]
             and rw[1] not in _INSTITUTIONS
             and not _alike(rw[1:], words[1:])
-            and said[words[1]] <= in_runs[words[1]]
+            and view.said[words[1]] <= in_runs[words[1]]
         ):
             conflict = " ".join(rw).title()
     return conflict
