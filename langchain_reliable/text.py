@@ -213,10 +213,15 @@ def tokenize(text: str) -> list[str]:
     split into their parts unless a part holds a digit or is a single letter
     ("COX-2" stays "cox-2"); possessive "'s" is dropped.
     """
+    if text.isascii():  # lower-casing keeps ASCII offsets: the same matches
+        raw = _TOKEN.findall(text.lower())
+        if all(map(str.isalpha, raw)):  # plain words only, the common case
+            return raw
+    else:
+        raw = [t.lower().replace("’", "'") for t in _TOKEN.findall(text)]
     tokens: list[str] = []
-    for token in _TOKEN.findall(text):
-        token = token.lower().replace("’", "'")
-        if token.isalpha():  # a plain word, the common case
+    for token in raw:
+        if token.isalpha():
             tokens.append(token)
             continue
         if token[0].isdigit():

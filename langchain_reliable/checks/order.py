@@ -206,7 +206,7 @@ def _roles(text: str) -> dict[str, frozenset[str]]:
     return {name: frozenset(roles) for name, roles in found.items()}
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
     """The roles the passages give each name (cached: an answer's claims share them)."""
     stated: dict[str, set[str]] = {}

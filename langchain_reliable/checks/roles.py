@@ -213,7 +213,7 @@ def opening_name(claim: str) -> str | None:
 _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8192)
 def _name_runs(passage: str) -> tuple[list[str], ...]:
     """The capitalised runs of `passage` as name words, titles dropped (cached per passage)."""
     return tuple(
@@ -239,7 +239,7 @@ class _NameView:
         return Counter(name_form(" ".join(self.passages)).split())
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _name_view(passages: tuple[str, ...]) -> _NameView:
     """The `_NameView` of `passages` (cached: an answer's claims share their passages)."""
     return _NameView(passages)
