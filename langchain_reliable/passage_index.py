@@ -169,7 +169,7 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
     for a, b, kind, i in units:
         if kind == "sentence":
             found = said[i]
-        elif spans.get(i, (a, -1))[0] == a and spans.get(i + 1, (-1, b))[1] == b:
+        elif i in spans and i + 1 in spans and spans[i][0] == a and spans[i + 1][1] == b:
             found = tuple(np.concatenate(pair) for pair in zip(said[i], said[i + 1], strict=True))
         else:  # units cut otherwise than by `cut_units`
             tokens = tokenize(text[a:b])

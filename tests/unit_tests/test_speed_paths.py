@@ -14,7 +14,15 @@ from langchain_reliable import create_verifier
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_index import IndexCache, build_index, cut_units
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
-from langchain_reliable.text import _ABBREVIATIONS, _BOUNDARY, _HARD_BREAK, split_passage_sentences
+from langchain_reliable.text import (
+    _ABBREVIATIONS,
+    _BOUNDARY,
+    _HARD_BREAK,
+    STOPWORDS,
+    split_passage_sentences,
+    stem,
+    tokenize,
+)
 from langchain_reliable.verifiers.base import BlockingVerifier
 from langchain_reliable.verifiers.local import LocalVerifier
 
@@ -94,6 +102,36 @@ def test_index_matches_units_cut_afresh() -> None:
     index = build_index(text, cut_units(text))
     units = EvidenceSelector().units([Passage(index=0, text=text)])
     assert [(u.start, u.end, u.kind, u.sentence) for u in units] == list(index.units)
+
+
+def test_array_index_holds_what_per_unit_sets_hold() -> None:
+    """Postings, stems, sentence counts and bigrams equal those read off each unit's tokens."""
+    text = DEMO["passages"][0]["text"] + " Odd units:   a b. c\n\n d d d."
+    units = cut_units(text)
+    units.append((0, 25, "window", 99))  # a unit not cut as a window of two sentences
+    index = build_index(text, units)
+    tokens = [tokenize(text[a:b]) for a, b, _, _ in units]
+    stems = [[stem(t) for t in ts if t not in STOPWORDS] for ts in tokens]
+    assert index.lengths.tolist() == [len(t) for t in tokens]
+    for term in {t for ts in tokens for t in ts}:
+        at, counts = index.postings.get(term)
+        expected = [(i, ts.count(term)) for i, ts in enumerate(tokens) if term in ts]
+        assert list(zip(at.tolist(), counts.tolist(), strict=True)) == expected
+    assert index.postings.get("absent-term") is None
+    for s in {x for seq in stems for x in seq}:
+        holding = [i for i, seq in enumerate(stems) if s in seq]
+        assert index.stem_units.get(s)[0].tolist() == holding
+        sentences = sum(units[i][2] == "sentence" for i in holding)
+        assert index.sentence_df.get(s, 0) == sentences
+    assert [index.stems_of(i) for i in range(len(units))] == [frozenset(x) for x in stems]
+    assert index.stems == frozenset(x for seq in stems for x in seq)
+    said = [seq for seq, (_, _, kind, _) in zip(stems, units, strict=True) if kind == "sentence"]
+    pairs = {p for seq in said for p in pairwise(seq)}
+    words = sorted(index.stems)
+    for a in words[:40]:
+        for b in words[:40]:
+            assert index.has_bigram(a, b) == ((a, b) in pairs)
+    assert not index.has_bigram("absent", words[0])
 
 
 class Recorder:
