@@ -238,7 +238,7 @@ def run_worker(code_root: Path, data: Path, runs: int, seed: bool = True) -> dic
             sys.executable,
             str(ROOT / "benchmarks" / "speed_worker.py"),
             "--data",
-            str(data),
+            str(data.resolve()),  # the worker runs in `code_root`
             "--runs",
             str(runs),
             *([] if seed else ["--no-seed"]),

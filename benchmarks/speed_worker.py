@@ -2,7 +2,8 @@
 
 The package is imported from `PYTHONPATH`, so the same sweep runs against this
 tree and against a checkout of an earlier commit. Prints one JSON object: for
-each case, the per-run seconds of one answer of 5 claims (fresh caches each run),
+each case, the per-run seconds of one answer of 5 claims (fresh caches each run, a
+garbage collection before each timed call),
 and the batch throughputs (claims/s) with recurring passages and new claims.
 
     PYTHONPATH=. python benchmarks/speed_worker.py --data ../shared/data --runs 5
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import random
@@ -167,11 +169,13 @@ def main() -> None:
             passages = [source.passage(tokens) for _ in range(n)]
             answer = make_answer(passages, rng)
             clear_caches(verifier)
+            gc.collect()  # no collection of earlier garbage inside the timed call
             t0 = time.perf_counter()
             report = graph.invoke({"answer": answer, "context": passages})
             ours.append(time.perf_counter() - t0)
             assert len(report["claims"]) >= 1
             if not args.no_seed:
+                gc.collect()  # no collection of earlier garbage inside the timed call
                 t0 = time.perf_counter()
                 seed_method(seed_emb, answer, passages)
                 seed.append(time.perf_counter() - t0)
@@ -204,6 +208,7 @@ def main() -> None:
         for _ in range(args.runs):
             inputs = draw()
             config = {"max_concurrency": threads}
+            gc.collect()  # no collection of earlier garbage inside the timed call
             t0 = time.perf_counter()
             if threads == 1:
                 outs = chosen.batch(inputs, config=config)
@@ -221,6 +226,7 @@ def main() -> None:
         rates = []
         for _ in range(args.runs):
             inputs = draw()
+            gc.collect()  # no collection of earlier garbage inside the timed call
             t0 = time.perf_counter()
             claims = sum(workers.map(_worker_claims, [inputs[0::2], inputs[1::2]]))
             rates.append(claims / (time.perf_counter() - t0))
@@ -231,6 +237,7 @@ def main() -> None:
     rates = []
     for _ in range(args.runs):
         claims = [c for b in draw() for c in re.split(r"(?<=[.!?])\s+", b["answer"]) if c.strip()]
+        gc.collect()  # no collection of earlier garbage inside the timed call
         t0 = time.perf_counter()
         for i in range(0, len(claims), 5):  # one answer's claims per call, as the verifier does
             encoder.encode(claims[i : i + 5])
@@ -247,6 +254,7 @@ def main() -> None:
             for c in re.split(r"(?<=[.!?])\s+", b["answer"])
             if c.strip()
         ]
+        gc.collect()  # no collection of earlier garbage inside the timed call
         t0 = time.perf_counter()
         lexical.score(items)
         rates.append(len(items) / (time.perf_counter() - t0))
@@ -254,6 +262,7 @@ def main() -> None:
     seed_rates = []
     for _ in range(0 if args.no_seed else args.runs):
         inputs = draw()
+        gc.collect()  # no collection of earlier garbage inside the timed call
         t0 = time.perf_counter()
         claims = sum(len(seed_method(seed_cached, b["answer"], b["context"])) for b in inputs)
         seed_rates.append(claims / (time.perf_counter() - t0))
