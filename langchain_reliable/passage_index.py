@@ -198,7 +198,7 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
         names=names,
         words=name_words,
         word_stems=frozenset(stem(w) for w in name_words),
-        _unit_stems=tuple(np.unique(ids) for ids in unit_stems),
+        _unit_stems=tuple(unit_stems),
         _stem_names=names_list,
         _bigrams=np.unique(np.concatenate(bigrams)) if bigrams else np.zeros(0, np.int64),
     )

@@ -291,8 +291,8 @@ def _propagate_range_units(found: list[Quantity], text: str) -> list[Quantity]:
     out = list(found)
     for i in range(len(out) - 1, 0, -1):
         first, second = out[i - 1], out[i]
-        joiner = re.sub(r"\s+", " ", text[first.end : second.start].strip().lower())
-        if joiner not in _RANGE_JOINERS:
+        words = text[first.end : second.start].lower().split()
+        if len(words) > 2 or " ".join(words) not in _RANGE_JOINERS:  # joiners are 1-2 words
             continue
         if first.kind == second.kind == "money" and first.unit == second.unit:
             scale = _SCALE_WORD.search(second.text)
