@@ -313,7 +313,7 @@ class LocalEmbeddings(Embeddings):
             if self.long_texts == "mean":
                 windows.extend(encoding.overflowing)
                 owners.extend([row] * len(encoding.overflowing))
-        vectors, runs = self._run_windows(windows)
+        vectors = self._run_windows(windows)
         if len(windows) == len(texts):
             result = vectors
         else:  # long texts: the length-weighted mean of their windows; others as they are
@@ -328,11 +328,11 @@ class LocalEmbeddings(Embeddings):
         result /= np.maximum(norms, 1e-12)
         with self._cache_lock:
             self._texts_encoded += len(texts)
-            self._model_runs += runs
+            self._model_runs += len(windows)
         return result
 
-    def _run_windows(self, encodings: list[Any]) -> tuple[np.ndarray, int]:
-        """Model vectors of tokenised windows, and the number of model runs made.
+    def _run_windows(self, encodings: list[Any]) -> np.ndarray:
+        """Model vectors of tokenised windows, one model run each.
 
         Each window runs alone on one thread, so its vector is the same bits
         whatever else is encoded, on whichever thread. The pool (if any) takes
@@ -355,7 +355,7 @@ class LocalEmbeddings(Embeddings):
             longest_first = sorted(range(len(encodings)), key=lambda r: -len(encodings[r].ids))
             for _ in self._pool.map(run, longest_first):
                 pass
-        return result, len(encodings)
+        return result
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed documents (LangChain `Embeddings` interface).

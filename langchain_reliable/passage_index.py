@@ -126,20 +126,14 @@ class PassageIndex:
     names: str
     words: frozenset[str]
     word_stems: frozenset[str]
-    _unit_stems: tuple[np.ndarray, ...]
-    _stem_names: tuple[str, ...]
     _bigrams: np.ndarray  # sorted keys `a * len(stems) + b` of neighbouring stem ids
-
-    def stems_of(self, unit: int) -> frozenset[str]:
-        """The content stems of unit `unit`."""
-        return frozenset(self._stem_names[i] for i in self._unit_stems[unit].tolist())
 
     def has_bigram(self, first: str, second: str) -> bool:
         """Whether content stem `second` follows `first` in some sentence."""
         a, b = self.stem_units.keys.get(first), self.stem_units.keys.get(second)
         if a is None or b is None:
             return False
-        key = a * len(self._stem_names) + b
+        key = a * len(self.stem_units.keys) + b
         at = int(np.searchsorted(self._bigrams, key))
         return at < len(self._bigrams) and int(self._bigrams[at]) == key
 
@@ -198,8 +192,6 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
         names=names,
         words=name_words,
         word_stems=frozenset(stem(w) for w in name_words),
-        _unit_stems=tuple(unit_stems),
-        _stem_names=names_list,
         _bigrams=np.unique(np.concatenate(bigrams)) if bigrams else np.zeros(0, np.int64),
     )
 

@@ -22,7 +22,6 @@ Example:
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -88,22 +87,19 @@ class PassageFacts:
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
 
-    def sentences_with(self, stem: str) -> list[int]:
-        """The sentence units holding content stem `stem`, in order."""
+    def _units_with(self, stem: str) -> np.ndarray:
+        """The units (indexes into `units`) holding content stem `stem`, in order."""
         found = [
             hit[0] + offset
             for offset, postings in zip(self._offsets, self._stem_units, strict=True)
             if (hit := postings.get(stem)) is not None
         ]
-        if not found:
-            return []
-        units = np.concatenate(found)
-        return units[self._is_sentence[units]].tolist()
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
-    def stems_of(self, unit: int) -> frozenset[str]:
-        """The content stems of unit `unit` (an index into `units`)."""
-        at = bisect_right(self._offsets, unit) - 1
-        return self._indexes[at].stems_of(unit - self._offsets[at])
+    def sentences_with(self, stem: str) -> list[int]:
+        """The sentence units holding content stem `stem`, in order."""
+        units = self._units_with(stem)
+        return units[self._is_sentence[units]].tolist()
 
     def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
         """Share of `stems` found in each unit (1.0 everywhere for no stems).
@@ -115,10 +111,7 @@ class PassageFacts:
         if not stems:
             return counts + 1.0
         for s in stems:
-            for offset, postings in zip(self._offsets, self._stem_units, strict=True):
-                found = postings.get(s)
-                if found is not None:
-                    counts[found[0] + offset] += 1.0
+            counts[self._units_with(s)] += 1.0
         return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:

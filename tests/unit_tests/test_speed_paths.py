@@ -123,7 +123,11 @@ def test_array_index_holds_what_per_unit_sets_hold() -> None:
         assert index.stem_units.get(s)[0].tolist() == holding
         sentences = sum(units[i][2] == "sentence" for i in holding)
         assert index.sentence_df.get(s, 0) == sentences
-    assert [index.stems_of(i) for i in range(len(units))] == [frozenset(x) for x in stems]
+    by_unit = [
+        frozenset(s for s in index.stems if i in index.stem_units.get(s)[0].tolist())
+        for i in range(len(units))
+    ]
+    assert by_unit == [frozenset(x) for x in stems]
     assert index.stems == frozenset(x for seq in stems for x in seq)
     said = [seq for seq, (_, _, kind, _) in zip(stems, units, strict=True) if kind == "sentence"]
     pairs = {p for seq in said for p in pairwise(seq)}
