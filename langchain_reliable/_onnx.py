@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cpu_session", "default_threads", "same_length_batches", "usable_cores"]
+__all__ = ["cpu_session", "default_threads", "encode_all", "same_length_batches", "usable_cores"]
 
 
 def default_threads() -> int:
@@ -52,6 +52,21 @@ def cpu_session(path: str | Path, threads: int) -> Any:
         # other work on small machines (measured 2x slower under load).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def encode_all(tokenizer: Any, items: Sequence[Any], threads: int) -> list[Any]:
+    """Tokenizer encodings of `items` (texts, or ``(text, pair)`` tuples), in order.
+
+    The tokenizer's own thread pool (``encode_batch``, as many threads as cores)
+    runs only where the model may use more than one thread: a worker told to use
+    one thread must not spin a second core that another worker is using.
+    """
+    if threads > 1:
+        return tokenizer.encode_batch(list(items))
+    return [
+        tokenizer.encode(*item) if isinstance(item, tuple) else tokenizer.encode(item)
+        for item in items
+    ]
 
 
 def same_length_batches(

@@ -33,7 +33,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from langchain_reliable._onnx import cpu_session, default_threads
+from langchain_reliable._onnx import cpu_session, default_threads, encode_all
 
 __all__ = [
     "DEFAULT_MODEL_DIR",
@@ -307,7 +307,8 @@ class LocalEmbeddings(Embeddings):
     def _run(self, texts: list[str]) -> np.ndarray:
         """Run the model on distinct texts: length-sorted batches, rows in input order."""
         windows, owners = [], []
-        for row, encoding in enumerate(self._tokenizer.encode_batch(texts)):
+        encodings = encode_all(self._tokenizer, texts, self.intra_op_num_threads)
+        for row, encoding in enumerate(encodings):
             windows.append(encoding)
             owners.append(row)
             if self.long_texts == "mean":

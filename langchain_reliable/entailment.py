@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from langchain_reliable._onnx import cpu_session, default_threads, same_length_batches
+from langchain_reliable._onnx import cpu_session, default_threads, encode_all, same_length_batches
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
@@ -173,6 +173,7 @@ class EntailmentModel:
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
+        self._threads = 1
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model_dir={str(self.model_dir)!r})"
@@ -186,9 +187,8 @@ class EntailmentModel:
             tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
             tokenizer.enable_truncation(self.max_length, strategy="longest_first")
             tokenizer.no_padding()
-            self._session = cpu_session(
-                self.model_dir / "model.onnx", self.threads or default_threads()
-            )
+            self._threads = self.threads or default_threads()
+            self._session = cpu_session(self.model_dir / "model.onnx", self._threads)
             self._tokenizer = tokenizer
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
@@ -202,7 +202,7 @@ class EntailmentModel:
         if not pairs:
             return out
         self._load()
-        encodings = self._tokenizer.encode_batch([(p, c) for p, c in pairs])
+        encodings = encode_all(self._tokenizer, [(p, c) for p, c in pairs], self._threads)
         lengths = [len(e.ids) for e in encodings]
         for rows, fed in same_length_batches(lengths, self.batch_size):
             ids = np.array([encodings[r].ids for r in fed], dtype=np.int64)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
+from langchain_reliable._onnx import encode_all
 from langchain_reliable.embeddings import (
     DEFAULT_MODEL_DIR,
     LocalEmbeddings,
@@ -84,6 +85,22 @@ def test_order_preserved_with_mixed_lengths() -> None:
     np.testing.assert_array_equal(together, singles)
     reversed_ = LocalEmbeddings(intra_op_num_threads=3, cache_size=0).encode(texts[::-1])[::-1]
     np.testing.assert_array_equal(reversed_, singles)
+
+
+def test_one_thread_tokenizes_without_the_pool_and_gets_the_same_encodings() -> None:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(DEFAULT_MODEL_DIR / "tokenizer.json"))
+    tokenizer.enable_truncation(16)
+    texts = ["Paris is the capital of France.", "", "word " * 40, "Ünïcödé — text, 3.5 mg."]
+    pairs = [(text, "a claim about it") for text in texts]
+    for items in (texts, pairs):
+        pooled, serial = encode_all(tokenizer, items, 2), encode_all(tokenizer, items, 1)
+        assert len(serial) == len(items)
+        for a, b in zip(pooled, serial, strict=True):
+            assert (a.ids, a.type_ids) == (b.ids, b.type_ids)
+            assert [o.ids for o in a.overflowing] == [o.ids for o in b.overflowing]
+    assert len(encode_all(tokenizer, texts[2:3], 1)[0].overflowing) > 0  # windows kept
 
 
 def test_truncation_caps_long_texts() -> None:
