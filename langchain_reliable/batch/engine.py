@@ -22,6 +22,8 @@ GROUP_ROWS = 8
 """Rows sent to a worker at once (fewer round trips, little memory)."""
 IN_FLIGHT_PER_WORKER = 4
 """Groups queued per worker: enough to keep it busy, few enough to keep memory flat."""
+WINDOW_ROWS = 2048
+"""Rows read ahead and ordered by shared passage (`by_shared_passage`) before they go out."""
 
 _CHECK: Any = None
 
@@ -36,6 +38,22 @@ def batched(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
     it = iter(rows)
     while group := list(islice(it, size)):
         yield group
+
+
+def by_shared_passage(rows: list[Row]) -> list[Row]:
+    """`rows` reordered so that rows whose longest passage is the same text are adjacent.
+
+    A worker caches each passage's index and embeddings by content; adjacent rows go
+    to the same worker, so a passage that recurs across a corpus is prepared once
+    there instead of once in every worker (and is still in its bounded cache when it
+    recurs). The sort is stable: other rows keep their order. Reports do not depend
+    on the order; only the output's order changes, which is never the input's anyway.
+    """
+    return sorted(rows, key=_longest_passage)
+
+
+def _longest_passage(row: Row) -> str:
+    return max(row.inputs["context"], key=len, default="") if row.inputs else ""
 
 
 def _init(spec: VerifierSpec, threads: int) -> None:
@@ -72,10 +90,18 @@ def run_local(
                     for line, ok in future.result():
                         emit(line, ok)
 
-        for group in batched(rows, GROUP_ROWS):
-            drain(workers * IN_FLIGHT_PER_WORKER - 1)
-            pending.add(pool.submit(_work, [(row.id, row.inputs) for row in group]))
+        for window in batched(rows, WINDOW_ROWS):
+            for group in batched(by_shared_passage(window), GROUP_ROWS):
+                drain(workers * IN_FLIGHT_PER_WORKER - 1)
+                pending.add(pool.submit(_work, [(row.id, row.inputs) for row in group]))
         drain(0)
 
 
-__all__ = ["GROUP_ROWS", "batched", "default_workers", "run_local"]
+__all__ = [
+    "GROUP_ROWS",
+    "WINDOW_ROWS",
+    "batched",
+    "by_shared_passage",
+    "default_workers",
+    "run_local",
+]

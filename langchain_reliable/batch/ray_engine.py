@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from langchain_reliable.batch.engine import batched
+from langchain_reliable.batch.engine import batched, by_shared_passage
 from langchain_reliable.batch.io import Row
 from langchain_reliable.batch.work import VerifierSpec, verify_line
 
@@ -110,7 +110,7 @@ def run_ray(
         for chunk in batched(rows, chunk_rows):
             items = [
                 {"id": json.dumps(row.id), "inputs": json.dumps(row.inputs, ensure_ascii=False)}
-                for row in chunk
+                for row in by_shared_passage(chunk)
             ]
             blocks = -(-len(items) // BLOCK_ROWS)
             dataset = ray.data.from_items(items, override_num_blocks=blocks).map_batches(

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from langchain_reliable.batch import verify_batch
-from langchain_reliable.batch.io import done_ids, read_rows
+from langchain_reliable.batch.engine import by_shared_passage
+from langchain_reliable.batch.io import Row, done_ids, read_rows
 from langchain_reliable.batch.work import verify_line
 from langchain_reliable.cli import EXIT_NOT_VERIFIED, EXIT_OK, EXIT_USAGE, main
 from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
@@ -33,6 +34,25 @@ def test_local_engine_equals_each_record_alone(tmp_path, cases):
     summary = verify_batch(source, tmp_path / "out.jsonl", workers=2, progress=False)
     assert (summary.rows, summary.verified, summary.errors) == (20, 20, 0)
     assert same(read_output(tmp_path / "out.jsonl"), want) == []
+
+
+def test_rows_sharing_their_longest_passage_are_made_adjacent_stably():
+    long_a, long_b = "A passage about dosing. " * 20, "A passage about law. " * 20
+    given = [
+        Row(1, {"answer": "x", "context": ["short", long_a], "question": ""}),
+        Row(2, {"answer": "x", "context": [long_b], "question": ""}),
+        Row(3, {"answer": "x", "context": [], "question": ""}),
+        Row(4, {"answer": "y", "context": [long_a, "other short"], "question": ""}),
+        Row(5, {"answer": "x", "context": [long_b, "tiny"], "question": ""}),
+        Row(6, {"answer": "z", "context": [long_a], "question": ""}),
+    ]
+    ordered = [row.id for row in by_shared_passage(given)]
+    assert sorted(ordered) == [1, 2, 3, 4, 5, 6]  # nothing lost or repeated
+    position = {ident: ordered.index(ident) for ident in ordered}
+    for group in ([1, 4, 6], [2, 5]):  # each group in one run, in input order
+        assert [position[i] for i in group] == list(
+            range(position[group[0]], position[group[0]] + len(group))
+        )
 
 
 def test_resume_after_a_crash_with_a_torn_last_line(tmp_path, cases):
