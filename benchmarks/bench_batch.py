@@ -6,7 +6,7 @@ record's passages plus one passage of another record, at a random place (seeded)
 passages recur across rows as they do in real corpora while no two contexts need match.
 
     PYTHONPATH=. python benchmarks/bench_batch.py --answers 100000 --kill-at 5000 \
-        --ray-answers 10000 --work /tmp/bench-batch
+        --ray-answers 10000 --ray-runs 3 --work /tmp/bench-batch
 
 Peak RSS is sampled every 0.25 s over the job's process tree (the CLI and its workers,
 or the Ray driver, raylet and actors: every process started under the job), summed;
@@ -21,6 +21,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -144,6 +145,7 @@ def main() -> None:
     parser.add_argument("--kill-at", type=int, default=0, help="kill -9 at this many lines")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ray-answers", type=int, default=0, help="Ray 1 vs 2 workers on N")
+    parser.add_argument("--ray-runs", type=int, default=3, help="runs of each, for medians")
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-batch"))
     parser.add_argument("--results", type=Path, default=None)
     opts = parser.parse_args()
@@ -175,13 +177,21 @@ def main() -> None:
         ray_in = opts.work / f"in-{opts.ray_answers}.jsonl"
         if not ray_in.exists():
             build_input(ray_in, opts.ray_answers)
-        ray = {}
-        for workers in (1, 2):
-            ray_out = opts.work / f"ray-{opts.ray_answers}-{workers}.jsonl"
-            ray_out.unlink(missing_ok=True)
-            args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
-            ray[f"workers_{workers}"] = run_job(args, ray_out)
-        ray["speedup_2_vs_1"] = round(ray["workers_1"]["seconds"] / ray["workers_2"]["seconds"], 2)
+        ray: dict = {"runs": opts.ray_runs}
+        for _ in range(opts.ray_runs):  # 1 and 2 workers in turn: drift hits both alike
+            for workers in (1, 2):
+                ray_out = opts.work / f"ray-{opts.ray_answers}-{workers}.jsonl"
+                ray_out.unlink(missing_ok=True)
+                args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
+                job = run_job(args, ray_out)
+                job["all_ids_once"] = check_output(ray_out, opts.ray_answers)["all_ids_once"]
+                ray.setdefault(f"workers_{workers}", []).append(job)
+        seconds = {w: [job["seconds"] for job in ray[f"workers_{w}"]] for w in (1, 2)}
+        ray["median_seconds"] = {w: statistics.median(s) for w, s in seconds.items()}
+        ray["speedup_2_vs_1"] = round(ray["median_seconds"][1] / ray["median_seconds"][2], 2)
+        ray["speedup_per_run"] = [
+            round(a / b, 2) for a, b in zip(seconds[1], seconds[2], strict=True)
+        ]
         results["ray"] = ray
         save()
 
