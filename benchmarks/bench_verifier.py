@@ -18,8 +18,9 @@ lower is better; for claims/s higher is better).
    1/3/10/30/100 passages of ~500 tokens and against 3 passages of 100/500/2,000/8,000
    tokens (input limits raised), fresh caches each run; batch throughput with
    recurring passages and new claims, one thread (`batch`), two (`abatch`), two worker
-   processes, and the floor (encoding the claims alone), all with the shipped default
-   verifier (no entailment model). It runs
+   processes, and the floor (encoding the claims alone, one process and two), all with
+   the shipped default verifier (no entailment model), and beside the throughputs the
+   quality `QUALITY.md` gives each method (the trade-off). It runs
    this tree and, with `--base`, a checkout of the code before (`git worktree add
    /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
 
@@ -252,6 +253,64 @@ def run_worker(code_root: Path, data: Path, runs: int, seed: bool = True) -> dic
     return json.loads(out.strip().splitlines()[-1])
 
 
+QUALITY_COLUMNS = ("FaithBench bal. acc.", "WiCE dev, claim AUROC", "BEGIN dev, claim AUROC")
+TRADEOFF_ROWS = (  # (batch row of this run, detector row of QUALITY.md)
+    ("2 processes, 1 ONNX thread each", "langchain-reliable (local)"),
+    ("seed", "Seed cosine (all-MiniLM-L6-v2)"),
+    ("lexical baseline, no model, 1 thread", "Lexical baseline"),
+)
+
+
+def quality_rows(path: Path = ROOT / "benchmarks" / "QUALITY.md") -> dict[str, dict[str, str]]:
+    """The detectors' figures in `QUALITY.md` (written by `scripts/quality_table.py`)."""
+    rows: dict[str, dict[str, str]] = {}
+    header: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        if cells[0] == "detector":
+            header = cells
+        elif header and len(cells) == len(header) and not cells[0].startswith("---"):
+            rows[cells[0]] = dict(zip(header, cells, strict=True))
+        elif header and not line.strip():
+            break
+    return rows
+
+
+def tradeoff(batch: dict[str, dict[str, list[float]]]) -> list[str]:
+    """Throughput beside quality: what the faster methods give up, and the floor's bound."""
+    med = statistics.median
+    ours = batch["ours"]
+    quality = quality_rows()
+    floor = ours.get("floor: encoding the claims alone, 2 processes")
+    lines = [
+        "",
+        "Throughput against quality (claims/s from this run; quality from `QUALITY.md`, "
+        "each method at its own threshold):",
+        "",
+        "| method | claims/s | " + " | ".join(QUALITY_COLUMNS) + " |",
+        "| --- | ---: |" + " ---: |" * len(QUALITY_COLUMNS),
+    ]
+    for row, detector in TRADEOFF_ROWS:
+        cells = [quality.get(detector, {}).get(c, "?") for c in QUALITY_COLUMNS]
+        rate = f"{med(ours[row]):.0f}" if ours.get(row) else "?"
+        lines.append(f"| {detector} ({row}) | {rate} | " + " | ".join(cells) + " |")
+    if floor:
+        lines += [
+            "",
+            f"Encoding each new claim once with the embedded model as the verifier runs it "
+            f"(one text per model run, one thread per process), and nothing else, reaches "
+            f"{med(floor):.0f} claims/s on both cores of this machine (`floor ... 2 processes`). "
+            "The shipped verifier reaches "
+            f"{med(ours['2 processes, 1 ONNX thread each']):.0f} claims/s, "
+            f"{med(ours['2 processes, 1 ONNX thread each']) / med(floor):.0%} of that floor; the "
+            "rest goes to the passage sentences a claim brings up for the first time, the "
+            "meaning checks and claim extraction. The faster methods are the trade-off: the "
+            "seed method (two ONNX threads) skips claim extraction, evidence selection and the "
+            "checks, the lexical baseline the model too, and they lose the quality shown.",
+        ]
+    return lines
+
+
 def sweep(args: argparse.Namespace) -> None:
     """Run the cost sweep on this tree (and `--base`), print the tables, write `--out`."""
     raw = args.out.with_suffix(".json")
@@ -304,6 +363,7 @@ def sweep(args: argparse.Namespace) -> None:
             for n in names
         ]
         lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    lines += tradeoff({n: sides[n]["batch"] for n in names})
     table = "\n".join(lines)
     print(table)
     args.out.write_text(
@@ -313,7 +373,7 @@ def sweep(args: argparse.Namespace) -> None:
         "whole-passage embeddings). Batch rows: `batch` runs answers one after another in one "
         "thread, `abatch` two at a time in threads, `2 processes` splits each run between two "
         "worker processes (as `reliable-rag batch` does); the floor is the ONNX encoding of the "
-        "new claims alone.\n\n" + table + "\n",
+        "new claims alone, in one process or split between two.\n\n" + table + "\n",
         encoding="utf-8",
     )
 
