@@ -2,8 +2,8 @@
 
 Rows are read by the driver (the same reader, ids and resume as the local engine)
 and go to Ray in chunks of `CHUNK_ROWS`; each chunk is a dataset
-``from_items → map_batches(_Verify, compute=ActorPoolStrategy(size=workers)) →
-iter_batches``, streamed,
+``from_arrow(blocks) → map_batches(_Verify, compute=ActorPoolStrategy(size=workers))
+→ iter_batches``, streamed, whose blocks shrink through the chunk (`guided_sizes`),
 and every result line is appended to the output as it arrives. Actors start once
 per chunk (a few seconds against minutes of work). Rows cross Ray as JSON text,
 so ids of mixed types and nested reports need no Arrow schema.
@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from langchain_reliable.batch.engine import batched, by_shared_passage
+from langchain_reliable.batch.engine import batched, by_shared_passage, guided_sizes
 from langchain_reliable.batch.io import Row
 from langchain_reliable.batch.work import VerifierSpec, verify_line
 
@@ -31,9 +31,15 @@ CHUNK_ROWS = 20000
 are rebuilt per chunk, a few seconds each, so chunks hold minutes of work."""
 BATCH_ROWS = 32
 """Rows per ``map_batches`` call (fewer calls: less of Ray's own work per row)."""
-BLOCK_ROWS = 128
-"""Rows per Ray block, so per task (some seconds of work): Ray's default of 200 blocks
-per dataset made many small tasks whose scheduling took CPU from the actors."""
+BLOCK_ROWS = 64
+"""The smallest Ray block (one block is one task). Blocks shrink through a chunk
+(`guided_sizes`): large ones keep rows that share passages on one actor, the last
+ones, of this size, let the actors finish together."""
+
+TASKS_PER_ACTOR = 2
+"""Blocks handed to an actor at once: one running and one queued, so an actor never
+waits for the scheduler between blocks (with one, it idled a scheduling round each
+time), and at the end of a chunk at most one block waits behind a busy actor."""
 
 
 _QUIET_LOCAL_RAY = {
@@ -41,11 +47,14 @@ _QUIET_LOCAL_RAY = {
     "enable_metrics_collection": False,
     "event_stats": False,
     "worker_niceness": 0,
+    "enable_worker_prestart": False,
+    "prestart_worker_first_driver": False,
 }
 """A local Ray keeps no task history, metrics or event stats (nobody reads them in a
-batch job; their upkeep takes CPU from the actors), and its workers run at normal
-priority instead of Ray's default niceness 15, below the driver and Ray's own
-processes that preempt them."""
+batch job; their upkeep takes CPU from the actors), starts no idle workers ahead of
+need (the actors start their own; idle ones only took CPU from them at start), and
+its workers run at normal priority instead of Ray's default niceness 15, below the
+driver and Ray's own processes that preempt them."""
 
 
 class _Verify:
@@ -92,6 +101,25 @@ def _start(ray: Any, workers: int) -> bool:
     return True
 
 
+def _blocks(rows: list[Row], workers: int) -> list[Any]:
+    """`rows` as Arrow tables of `guided_sizes`, ids and inputs as JSON text."""
+    import pyarrow as pa
+
+    tables, start = [], 0
+    for size in guided_sizes(len(rows), workers, BLOCK_ROWS):
+        part = rows[start : start + size]
+        start += size
+        tables.append(
+            pa.table(
+                {
+                    "id": [json.dumps(row.id) for row in part],
+                    "inputs": [json.dumps(row.inputs, ensure_ascii=False) for row in part],
+                }
+            )
+        )
+    return tables
+
+
 def run_ray(
     rows: Iterable[Row],
     emit: Callable[[str, bool], None],
@@ -108,15 +136,12 @@ def run_ray(
     context.execution_options.verbose_progress = False
     try:
         for chunk in batched(rows, chunk_rows):
-            items = [
-                {"id": json.dumps(row.id), "inputs": json.dumps(row.inputs, ensure_ascii=False)}
-                for row in by_shared_passage(chunk)
-            ]
-            blocks = -(-len(items) // BLOCK_ROWS)
-            dataset = ray.data.from_items(items, override_num_blocks=blocks).map_batches(
+            dataset = ray.data.from_arrow(_blocks(by_shared_passage(chunk), workers)).map_batches(
                 _Verify,
                 fn_constructor_args=(spec,),
-                compute=ray.data.ActorPoolStrategy(size=workers),
+                compute=ray.data.ActorPoolStrategy(
+                    size=workers, max_tasks_in_flight_per_actor=TASKS_PER_ACTOR
+                ),
                 batch_size=BATCH_ROWS,
                 num_cpus=1,
             )

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from langchain_reliable.batch import verify_batch
-from langchain_reliable.batch.engine import by_shared_passage
+from langchain_reliable.batch.engine import by_shared_passage, guided_sizes
 from langchain_reliable.batch.io import Row, done_ids, read_rows
 from langchain_reliable.batch.work import verify_line
 from langchain_reliable.cli import EXIT_NOT_VERIFIED, EXIT_OK, EXIT_USAGE, main
@@ -53,6 +53,23 @@ def test_rows_sharing_their_longest_passage_are_made_adjacent_stably():
         assert [position[i] for i in group] == list(
             range(position[group[0]], position[group[0]] + len(group))
         )
+
+
+@pytest.mark.parametrize(("total", "workers"), [(10000, 2), (10000, 1), (20000, 32), (70, 2)])
+def test_guided_blocks_cover_the_rows_and_shrink_to_the_smallest(total, workers):
+    sizes = guided_sizes(total, workers, 64)
+    assert sum(sizes) == total
+    assert sizes[0] == max(64, -(-total // (2 * workers))) or sizes == [total]
+    assert sizes == sorted(sizes, reverse=True)  # large blocks first, small ones last
+    assert all(size >= 64 for size in sizes[:-1])
+    if total > 64 * 4 * workers:
+        assert sizes[-2] == 64  # the workers finish on the smallest blocks
+
+
+def test_guided_blocks_refuse_what_cannot_be_scheduled():
+    assert guided_sizes(0, 2, 64) == []
+    with pytest.raises(ValueError, match="workers and smallest must be >= 1"):
+        guided_sizes(100, 0, 64)
 
 
 def test_resume_after_a_crash_with_a_torn_last_line(tmp_path, cases):

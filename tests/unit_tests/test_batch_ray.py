@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.batch import verify_batch
+from langchain_reliable.batch import ray_engine, verify_batch
 from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
 
 pytest.importorskip(
@@ -15,6 +15,7 @@ pytest.importorskip(
 @pytest.mark.enable_socket  # a local Ray talks to itself over loopback
 def test_ray_engine_equals_local_engine_and_each_record_alone(tmp_path, monkeypatch):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray_engine, "BLOCK_ROWS", 2)  # blocks of 4, 3, 2, 2, 2: both actors work
     items = rows(12)
     source = write_jsonl(tmp_path / "in.jsonl", [*items, {"id": "bad", "answer": 1}])
     out = tmp_path / "ray.jsonl"
