@@ -6,7 +6,11 @@ record's passages plus one passage of another record, at a random place (seeded)
 passages recur across rows as they do in real corpora while no two contexts need match.
 
     PYTHONPATH=. python benchmarks/bench_batch.py --answers 100000 --kill-at 5000 \
-        --ray-answers 10000 --ray-runs 3 --work /tmp/bench-batch
+        --ray-answers 10000 --ray-runs 3 [--base /tmp/batch-base] --work /tmp/bench-batch
+
+`--base` runs a checkout of earlier code (`git worktree add /tmp/batch-base <commit>`)
+beside this tree in the Ray comparison, every run of each in turn (`ray_base` in the
+results).
 
 Peak RSS is sampled every 0.25 s over the job's process tree (the CLI and its workers,
 or the Ray driver, raylet and actors: every process started under the job), summed;
@@ -88,12 +92,21 @@ class LineCounter:
         return self.count
 
 
-def run_job(args: list[str], out: Path, *, kill_at: int = 0, marks: tuple[int, ...] = ()) -> dict:
-    """Run `reliable-rag batch`; sample RSS; kill -9 the tree at `kill_at` lines if set."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def run_job(
+    args: list[str],
+    out: Path,
+    *,
+    kill_at: int = 0,
+    marks: tuple[int, ...] = (),
+    tree: Path = REPO,
+) -> dict:
+    """Run `reliable-rag batch` of `tree`; sample RSS; kill -9 the tree at `kill_at` lines."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, "-m", "langchain_reliable.cli", "batch", *args, "--no-progress"]
     start = time.perf_counter()
-    job = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, text=True)
+    job = subprocess.Popen(
+        cmd, cwd=tree, env=env, start_new_session=True, stdout=subprocess.PIPE, text=True
+    )
     proc = psutil.Process(job.pid)
     peak, at_mark, killed = 0, {}, False
     count = LineCounter(out)
@@ -146,6 +159,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ray-answers", type=int, default=0, help="Ray 1 vs 2 workers on N")
     parser.add_argument("--ray-runs", type=int, default=3, help="runs of each, for medians")
+    parser.add_argument(
+        "--base", type=Path, default=None, help="a checkout of earlier code, run beside this one"
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-batch"))
     parser.add_argument("--results", type=Path, default=None)
     opts = parser.parse_args()
@@ -177,22 +193,27 @@ def main() -> None:
         ray_in = opts.work / f"in-{opts.ray_answers}.jsonl"
         if not ray_in.exists():
             build_input(ray_in, opts.ray_answers)
-        ray: dict = {"runs": opts.ray_runs}
-        for _ in range(opts.ray_runs):  # 1 and 2 workers in turn: drift hits both alike
-            for workers in (1, 2):
-                ray_out = opts.work / f"ray-{opts.ray_answers}-{workers}.jsonl"
-                ray_out.unlink(missing_ok=True)
-                args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
-                job = run_job(args, ray_out)
-                job["all_ids_once"] = check_output(ray_out, opts.ray_answers)["all_ids_once"]
-                ray.setdefault(f"workers_{workers}", []).append(job)
-        seconds = {w: [job["seconds"] for job in ray[f"workers_{w}"]] for w in (1, 2)}
-        ray["median_seconds"] = {w: statistics.median(s) for w, s in seconds.items()}
-        ray["speedup_2_vs_1"] = round(ray["median_seconds"][1] / ray["median_seconds"][2], 2)
-        ray["speedup_per_run"] = [
-            round(a / b, 2) for a, b in zip(seconds[1], seconds[2], strict=True)
-        ]
-        results["ray"] = ray
+        trees = {"ray": REPO, **({"ray_base": opts.base.resolve()} if opts.base else {})}
+        runs: dict = {
+            name: {"runs": opts.ray_runs, "tree": str(tree)} for name, tree in trees.items()
+        }
+        for _ in range(opts.ray_runs):  # every tree and worker count in turn: drift hits all alike
+            for name, tree in trees.items():
+                for workers in (1, 2):
+                    ray_out = opts.work / f"{name}-{opts.ray_answers}-{workers}.jsonl"
+                    ray_out.unlink(missing_ok=True)
+                    args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
+                    job = run_job(args, ray_out, tree=tree)
+                    job["all_ids_once"] = check_output(ray_out, opts.ray_answers)["all_ids_once"]
+                    runs[name].setdefault(f"workers_{workers}", []).append(job)
+        for name, ray in runs.items():
+            seconds = {w: [job["seconds"] for job in ray[f"workers_{w}"]] for w in (1, 2)}
+            ray["median_seconds"] = {w: statistics.median(s) for w, s in seconds.items()}
+            ray["speedup_2_vs_1"] = round(ray["median_seconds"][1] / ray["median_seconds"][2], 2)
+            ray["speedup_per_run"] = [
+                round(a / b, 2) for a, b in zip(seconds[1], seconds[2], strict=True)
+            ]
+            results[name] = ray
         save()
 
 

@@ -36,6 +36,11 @@ BLOCK_ROWS = 64
 (`guided_sizes`): large ones keep rows that share passages on one actor, the last
 ones, of this size, let the actors finish together."""
 
+OUTPUT_BLOCK_BYTES = 1 << 18
+"""Results of a block go back to the driver in pieces of about this size (some 150
+rows, a few seconds of work), as the actor makes them: the output and the progress bar
+grow while a large early block is verified, and a crash loses no more than that of
+finished work. Ray Data's default (128 MiB) sent a block's results at its end."""
 TASKS_PER_ACTOR = 2
 """Blocks handed to an actor at once: one running and one queued, so an actor never
 waits for the scheduler between blocks (with one, it idled a scheduling round each
@@ -132,8 +137,11 @@ def run_ray(
     ray = _import_ray()
     started = _start(ray, workers)
     context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.execution_options.verbose_progress = False
+    options = context.execution_options
+    saved = (context.enable_progress_bars, options.verbose_progress, context.target_max_block_size)
+    context.enable_progress_bars = options.verbose_progress = False  # the CLI has its own bar
+    # Results leave an actor every OUTPUT_BLOCK_BYTES, not at the end of its block.
+    context.target_max_block_size = OUTPUT_BLOCK_BYTES
     try:
         for chunk in batched(rows, chunk_rows):
             dataset = ray.data.from_arrow(_blocks(by_shared_passage(chunk), workers)).map_batches(
@@ -148,7 +156,9 @@ def run_ray(
             for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
                 for line, ok in zip(batch["line"], batch["ok"], strict=True):
                     emit(str(line), bool(ok))
-    finally:
+    finally:  # the caller's own Ray Data settings are as they were
+        context.enable_progress_bars, options.verbose_progress = saved[:2]
+        context.target_max_block_size = saved[2]
         if started:
             ray.shutdown()
 
