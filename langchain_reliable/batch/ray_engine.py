@@ -20,6 +20,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import Any
 
 from langchain_reliable.batch.engine import batched, by_shared_passage, guided_sizes
@@ -110,19 +111,17 @@ def _blocks(rows: list[Row], workers: int) -> list[Any]:
     """`rows` as Arrow tables of `guided_sizes`, ids and inputs as JSON text."""
     import pyarrow as pa
 
-    tables, start = [], 0
-    for size in guided_sizes(len(rows), workers, BLOCK_ROWS):
-        part = rows[start : start + size]
-        start += size
-        tables.append(
-            pa.table(
-                {
-                    "id": [json.dumps(row.id) for row in part],
-                    "inputs": [json.dumps(row.inputs, ensure_ascii=False) for row in part],
-                }
-            )
+    it = iter(rows)
+    parts = (list(islice(it, size)) for size in guided_sizes(len(rows), workers, BLOCK_ROWS))
+    return [
+        pa.table(
+            {
+                "id": [json.dumps(row.id) for row in part],
+                "inputs": [json.dumps(row.inputs, ensure_ascii=False) for row in part],
+            }
         )
-    return tables
+        for part in parts
+    ]
 
 
 def run_ray(
@@ -157,8 +156,9 @@ def run_ray(
                 for line, ok in zip(batch["line"], batch["ok"], strict=True):
                     emit(str(line), bool(ok))
     finally:  # the caller's own Ray Data settings are as they were
-        context.enable_progress_bars, options.verbose_progress = saved[:2]
-        context.target_max_block_size = saved[2]
+        context.enable_progress_bars, options.verbose_progress, context.target_max_block_size = (
+            saved
+        )
         if started:
             ray.shutdown()
 

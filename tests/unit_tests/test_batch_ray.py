@@ -7,10 +7,7 @@ import pytest
 from langchain_reliable.batch import ray_engine, verify_batch
 from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
 
-ray = pytest.importorskip(
-    "ray", reason="Ray Data is not installed: pip install 'langchain-reliable[ray]'"
-)
-pytest.importorskip(
+ray_data = pytest.importorskip(
     "ray.data", reason="Ray Data is not installed: pip install 'langchain-reliable[ray]'"
 )
 
@@ -22,7 +19,7 @@ def test_ray_engine_equals_local_engine_and_each_record_alone(tmp_path, monkeypa
     items = rows(12)
     source = write_jsonl(tmp_path / "in.jsonl", [*items, {"id": "bad", "answer": 1}])
     out = tmp_path / "ray.jsonl"
-    context = ray.data.DataContext.get_current()
+    context = ray_data.DataContext.get_current()
     before = (context.target_max_block_size, context.enable_progress_bars)
     summary = verify_batch(source, out, engine="ray", workers=2, progress=False)
     assert (context.target_max_block_size, context.enable_progress_bars) == before
