@@ -151,20 +151,44 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
     """Compute the `PassageIndex` of `text` cut into `units` (no cache)."""
     # Units are sentences and windows of sentences: a window's tokens are its two
     # sentences' tokens (only whitespace lies between them), so each sentence is
-    # tokenised and stemmed once.
+    # tokenised and stemmed once, into one flat array of term ids and one of stem
+    # ids; a unit is a slice of them.
     terms: dict[str, int] = {}
     stems: dict[str, int] = {}
     spans = {i: (a, b) for a, b, kind, i in units if kind == "sentence"}
-    said: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for i, (a, b) in spans.items():
+    row = {i: r for r, i in enumerate(spans)}  # sentence number -> its place in the arrays
+    words: list[str] = []
+    content: list[str] = []
+    word_at, stem_at = [0], [0]  # where each sentence's ids begin (and the last ends)
+    for a, b in spans.values():
         tokens = tokenize(text[a:b])
-        said[i] = (_ids(tokens, terms), _ids(_content_stems(tokens), stems))
+        words += tokens
+        content += _content_stems(tokens)
+        word_at.append(len(words))
+        stem_at.append(len(content))
+    word_ids, stem_ids = _ids(words, terms), _ids(content, stems)
+
+    def sentences(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of the sentences at places `first` to `last`."""
+        return (
+            word_ids[word_at[first] : word_at[last + 1]],
+            stem_ids[stem_at[first] : stem_at[last + 1]],
+        )
+
     unit_terms, unit_stems = [], []
     for a, b, kind, i in units:
         if kind == "sentence":
-            found = said[i]
+            found = sentences(row[i], row[i])
         elif i in spans and i + 1 in spans and spans[i][0] == a and spans[i + 1][1] == b:
-            found = tuple(np.concatenate(pair) for pair in zip(said[i], said[i + 1], strict=True))
+            first, second = row[i], row[i + 1]
+            found = (
+                sentences(first, second)
+                if second == first + 1
+                else tuple(
+                    np.concatenate(pair)
+                    for pair in zip(sentences(first, first), sentences(second, second), strict=True)
+                )
+            )
         else:  # units cut otherwise than by `cut_units`
             tokens = tokenize(text[a:b])
             found = (_ids(tokens, terms), _ids(_content_stems(tokens), stems))
@@ -175,7 +199,11 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
     stem_of = np.repeat(np.arange(len(stems)), np.diff(stem_units.starts))
     df = np.bincount(stem_of[sentence[stem_units.units]], minlength=len(stems))
     names_list = tuple(stems)
-    bigrams = [seq[:-1] * len(stems) + seq[1:] for _, seq in said.values() if len(seq) > 1]
+    # Neighbouring stems within a sentence: pairs that cross into the next sentence are dropped.
+    within = np.ones(max(len(stem_ids) - 1, 0), dtype=bool)
+    crossing = np.array(stem_at[1:-1], dtype=np.int64) - 1
+    within[crossing[(crossing >= 0) & (crossing < len(within))]] = False
+    bigrams = (stem_ids[:-1] * len(stems) + stem_ids[1:])[within]
     quantities = extract_quantities(text, spelled=True)
     names = name_form(text)
     name_words = frozenset(names.split())
@@ -192,7 +220,7 @@ def build_index(text: str, units: Sequence[UnitBounds]) -> PassageIndex:
         names=names,
         words=name_words,
         word_stems=frozenset(stem(w) for w in name_words),
-        _bigrams=np.unique(np.concatenate(bigrams)) if bigrams else np.zeros(0, np.int64),
+        _bigrams=np.unique(bigrams),
     )
 
 

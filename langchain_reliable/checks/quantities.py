@@ -217,10 +217,10 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
 
     """
     found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(text))  # 1 where a date was read: no other quantity overlaps it
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
+            if taken.find(1, m.start(), m.end()) >= 0:
                 continue
             parts = m.groupdict()
             month = int(parts["mn"]) if parts.get("mn") else None
@@ -233,10 +233,10 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
             ):
                 continue
             found.append(Quantity("date", (year, month, day), None, m.group(0), m.start(), m.end()))
-            taken.append((m.start(), m.end()))
+            taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _QUANTITY.finditer(text):
         start = m.start("cur") if m.group("cur") else m.start("num")
-        if any(start < e and s < m.end() for s, e in taken) or _inside_code(text, m.start("num")):
+        if taken.find(1, start, m.end()) >= 0 or _inside_code(text, m.start("num")):
             continue
         quantity = _quantity(m, text, start)
         if quantity is not None:
