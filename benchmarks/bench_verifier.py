@@ -16,13 +16,13 @@ lower is better; for claims/s higher is better).
    import + `create_verifier()` + model load + first answer; peak RSS of that process;
 4. the cost sweep (`speed_worker.py`, one process per code base): 5 claims against
    1/3/10/30/100 passages of ~500 tokens and against 3 passages of 100/500/2,000/8,000
-   tokens (input limits raised), fresh caches each run; batch throughput with
-   recurring passages and new claims, one thread (`batch`), two (`abatch`), two worker
-   processes, and the floor (encoding the claims alone, one process and two), all with
-   the shipped default verifier (no entailment model), and beside the throughputs the
-   quality `QUALITY.md` gives each method (the trade-off). It runs
-   this tree and, with `--base`, a checkout of the code before (`git worktree add
-   /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
+   tokens (input limits raised), fresh caches each run, every case once per round;
+   batch throughput with recurring passages and new claims, one thread (`batch`), two
+   (`abatch`), two worker processes, and the floor (encoding the claims alone, one
+   process and two), all with the shipped default verifier (no entailment model), and
+   beside the throughputs the quality `QUALITY.md` gives each method (the trade-off).
+   It runs this tree and, with `--base`, a checkout of the code before (`git worktree
+   add /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
 
     .venv/bin/python benchmarks/bench_verifier.py [--data ../shared/data] [--runs 5]
         [--base /tmp/speed-base] [--sweep-only]
@@ -328,7 +328,8 @@ def sweep(args: argparse.Namespace) -> None:
     med = statistics.median
     names = list(sides)
     lines = [
-        f"Medians of {args.runs} runs, fresh caches each run; 5 claims per answer. "
+        f"Medians of {args.runs} runs (every case once per round), fresh caches each run; "
+        "5 claims per answer. "
         f"Load average (1/5/15 min) before: {load_before[0]:.2f}/{load_before[1]:.2f}/"
         f"{load_before[2]:.2f}, after: {load_after[0]:.2f}/{load_after[1]:.2f}/"
         f"{load_after[2]:.2f}; {os.cpu_count()} cores.",

@@ -3,7 +3,7 @@
 The package is imported from `PYTHONPATH`, so the same sweep runs against this
 tree and against a checkout of an earlier commit. Prints one JSON object: for
 each case, the per-run seconds of one answer of 5 claims (fresh caches each run, a
-garbage collection before each timed call),
+garbage collection before each timed call, the cases taken in turn in each round),
 and the batch throughputs (claims/s) with recurring passages and new claims.
 
     PYTHONPATH=. python benchmarks/speed_worker.py --data ../shared/data --runs 5
@@ -181,24 +181,24 @@ def main() -> None:
     seed_emb.encode(["warm", "up"])
 
     cases = [(n, 500) for n in PASSAGE_COUNTS] + [(3, t) for t in PASSAGE_TOKENS if t != 500]
-    out: dict[str, Any] = {"cases": {}, "batch": {}}
-    for n, tokens in cases:
-        ours, seed = [], []
-        for _ in range(args.runs):
+    out: dict[str, Any] = {"cases": {f"{n}x{t}": {"ours": [], "seed": []} for n, t in cases}}
+    out["batch"] = {}
+    for _ in range(args.runs):  # every case once per round: drift in load hits all cases alike
+        for n, tokens in cases:
+            times = out["cases"][f"{n}x{tokens}"]
             passages = [source.passage(tokens) for _ in range(n)]
             answer = make_answer(passages, rng)
             clear_caches(verifier)
             gc.collect()  # no collection of earlier garbage inside the timed call
             t0 = time.perf_counter()
             report = graph.invoke({"answer": answer, "context": passages})
-            ours.append(time.perf_counter() - t0)
+            times["ours"].append(time.perf_counter() - t0)
             assert len(report["claims"]) >= 1
             if not args.no_seed:
                 gc.collect()  # no collection of earlier garbage inside the timed call
                 t0 = time.perf_counter()
                 seed_method(seed_emb, answer, passages)
-                seed.append(time.perf_counter() - t0)
-        out["cases"][f"{n}x{tokens}"] = {"ours": ours, "seed": seed}
+                times["seed"].append(time.perf_counter() - t0)
 
     # Batch: 10 passage sets of 3 x ~500 tokens recur; every claim is new.
     pool = [[source.passage(500) for _ in range(3)] for _ in range(10)]
