@@ -82,7 +82,22 @@ def local_chat_model(**overrides: Any) -> Any:
     path = gguf_path()
     if path is None:
         raise RuntimeError(f"{GGUF_PACKAGE} is not installed")
-    return ChatLlamaCpp(model_path=str(path), **{**DEFAULTS, **overrides})
+    model = ChatLlamaCpp(model_path=str(path), **{**DEFAULTS, **overrides})
+    _LOADED.append(model)
+    return model
+
+
+_LOADED: list[Any] = []  # models `local_chat_model` loaded, until `free_models`
+
+
+def free_models() -> None:
+    """Free the llama.cpp contexts of every model loaded so far.
+
+    Left to the garbage collector, they are freed at interpreter exit, after
+    llama-cpp-python's own bindings are gone, and each prints a TypeError.
+    """
+    while _LOADED:
+        _LOADED.pop().client.close()
 
 
 def with_usage(model: Any) -> Any:

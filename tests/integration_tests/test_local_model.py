@@ -33,6 +33,7 @@ from langchain_reliable.outcomes import CANNOT_ANSWER
 from langchain_reliable.verifiers import LLMJudge
 from tests.integration_tests._local_model import (
     GGUF_PACKAGE,
+    free_models,
     gguf_path,
     local_chat_model,
     with_usage,
@@ -72,6 +73,13 @@ def abandoned_calls_end() -> Iterator[None]:
     for thread in threading.enumerate():
         if thread.name == "llm-call":
             thread.join(timeout=120)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def models_freed() -> Iterator[None]:
+    """After the module, free every model its tests loaded (calls left at a timeout have ended)."""
+    yield
+    free_models()
 
 
 @pytest.fixture(scope="module")
