@@ -311,24 +311,43 @@ def tradeoff(batch: dict[str, dict[str, list[float]]]) -> list[str]:
     return lines
 
 
+def commit_of(tree: Path) -> str:
+    """The commit checked out in `tree` (short hash), or '' outside git."""
+    found = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() if found.returncode == 0 else ""
+
+
+def at(commits: dict[str, str], side: str) -> str:
+    """' (at <commit>)' for a side whose commit was recorded, else ''."""
+    return f" (at {commits[side]})" if commits.get(side) else ""
+
+
 def sweep(args: argparse.Namespace) -> None:
     """Run the cost sweep on this tree (and `--base`), print the tables, write `--out`."""
     raw = args.out.with_suffix(".json")
     if args.render:
         saved = json.loads(raw.read_text(encoding="utf-8"))
         sides, load_before, load_after = saved["sides"], saved["load_before"], saved["load_after"]
+        commits = saved.get("commits", {})
     else:
         load_before = os.getloadavg()
         sides = {"ours": run_worker(ROOT, args.data, args.runs)}
         if args.base is not None:
             sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
         load_after = os.getloadavg()
+        commits = {"ours": commit_of(ROOT)}
+        if args.base is not None:
+            commits["today"] = commit_of(args.base)
         saved = {"sides": sides, "load_before": load_before, "load_after": load_after}
+        saved["commits"] = commits
         raw.write_text(json.dumps(saved), encoding="utf-8")
     med = statistics.median
     names = list(sides)
+    runs = len(next(iter(sides["ours"]["cases"].values()))["ours"])  # as saved, also on --render
     lines = [
-        f"Medians of {args.runs} runs (every case once per round), fresh caches each run; "
+        f"Medians of {runs} runs (every case once per round), fresh caches each run; "
         "5 claims per answer. "
         f"Load average (1/5/15 min) before: {load_before[0]:.2f}/{load_before[1]:.2f}/"
         f"{load_before[2]:.2f}, after: {load_after[0]:.2f}/{load_after[1]:.2f}/"
@@ -369,8 +388,9 @@ def sweep(args: argparse.Namespace) -> None:
     print(table)
     args.out.write_text(
         "# Verifier speed\n\nWritten by `benchmarks/bench_verifier.py` (section 4 of its "
-        "docstring).\n`ours` is this tree's shipped default verifier (`LocalVerifier()`); `today` "
-        "is the tree given with `--base`; `seed` is the seed method (max cosine of claim and "
+        f"docstring).\n`ours` is this tree's shipped default verifier (`LocalVerifier()`)"
+        f"{at(commits, 'ours')}; `today` is the tree given with `--base`{at(commits, 'today')}; "
+        "`seed` is the seed method (max cosine of claim and "
         "whole-passage embeddings). Batch rows: `batch` runs answers one after another in one "
         "thread, `abatch` two at a time in threads, `2 processes` splits each run between two "
         "worker processes (as `reliable-rag batch` does); the floor is the ONNX encoding of the "
