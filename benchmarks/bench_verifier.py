@@ -334,14 +334,17 @@ def sweep(args: argparse.Namespace) -> None:
     else:
         load_before = os.getloadavg()
         sides = {"ours": run_worker(ROOT, args.data, args.runs)}
-        if args.base is not None:
-            sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
-        load_after = os.getloadavg()
         commits = {"ours": commit_of(ROOT)}
         if args.base is not None:
+            sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
             commits["today"] = commit_of(args.base)
-        saved = {"sides": sides, "load_before": load_before, "load_after": load_after}
-        saved["commits"] = commits
+        load_after = os.getloadavg()
+        saved = {
+            "sides": sides,
+            "load_before": load_before,
+            "load_after": load_after,
+            "commits": commits,
+        }
         raw.write_text(json.dumps(saved), encoding="utf-8")
     med = statistics.median
     names = list(sides)

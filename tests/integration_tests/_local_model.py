@@ -68,6 +68,9 @@ def gguf_path() -> Path | None:
     return None
 
 
+_LOADED: list[Any] = []  # models `local_chat_model` loaded, until `free_models`
+
+
 def local_chat_model(**overrides: Any) -> Any:
     """A `ChatLlamaCpp` on the SmolLM2 GGUF: greedy, seeded, short replies.
 
@@ -85,9 +88,6 @@ def local_chat_model(**overrides: Any) -> Any:
     model = ChatLlamaCpp(model_path=str(path), **{**DEFAULTS, **overrides})
     _LOADED.append(model)
     return model
-
-
-_LOADED: list[Any] = []  # models `local_chat_model` loaded, until `free_models`
 
 
 def free_models() -> None:
