@@ -12,8 +12,16 @@ passages recur across rows as they do in real corpora while no two contexts need
 beside this tree in the Ray comparison, every run of each in turn (`ray_base` in the
 results).
 
-Peak RSS is sampled every 0.25 s over the job's process tree (the CLI and its workers,
-or the Ray driver, raylet and actors: every process started under the job), summed;
+Before each Ray round, `machine_ceiling` measures what two cores of this machine give
+this workload with no engine at all: the same answers verified from empty caches by
+one process alone, then by two processes at once (each one model thread, models
+loaded beforehand). Two busy cores run slower each than one busy core does (shared
+caches and memory bandwidth, or a host's hyperthreads), so 2× is out of reach on any
+engine; the Ray speed-up is given beside that ceiling.
+
+Peak RSS is sampled every 0.25 s (Ray runs: every second) over the job's process tree
+(the CLI and its workers, or the Ray driver, raylet and actors: every process started
+under the job), summed;
 `peak_rss_mb_at` gives the peak up to the moment the output reached 1k, 10k and 100k
 lines (a resumed run counts the lines written before the kill).
 """
@@ -29,6 +37,8 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 import psutil
@@ -99,8 +109,9 @@ def run_job(
     kill_at: int = 0,
     marks: tuple[int, ...] = (),
     tree: Path = REPO,
+    every: float = 0.25,
 ) -> dict:
-    """Run `reliable-rag batch` of `tree`; sample RSS; kill -9 the tree at `kill_at` lines."""
+    """Run `reliable-rag batch` of `tree`; RSS every `every` s; kill -9 at `kill_at` lines."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, "-m", "langchain_reliable.cli", "batch", *args, "--no-progress"]
     start = time.perf_counter()
@@ -121,7 +132,7 @@ def run_job(
             os.killpg(job.pid, signal.SIGKILL)
             killed = True
             break
-        time.sleep(0.25)
+        time.sleep(every)
     job.wait()
     summary = job.stdout.read().strip() if job.stdout else ""
     if not killed:
@@ -136,6 +147,43 @@ def run_job(
         "summary": summary,
         "exit": job.returncode,
     }
+
+
+_CHECK = None
+
+
+def _ceiling_init() -> None:
+    """A ceiling worker: one model thread, the default verifier built once."""
+    global _CHECK
+    os.environ["OMP_NUM_THREADS"] = "1"
+    from langchain_reliable.batch.work import VerifierSpec
+
+    _CHECK = VerifierSpec().build()
+
+
+def _ceiling_pass(rows: list[dict]) -> int:
+    """Verify `rows` from empty caches, so that every pass does the same work; the claims."""
+    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.passage_index import index_cache
+
+    default_embeddings().clear_cache()
+    index_cache.clear()
+    return sum(len(_CHECK.invoke(row)["claims"]) for row in rows)
+
+
+def machine_ceiling(pools: list[ProcessPoolExecutor], rows: list[dict]) -> dict:
+    """Two processes at once against one alone on the same rows: what this machine allows."""
+    alone = []
+    for pool in pools:
+        start = time.perf_counter()
+        pool.submit(_ceiling_pass, rows).result()
+        alone.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    for future in [pool.submit(_ceiling_pass, rows) for pool in pools]:
+        future.result()
+    both = time.perf_counter() - start
+    return {"alone_s": [round(a, 2) for a in alone], "both_s": round(both, 2),
+            "speedup": round(2 * statistics.mean(alone) / both, 3)}  # fmt: skip
 
 
 def check_output(out: Path, answers: int) -> dict:
@@ -159,6 +207,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ray-answers", type=int, default=0, help="Ray 1 vs 2 workers on N")
     parser.add_argument("--ray-runs", type=int, default=3, help="runs of each, for medians")
+    parser.add_argument(
+        "--ceiling-answers", type=int, default=200, help="answers per machine-ceiling pass"
+    )
     parser.add_argument(
         "--base", type=Path, default=None, help="a checkout of earlier code, run beside this one"
     )
@@ -197,15 +248,32 @@ def main() -> None:
         runs: dict = {
             name: {"runs": opts.ray_runs, "tree": str(tree)} for name, tree in trees.items()
         }
+        with ray_in.open(encoding="utf-8") as handle:
+            probe = [
+                {k: row[k] for k in ("question", "answer", "context")}
+                for row in map(json.loads, [next(handle) for _ in range(opts.ceiling_answers)])
+            ]
+        spawn = get_context("spawn")
+        pools = [ProcessPoolExecutor(1, spawn, _ceiling_init) for _ in range(2)]
+        for pool in pools:  # models loaded, code warm
+            pool.submit(_ceiling_pass, probe[:20]).result()
+        ceilings = []
         for _ in range(opts.ray_runs):  # every tree and worker count in turn: drift hits all alike
+            ceilings.append(machine_ceiling(pools, probe))
             for name, tree in trees.items():
                 for workers in (1, 2):
                     ray_out = opts.work / f"{name}-{opts.ray_answers}-{workers}.jsonl"
                     ray_out.unlink(missing_ok=True)
                     args = [str(ray_in), str(ray_out), "--engine", "ray", "--workers", str(workers)]
-                    job = run_job(args, ray_out, tree=tree)
+                    # RSS each second: sampling a dozen Ray processes takes CPU from the job
+                    job = run_job(args, ray_out, tree=tree, every=1.0)
                     job["all_ids_once"] = check_output(ray_out, opts.ray_answers)["all_ids_once"]
                     runs[name].setdefault(f"workers_{workers}", []).append(job)
+        for pool in pools:
+            pool.shutdown()
+        ceiling = statistics.median(c["speedup"] for c in ceilings)
+        results["machine_ceiling"] = {"answers": opts.ceiling_answers, "runs": ceilings,
+                                      "median_speedup": round(ceiling, 2)}  # fmt: skip
         for name, ray in runs.items():
             seconds = {w: [job["seconds"] for job in ray[f"workers_{w}"]] for w in (1, 2)}
             ray["median_seconds"] = {w: statistics.median(s) for w, s in seconds.items()}
@@ -213,6 +281,7 @@ def main() -> None:
             ray["speedup_per_run"] = [
                 round(a / b, 2) for a, b in zip(seconds[1], seconds[2], strict=True)
             ]
+            ray["share_of_ceiling"] = round(ray["speedup_2_vs_1"] / ceiling, 2)
             results[name] = ray
         save()
 

@@ -84,8 +84,12 @@ def _key(word: str) -> str:
     return stem(low[:-2] if low.endswith("'s") else low.rstrip("."))
 
 
-def _pairs(text: str) -> list[tuple[str, str, str, str, str]]:
-    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`."""
+@lru_cache(maxsize=8192)
+def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
+    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`.
+
+    Cached: a passage sentence is read for every claim about it, and passages recur.
+    """
     out = []
     for m in _PAIR.finditer(text):
         conn = re.sub(r"\s+", " ", m.group("conn").lower()).rstrip(".")
@@ -98,7 +102,7 @@ def _pairs(text: str) -> list[tuple[str, str, str, str, str]]:
         if x.lower() in STOPWORDS or y.lower() in STOPWORDS:
             continue
         out.append((_key(x), conn, _key(y), x, y))
-    return out
+    return tuple(out)
 
 
 def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:

@@ -86,20 +86,29 @@ class PassageFacts:
         self._stem_units = [index.stem_units for index in indexes]
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+        self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
 
-    def _units_with(self, stem: str) -> np.ndarray:
-        """The units (indexes into `units`) holding content stem `stem`, in order."""
-        found = [
-            hit[0] + offset
-            for offset, postings in zip(self._offsets, self._stem_units, strict=True)
-            if (hit := postings.get(stem)) is not None
-        ]
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
+        """(units, sentence units) holding content stem `stem`, in order.
 
-    def sentences_with(self, stem: str) -> list[int]:
+        Kept per stem: the claims of an answer, and the checks of a claim, ask for the
+        same stems.
+        """
+        held = self._with_stem.get(stem)
+        if held is None:
+            found = [
+                hit[0] + offset
+                for offset, postings in zip(self._offsets, self._stem_units, strict=True)
+                if (hit := postings.get(stem)) is not None
+            ]
+            units = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+            units.flags.writeable = False
+            held = self._with_stem[stem] = (units, tuple(units[self._is_sentence[units]].tolist()))
+        return held
+
+    def sentences_with(self, stem: str) -> tuple[int, ...]:
         """The sentence units holding content stem `stem`, in order."""
-        units = self._units_with(stem)
-        return units[self._is_sentence[units]].tolist()
+        return self._holding(stem)[1]
 
     def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
         """Share of `stems` found in each unit (1.0 everywhere for no stems).
@@ -111,7 +120,7 @@ class PassageFacts:
         if not stems:
             return counts + 1.0
         for s in stems:
-            counts[self._units_with(s)] += 1.0
+            counts[self._holding(s)[0]] += 1.0
         return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from langchain_reliable.text import STOPWORDS, stem
 
@@ -150,12 +151,13 @@ _NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])
 _SCOPE = 4  # words before a polar word in which a negation turns it around
 
 
-_Tokens = list[tuple[str, str]]
+_Tokens = tuple[tuple[str, str], ...]
 
 
+@lru_cache(maxsize=8192)
 def _tokens(text: str) -> _Tokens:
-    """(surface, stem) of each word of `text`."""
-    return [(m.group(0), stem(m.group(0).lower())) for m in _TOKEN.finditer(text)]
+    """(surface, stem) of each word of `text` (cached, as `_directions`)."""
+    return tuple((m.group(0), stem(m.group(0).lower())) for m in _TOKEN.finditer(text))
 
 
 def _sides(tokens: _Tokens, group: frozenset[str]) -> tuple[set[str], set[str]]:
@@ -343,8 +345,12 @@ def _figure(text: str) -> str:
     return re.sub(r" ?(?:percent|per cent|percentage points?)$", "%", text).replace(" %", "%")
 
 
-def _directions(text: str) -> set[tuple[str, str]]:
-    """(figure, "up" or "down") for each figure said with a direction word in `text`."""
+@lru_cache(maxsize=8192)
+def _directions(text: str) -> frozenset[tuple[str, str]]:
+    """(figure, "up" or "down") for each figure said with a direction word in `text`.
+
+    Cached: a passage sentence is read for every claim about it, and passages recur.
+    """
     found = set()
     for pattern in (_BEFORE, _AFTER):
         for m in pattern.finditer(text):
@@ -353,7 +359,7 @@ def _directions(text: str) -> set[tuple[str, str]]:
             figure = _figure(m.group("n"))
             if way is not None and not re.fullmatch(r"1\d{3}|20\d{2}", figure):  # not a year
                 found.add((figure, way))
-    return found
+    return frozenset(found)
 
 
 def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:

@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 __all__ = [
@@ -383,11 +384,13 @@ _NOT_COUNTED = frozenset(f"{_BESIDE} around over under up down just only".split(
 )
 
 
-def _counts(text: str) -> set[tuple[float, str]]:
+@lru_cache(maxsize=8192)
+def _counts(text: str) -> frozenset[tuple[float, str]]:
     """(value, what) for each cardinal, spelled or in digits, of `text`.
 
     What it counts is the word after it (a unit by its canonical name), or
-    "after " and the word before it when the number ends its clause.
+    "after " and the word before it when the number ends its clause. Cached: a
+    passage sentence is read for every claim about it, and passages recur.
     """
     out = set()
     for pattern in _COUNTED:
@@ -405,7 +408,7 @@ def _counts(text: str) -> set[tuple[float, str]]:
                 value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
             what = _UNIT_OF.get(word, word.rstrip("s") or word)
             out.add((value, what if after else "after " + what))
-    return out
+    return frozenset(out)
 
 
 def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:

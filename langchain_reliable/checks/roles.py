@@ -64,7 +64,9 @@ _OPENERS = frozenset(
 )
 
 
-def _words(text: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[tuple[str, str], ...]:
+    """(surface, stem) of each word, "'s" apart (cached: passage sentences recur)."""
     out = []
     for m in _WORD.finditer(text):
         word = m.group(0)
@@ -74,7 +76,7 @@ def _words(text: str) -> list[tuple[str, str]]:
             out.append(("'s", "'s"))
         else:
             out.append((word, stem(low)))
-    return out
+    return tuple(out)
 
 
 def _relation(stems: Sequence[str], names: set[str]) -> set[str]:
