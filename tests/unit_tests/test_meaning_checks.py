@@ -231,6 +231,32 @@ def test_meaning_finding_labels_and_reasons() -> None:
     assert meaning_finding("Metformin decreases hepatic glucose output.", facts) is None
 
 
+def test_facts_shared_by_claims_answer_as_fresh_ones() -> None:
+    """Stems and sentence analyses kept across claims give what a fresh read gives."""
+    text = (
+        "Revenue fell 8% in 2023, then rose 3%. The court ruled for Smith, not Jones. "
+        "She won the title five times. Serena Williams won 23 titles."
+    )
+    passages = [Passage(index=0, text=text)]
+    claims = [
+        "Revenue rose 8% in 2023.",
+        "The court ruled for Jones, not Smith.",
+        "She won the title seven times.",
+        "Serena Williams won 23 titles.",
+        "Revenue fell 8% in 2023.",
+    ]
+    shared = PassageFacts(passages, EvidenceSelector().units(passages))
+    stems = ["revenu", "titl", "court", "absent"]
+    first = [shared.unit_shares(stems).tolist(), [shared.sentences_with(s) for s in stems]]
+    for _ in range(2):  # twice: the second round reads only what the first one kept
+        for claim in claims:
+            fresh = PassageFacts(passages, EvidenceSelector().units(passages))
+            assert meaning_finding(claim, shared) == meaning_finding(claim, fresh), claim
+    assert [shared.unit_shares(stems).tolist(), [shared.sentences_with(s) for s in stems]] == first
+    assert meaning_finding(claims[0], shared) is not None
+    assert meaning_finding(claims[-1], shared) is None
+
+
 # -- through the verifier: false claims today's code returned as supported ---------------
 
 
