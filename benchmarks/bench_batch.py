@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -251,7 +252,7 @@ def main() -> None:
         with ray_in.open(encoding="utf-8") as handle:
             probe = [
                 {k: row[k] for k in ("question", "answer", "context")}
-                for row in map(json.loads, [next(handle) for _ in range(opts.ceiling_answers)])
+                for row in map(json.loads, islice(handle, opts.ceiling_answers))
             ]
         spawn = get_context("spawn")
         pools = [ProcessPoolExecutor(1, spawn, _ceiling_init) for _ in range(2)]
@@ -272,7 +273,7 @@ def main() -> None:
         for pool in pools:
             pool.shutdown()
         ceiling = statistics.median(c["speedup"] for c in ceilings)
-        results["machine_ceiling"] = {"answers": opts.ceiling_answers, "runs": ceilings,
+        results["machine_ceiling"] = {"answers": len(probe), "runs": ceilings,
                                       "median_speedup": round(ceiling, 2)}  # fmt: skip
         for name, ray in runs.items():
             seconds = {w: [job["seconds"] for job in ray[f"workers_{w}"]] for w in (1, 2)}
