@@ -19,12 +19,17 @@ from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 
 from langchain_reliable.answerers import PromptAnswerer
+from langchain_reliable.prompts import load_chat_prompt
+from langchain_reliable.schemas import DECISIONS
 
 NO_RECORDED_ANSWER = (
     "I cannot answer this: no answer was recorded for this question "
     "(the offline demo replays answers recorded for its own questions and calls no chat model)."
 )
 """What `RecordedAnswers` says to a question off the script: an abstention, never a claim."""
+
+_STRICT_OPENING = load_chat_prompt("generate_strict")[0].splitlines()[0]
+"""The retry prompt's first line: how `RecordedAnswers` tells a retry from a first attempt."""
 
 
 @cache
@@ -64,7 +69,7 @@ class RecordedAnswers(PromptAnswerer):
     def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
         """The recorded answer for `question`: the retry's under the stricter prompt."""
         recorded = self.answers.get(question, [])
-        retry = "A previous answer made statements" in prompt
+        retry = _STRICT_OPENING in prompt
         text = recorded[min(int(retry), len(recorded) - 1)] if recorded else NO_RECORDED_ANSWER
         return text, {"recorded": bool(recorded)}
 
@@ -137,7 +142,7 @@ def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
             elif node == "verify":
                 _print_report(values["report"], out)
                 print(f"  route: {values['route']}", file=out)
-            elif node in ("return", "filter", "refuse"):
+            elif node in DECISIONS:
                 final = values
     return final
 

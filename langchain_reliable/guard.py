@@ -18,8 +18,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForChainRun, CallbackManagerForChainRun
 from langchain_core.language_models import BaseChatModel
@@ -36,10 +36,8 @@ from langchain_reliable.graph.verifier import create_verifier
 from langchain_reliable.outcomes import refusal
 from langchain_reliable.policy import Policy
 from langchain_reliable.retrieval import as_retriever
-from langchain_reliable.schemas import ReliabilityReport
+from langchain_reliable.schemas import FAIL_ACTIONS, OnFail, ReliabilityReport
 from langchain_reliable.verifiers import ClaimVerifier
-
-OnFail = Literal["refuse", "filter", "raise"] | Callable[[str, ReliabilityReport], str]
 
 
 class ReliableGuard(Runnable[Any, str]):
@@ -71,7 +69,7 @@ class ReliableGuard(Runnable[Any, str]):
         caveat_text: str | None = None,
         k: int = 4,
     ) -> None:
-        if not (on_fail in ("refuse", "filter", "raise") or callable(on_fail)):
+        if not (on_fail in FAIL_ACTIONS or callable(on_fail)):
             raise ConfigurationError(
                 f"on_fail must be 'refuse', 'filter', 'raise' or a callable, got {on_fail!r}"
             )

@@ -3,17 +3,44 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_args
 
 from langchain_core.documents import Document
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
-Level = Literal["HIGH", "MEDIUM", "LOW"]
+"""A claim's verdict."""
+Confidence = Literal["HIGH", "MEDIUM", "LOW"]
+"""How far an answer can be trusted (the report's `level`)."""
+Level = Confidence
 Decision = Literal["return", "filter", "refuse"]
+"""What is done with an answer: shown as is, shown filtered, or refused."""
 Route = Literal["return", "retry", "filter", "refuse"]
+"""Where the graph goes after verifying: a decision, or one more attempt."""
+Flag = Literal[
+    "no_claims",
+    "abstention",
+    "empty_answer",
+    "no_context",
+    "verifier_error",
+    "truncated_answer",
+    "truncated_context",
+    "truncated_claims",
+    "uncovered_text",
+    "coverage_failed",
+]
+"""A condition met while verifying an answer; the report's `notes` say why."""
+FailAction = Literal["refuse", "filter", "raise"]
+"""What a step gives for an answer that did not pass: the refusal text, the filtered
+answer, or `UnverifiedAnswerError`."""
 
-LABELS: tuple[Label, ...] = ("supported", "unsupported", "contradicted", "uncertain")
+LABELS: tuple[Label, ...] = get_args(Label)
+CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+ROUTES: tuple[Route, ...] = get_args(Route)
+FLAGS: tuple[Flag, ...] = get_args(Flag)
+FAIL_ACTIONS: tuple[FailAction, ...] = get_args(FailAction)
 
 
 def _unit_interval(value: float) -> float:
@@ -151,7 +178,7 @@ class ReliabilityReport(BaseModel):
         description="With decision 'filter': the text to show instead of the answer (its "
         "supported claims and content-free glue, then the caveat); None otherwise.",
     )
-    flags: list[str] = Field(
+    flags: list[Flag] = Field(
         default_factory=list,
         description="Conditions met: no_claims, abstention, empty_answer, no_context, "
         "verifier_error, truncated_answer, truncated_context, truncated_claims, "
@@ -166,3 +193,7 @@ class ReliabilityReport(BaseModel):
     def verified_claims(self) -> list[ClaimVerdict]:
         """Claims labelled `supported`."""
         return [c for c in self.claims if c.label == "supported"]
+
+
+OnFail = FailAction | Callable[[str, ReliabilityReport], str]
+"""An action of `FailAction`, or a callable `(text, report) -> str` giving the text to show."""

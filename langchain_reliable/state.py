@@ -19,6 +19,7 @@ from langchain_reliable.schemas import (
     Claim,
     Cost,
     Decision,
+    Flag,
     Level,
     Passage,
     Route,
@@ -31,7 +32,7 @@ class Prepared(BaseModel):
     answer: str
     passages: list[Passage]
     question: str = ""
-    flags: list[str] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
 
 
@@ -40,7 +41,7 @@ class Extracted(BaseModel):
 
     claims: list[Claim]
     cost: Cost = Field(default_factory=Cost)
-    flags: list[str] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
 
 

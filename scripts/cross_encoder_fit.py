@@ -32,6 +32,7 @@ BATCH = 32
 LR = 5e-5
 EPOCHS = 4
 WARMUP = 0.1
+CHECKPOINT_EVERY = 200
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -133,7 +134,15 @@ def plan_batches(pairs: list[dict], lengths: list[int], rng: random.Random) -> l
     return out
 
 
-def train(pairs: list[dict], base: Path, device: str, epochs: int, lr: float, log):
+def train(
+    pairs: list[dict], base: Path, device: str, epochs: int, lr: float, log,
+    init: Path | None = None, checkpoint: Path | None = None,
+):  # fmt: skip
+    """Fine-tune; start from `init` (a `model.pt` of an earlier stage) if given.
+
+    With `checkpoint`, the state is saved there every `CHECKPOINT_EVERY` steps and a
+    later run with the same pairs and settings resumes from it.
+    """
     import torch
 
     random.seed(SEED)
@@ -142,7 +151,10 @@ def train(pairs: list[dict], base: Path, device: str, epochs: int, lr: float, lo
     if device == "cpu":
         torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
     tok = tokenizer(base)
-    model = make_model(base).to(device)
+    model = make_model(base)
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    model = model.to(device)
     lengths = [len(e.ids) for e in tok.encode_batch([(p["premise"], p["hyp"]) for p in pairs])]
     rng = random.Random(SEED)
     plan = [b for _ in range(epochs) for b in plan_batches(pairs, lengths, rng)]
@@ -158,9 +170,22 @@ def train(pairs: list[dict], base: Path, device: str, epochs: int, lr: float, lo
         opt, lambda s: (s + 1) / warm if s < warm else max(0.0, (total - s) / (total - warm))
     )
     weights = torch.tensor([p.get("weight", 1.0) for p in pairs], dtype=torch.float32)
+    start, key = 0, {"pairs": len(pairs), "epochs": epochs, "lr": lr, "init": str(init)}
+    saved = checkpoint / "state.pt" if checkpoint else None
+    if saved is not None and saved.exists():
+        state = torch.load(saved, map_location="cpu", weights_only=False)
+        if state["key"] == key:
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["opt"])
+            sched.load_state_dict(state["sched"])
+            start = state["step"]
+            torch.set_rng_state(state["rng"])
+            log(f"resumed at step {start}/{total} from {saved}")
     model.train()
     t0, run = time.time(), []
     for step, rows in enumerate(plan):
+        if step < start:
+            continue
         batch = [pairs[i] for i in rows]
         enc = encode(tok, [x["premise"] for x in batch], [x["hyp"] for x in batch])
         enc = {k: torch.from_numpy(v).to(device) for k, v in enc.items()}
@@ -183,10 +208,19 @@ def train(pairs: list[dict], base: Path, device: str, epochs: int, lr: float, lo
         run.append(loss.item())
         if step % 200 == 0 or step == total - 1:
             el = time.time() - t0
+            done = step + 1 - start
             log(
                 f"step {step + 1}/{total} loss {np.mean(run[-200:]):.4f} "
-                f"{el:.0f}s eta {el / (step + 1) * (total - step - 1):.0f}s"
+                f"{el:.0f}s eta {el / done * (total - step - 1):.0f}s"
             )
+        if saved is not None and (step + 1) % CHECKPOINT_EVERY == 0:
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            state = {
+                "key": key, "model": model.state_dict(), "opt": opt.state_dict(),
+                "sched": sched.state_dict(), "step": step + 1, "rng": torch.get_rng_state(),
+            }  # fmt: skip
+            torch.save(state, saved.with_suffix(".tmp"))
+            saved.with_suffix(".tmp").replace(saved)
     return model.to("cpu").eval(), (time.time() - t0) / 60, tok
 
 
@@ -259,6 +293,8 @@ def main() -> None:
     ap.add_argument("--device", default="auto", help="cpu, cuda or auto")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--lr", type=float, default=LR)
+    ap.add_argument("--init", type=Path, help="start from this model.pt (an earlier stage)")
+    ap.add_argument("--checkpoint", type=Path, help="folder to save and resume training state")
     ap.add_argument("--drop", default="", help="sources to drop (prefixes), comma-separated")
     ap.add_argument("--dev-weight", type=float, help="loss weight of dev-file pairs")
     ap.add_argument(
@@ -282,8 +318,11 @@ def main() -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
     log(f"{len(pairs)} pairs (left out: {sorted(leave_out) or 'none'}), device {device}")
-    model, minutes, tok = train(pairs, args.base, device, args.epochs, args.lr, log)
+    model, minutes, tok = train(
+        pairs, args.base, device, args.epochs, args.lr, log, args.init, args.checkpoint
+    )
     args.out.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), args.out / "model.pt")
     if args.score:
         np.save(args.out / "scores.npy", score(model, tok, read_jsonl(args.score), device))
     agreement = None
@@ -299,7 +338,8 @@ def main() -> None:
         "gpu": torch.cuda.get_device_name() if device == "cuda" else None,
         "minutes": round(minutes, 2), "epochs": args.epochs, "lr": args.lr, "batch": BATCH,
         "max_length": MAX_LEN, "seed": SEED, "dropped": list(drop),
-        "dev_weight": args.dev_weight, "onnx_check": agreement, "torch": torch.__version__,
+        "dev_weight": args.dev_weight, "init": str(args.init) if args.init else None,
+        "onnx_check": agreement, "torch": torch.__version__,
     }  # fmt: skip
     (args.out / "fit.json").write_text(json.dumps(fit, indent=2) + "\n")
     log(f"trained in {minutes:.1f} min; wrote {args.out}")

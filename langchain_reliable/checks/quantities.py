@@ -31,6 +31,7 @@ __all__ = [
     "extract_quantities",
     "is_unit_word",
     "matches",
+    "states",
 ]
 
 QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure", "count"]
@@ -432,3 +433,17 @@ def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
         if other is not None:
             return f"{value:g} {word}", f"{other:g} {word}"
     return None
+
+
+_UNIT_KINDS = frozenset({"money", "percent", "measure"})
+
+
+def states(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
+    """Whether `other` states `claim`'s value, with its unit when it has one.
+
+    Stricter than `checks.quantities.matches`: a bare number ("5000") does not
+    state a measure, a sum or a percentage ("5000 mg").
+    """
+    if claim.kind in _UNIT_KINDS and other.kind != claim.kind:
+        return False
+    return matches(claim, other, years)

@@ -34,9 +34,8 @@ from collections.abc import Sequence
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.passage_facts import PassageFacts
-from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.checks.quantities import extract_quantities, states
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.grounding import states
 
 __all__ = ["GLUE_WORDS", "is_glue", "mismatch", "uncarried", "uncovered"]
 

@@ -15,6 +15,7 @@ from langchain_reliable.cli.common import (
     configuring,
     positive_int,
 )
+from langchain_reliable.verifiers import VERIFIERS
 
 EXIT_CODES = (
     "exit codes:\n"
@@ -82,7 +83,10 @@ def add(sub: Subparsers) -> None:
         help="processes or Ray actors (default: one per core)",
     )
     parser.add_argument(
-        "--verifier", default=None, metavar="SPEC", help="local (default, offline) or nli:PATH"
+        "--verifier",
+        default=None,
+        metavar="SPEC",
+        help="; ".join(f"{s.form} ({s.help})" for s in VERIFIERS.values() if not s.needs_model),
     )
     add_policy(parser)
     parser.add_argument(

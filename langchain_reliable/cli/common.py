@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from langchain_reliable.errors import ConfigurationError
-from langchain_reliable.verifiers import needs_model
+from langchain_reliable.verifiers import needs_model, verifier_specs_help
 
 EXIT_OK, EXIT_NOT_VERIFIED, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
 
@@ -119,8 +119,7 @@ def add_checking(parser: argparse.ArgumentParser) -> None:
         "--verifier",
         default=None,
         metavar="SPEC",
-        help="local (default, offline), llm, cascade (local first, LLM for the uncertain), "
-        "or nli:PATH",
+        help=verifier_specs_help(),
     )
     add_policy(parser)
     parser.add_argument(

@@ -2,7 +2,7 @@
 
 Usage:
     reliable-rag eval DATA.jsonl [DATA2.jsonl ...] [--level response|claim]
-        [--verifier local|local+entailment|llm|cascade|nli:PATH] [--model provider:name] [--limit N]
+        [--verifier SPEC] [--model provider:name] [--limit N]
         [--json [--records]] [--quiet] [--plot PATH] [--baselines]
 
 Tables go to stdout; with ``--json`` stdout holds exactly one JSON object
@@ -53,6 +53,7 @@ from langchain_reliable.eval.detectors import (
 )
 from langchain_reliable.eval.plot import plot
 from langchain_reliable.eval.runner import EvalResult, evaluate
+from langchain_reliable.verifiers import verifier_specs_help
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -84,11 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verifier",
         default="local",
-        metavar="local|local+entailment|llm|cascade|nli:PATH",
-        help="embedded local model (default), the same with its learned entailment model, "
-        "an LLM judge (needs --model), the local model "
-        "with the LLM for uncertain claims (needs --model), or an NLI cross-encoder saved "
-        "in a local folder",
+        metavar="SPEC",
+        help=verifier_specs_help(),
     )
     parser.add_argument(
         "--model",

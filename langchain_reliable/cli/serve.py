@@ -12,6 +12,7 @@ from langchain_reliable.cli.common import (
     positive_int,
 )
 from langchain_reliable.policy import PRESETS
+from langchain_reliable.verifiers import verifier_specs_help
 
 
 def port(text: str) -> int:
@@ -66,9 +67,7 @@ def add(sub: Subparsers) -> None:
     parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--index", default=None, metavar="PATH", help="FAISS index folder")
     parser.add_argument("--model", default=None, metavar="PROVIDER:NAME", help="chat model")
-    parser.add_argument(
-        "--verifier", default=None, metavar="SPEC", help="local, llm, cascade, nli:PATH"
-    )
+    parser.add_argument("--verifier", default=None, metavar="SPEC", help=verifier_specs_help())
     floor_help = "the server's policy, a floor for clients (default: balanced)"
     parser.add_argument("--policy", choices=sorted(PRESETS), default=None, help=floor_help)
     parser.add_argument(

@@ -17,10 +17,9 @@ from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.retrieval import as_chat_model, as_retriever
+from langchain_reliable.schemas import DECISIONS
 from langchain_reliable.state import RAGInput, RAGOutput, RAGState
 from langchain_reliable.verifiers import ClaimVerifier
-
-DECISIONS = ("return", "filter", "refuse")
 
 
 def create_reliable_rag(

@@ -13,8 +13,9 @@ changes for LCEL:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any, Literal
+import warnings
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableGenerator
 from langgraph.graph.state import CompiledStateGraph
@@ -22,9 +23,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langchain_reliable.errors import UnverifiedAnswerError
 from langchain_reliable.graph.inputs import as_rag_input
 from langchain_reliable.graph.shown import chunks
-from langchain_reliable.schemas import ReliabilityReport
-
-OnRefuse = Literal["answer", "raise"] | Callable[[str, ReliabilityReport], str]
+from langchain_reliable.schemas import OnFail, ReliabilityReport
 
 
 def _shows_values(stream_mode: Any) -> bool:
@@ -60,16 +59,20 @@ class ReliableRAGGraph(ReliableVerifierGraph):
     def _coerce(self, input: Any) -> Any:
         return as_rag_input(input)
 
-    def with_answer_only(self, *, on_refuse: OnRefuse = "answer") -> Runnable[Any, str]:
+    def with_answer_only(
+        self, *, on_fail: OnFail = "refuse", on_refuse: Any = None
+    ) -> Runnable[Any, str]:
         """The graph as a string-out step: its final `answer`, verified, nothing else.
 
         Streamed, it yields the final answer in word-sized chunks once verification is
         done (buffer, verify, then emit): the draft's tokens never reach it.
 
         Args:
-            on_refuse: what a refusal gives: "answer" (the refusal text), "raise"
-                (`UnverifiedAnswerError` carrying the report) or a callable
-                `(refusal_text, report) -> str`.
+            on_fail: what a refusal gives (the vocabulary of `schemas.OnFail`):
+                "refuse" (the refusal text), "raise" (`UnverifiedAnswerError`
+                carrying the report) or a callable `(refusal_text, report) -> str`.
+                "filter" is not offered: the graph has already filtered what it could.
+            on_refuse: the former name of `on_fail` ("answer" for "refuse"); deprecated.
 
         Example:
             >>> from langchain_core.output_parsers import StrOutputParser
@@ -78,19 +81,25 @@ class ReliableRAGGraph(ReliableVerifierGraph):
             'The treaty was signed on 28 June 1919.'
 
         """
-        if not (on_refuse in ("answer", "raise") or callable(on_refuse)):
-            raise ValueError(
-                f"on_refuse must be 'answer', 'raise' or a callable, got {on_refuse!r}"
+        if on_refuse is not None:
+            warnings.warn(
+                "with_answer_only(on_refuse=...) is deprecated: use on_fail= "
+                "('refuse', 'raise' or a callable)",
+                DeprecationWarning,
+                stacklevel=2,
             )
+            on_fail = "refuse" if on_refuse == "answer" else on_refuse
+        if not (on_fail in ("refuse", "raise") or callable(on_fail)):
+            raise ValueError(f"on_fail must be 'refuse', 'raise' or a callable, got {on_fail!r}")
 
         def final_text(outputs: Sequence[Any]) -> str:
             out = outputs[-1] if outputs else {}
-            if out.get("decision") != "refuse" or on_refuse == "answer":
+            if out.get("decision") != "refuse" or on_fail == "refuse":
                 return out.get("answer", "")
             report = ReliabilityReport.model_validate(out["report"])
-            if on_refuse == "raise":
+            if on_fail == "raise":
                 raise UnverifiedAnswerError(report, out.get("answer", ""))
-            return on_refuse(out.get("answer", ""), report)  # type: ignore[operator]
+            return on_fail(out.get("answer", ""), report)  # type: ignore[operator]
 
         def answer(outputs: Iterator[Any]) -> Iterator[str]:
             yield from chunks(final_text(list(outputs))) or [""]
@@ -102,4 +111,4 @@ class ReliableRAGGraph(ReliableVerifierGraph):
         return self | RunnableGenerator(answer, aanswer, name="verified_answer")
 
 
-__all__ = ["OnRefuse", "ReliableRAGGraph", "ReliableVerifierGraph"]
+__all__ = ["ReliableRAGGraph", "ReliableVerifierGraph"]

@@ -15,7 +15,14 @@ from langchain_reliable.config import Limits
 from langchain_reliable.policy import Policy
 from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
-from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage, ReliabilityReport
+from langchain_reliable.schemas import (
+    Claim,
+    ClaimVerdict,
+    Cost,
+    Flag,
+    Passage,
+    ReliabilityReport,
+)
 from langchain_reliable.state import Extracted, Prepared
 from langchain_reliable.text import is_abstention
 from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
@@ -79,7 +86,7 @@ class Verification:
             raise TypeError(
                 f"context must be a list of strings or Documents, got {type(context).__name__}"
             )
-        flags: list[str] = []
+        flags: list[Flag] = []
         notes: list[str] = []
         limits = self.limits
         if len(answer) > limits.max_answer_chars:
@@ -227,7 +234,7 @@ class Verification:
 class _Plan(NamedTuple):
     claims: list[Claim]
     overflow: list[Claim]
-    flags: list[str]
+    flags: list[Flag]
     notes: list[str]
     early: VerificationResult | None
 

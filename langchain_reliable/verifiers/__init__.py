@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from langchain_reliable.errors import ConfigurationError, require_model
@@ -24,6 +26,100 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+@dataclass(frozen=True)
+class VerifierSpec:
+    """One name a verifier can be asked for by (`get_verifier`, CLI, server, environment).
+
+    Attributes:
+        name: The spec, e.g. "local"; with `takes_path`, the prefix before ":PATH".
+        help: What it is, in a few words (shown by the CLI and the docs).
+        needs_model: Whether it judges with a chat model.
+        takes_path: Whether the spec is "name:PATH".
+    """
+
+    name: str
+    help: str
+    build: Callable[[str, BaseChatModel | None], ClaimVerifier]
+    needs_model: bool = False
+    takes_path: bool = False
+
+    @property
+    def form(self) -> str:
+        """The spec as written: "local", or "nli:PATH"."""
+        return f"{self.name}:PATH" if self.takes_path else self.name
+
+
+def _local(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    return LocalVerifier()
+
+
+def _local_entailment(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    return LocalVerifier(entailment=True)
+
+
+def _llm(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    return LLMJudge(require_model(model, "verifier='llm'"))
+
+
+def _cascade(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    return CascadeVerifier(LocalVerifier(), LLMJudge(require_model(model, "verifier='cascade'")))
+
+
+def _nli(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.verifiers.nli import NLIVerifier
+
+    return NLIVerifier(arg)
+
+
+VERIFIERS: dict[str, VerifierSpec] = {
+    spec.name: spec
+    for spec in (
+        VerifierSpec("local", "offline, the default", _local),
+        VerifierSpec(
+            "local+entailment", "offline, with the learned entailment model", _local_entailment
+        ),
+        VerifierSpec("llm", "an LLM judge (needs a chat model)", _llm, needs_model=True),
+        VerifierSpec(
+            "cascade",
+            "offline first, the LLM judge for the uncertain (needs a chat model)",
+            _cascade,
+            needs_model=True,
+        ),
+        VerifierSpec("nli", "a cross-encoder saved in a local folder", _nli, takes_path=True),
+    )
+}
+"""Every verifier spec, by name: the one registry the graph, server, CLI and docs read."""
+
+DEFAULT_VERIFIER = "local"
+
+
+def verifier_specs_help() -> str:
+    """The specs in words, for a `--verifier` help text or an error.
+
+    Example:
+        >>> verifier_specs_help().split("; ")[0]
+        'local (offline, the default)'
+
+    """
+    return "; ".join(f"{s.form} ({s.help})" for s in VERIFIERS.values())
+
+
+def _lookup(spec: object) -> tuple[VerifierSpec, str] | None:
+    if not isinstance(spec, str):
+        return None
+    name, colon, arg = spec.partition(":")
+    found = VERIFIERS.get(name)
+    if found is None or found.takes_path != bool(colon):
+        return None
+    return found, arg
+
+
 def needs_model(spec: object) -> bool:
     """Whether the verifier named by `spec` judges with a chat model.
 
@@ -32,7 +128,8 @@ def needs_model(spec: object) -> bool:
         (True, False)
 
     """
-    return spec in ("llm", "cascade")
+    found = _lookup(spec)
+    return found is not None and found[0].needs_model
 
 
 def get_verifier(
@@ -41,11 +138,9 @@ def get_verifier(
     """Build a verifier from a spec.
 
     Args:
-        spec: None or "local" (offline), "local+entailment" (offline, with the
-            learned entailment model), "llm" (needs `model`), "cascade" (offline
-            first, `model` for the uncertain band), "nli:PATH" (a local
-            sequence-classification cross-encoder), or a `ClaimVerifier`.
-        model: chat model for "llm" and "cascade".
+        spec: None (the default, "local"), a name of `VERIFIERS` ("nli:PATH" with
+            its folder), or a `ClaimVerifier`.
+        model: chat model for the specs that need one.
 
     Raises:
         ConfigurationError: unknown spec, or a spec that needs a model got none
@@ -54,38 +149,26 @@ def get_verifier(
     """
     if isinstance(spec, ClaimVerifier):
         return spec
-    if spec is None or spec == "local":
-        from langchain_reliable.verifiers.local import LocalVerifier
-
-        return LocalVerifier()
-    if spec == "local+entailment":
-        from langchain_reliable.verifiers.local import LocalVerifier
-
-        return LocalVerifier(entailment=True)
-    if needs_model(spec):
-        judge = LLMJudge(require_model(model, f"verifier={spec!r}"))
-        if spec == "llm":
-            return judge
-        from langchain_reliable.verifiers.local import LocalVerifier
-
-        return CascadeVerifier(LocalVerifier(), judge)
-    if isinstance(spec, str) and spec.startswith("nli:"):
-        from langchain_reliable.verifiers.nli import NLIVerifier
-
-        return NLIVerifier(spec.removeprefix("nli:"))
-    raise ConfigurationError(
-        f"unknown verifier {spec!r}: use None, 'local', 'local+entailment', 'llm', 'cascade', "
-        "'nli:PATH' "
-        "or a ClaimVerifier instance"
-    )
+    found = _lookup(DEFAULT_VERIFIER if spec is None else spec)
+    if found is None:
+        raise ConfigurationError(
+            f"unknown verifier {spec!r}: use None, a ClaimVerifier instance, or one of: "
+            + verifier_specs_help()
+        )
+    entry, arg = found
+    return entry.build(arg, model)
 
 
 __all__ = [
+    "DEFAULT_VERIFIER",
+    "VERIFIERS",
     "CascadeVerifier",
     "ClaimVerifier",
     "LLMJudge",
     "LocalVerifier",
     "VerificationResult",
+    "VerifierSpec",
     "get_verifier",
     "needs_model",
+    "verifier_specs_help",
 ]

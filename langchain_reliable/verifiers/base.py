@@ -1,8 +1,9 @@
 """The claim-verifier seam: (claims, passages) -> verdicts, and the rules every verifier keeps.
 
-`ClaimVerifier` is the seam. `JudgingVerifier` writes the shared rules once (argument
-check, no passage means `unsupported`, one verdict per claim or every claim
-`uncertain`); the package's verifiers implement only their judging step.
+`ClaimVerifier` is the seam. `JudgingVerifier` is the template every verifier of the
+package follows: argument check, no passage means `unsupported`, the judging step,
+one verdict per claim or every claim `uncertain`, then the rules layer
+(`verifiers.rules`) in one call. Subclasses implement only the judging step.
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import nullcontext
+from functools import cache
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
+
+if TYPE_CHECKING:
+    from langchain_reliable.verifiers.rules import Rules
 
 
 class VerificationResult(BaseModel):
@@ -65,8 +71,10 @@ class JudgingVerifier(ClaimVerifier):
 
     `averify` is a template: it checks the arguments, returns no verdict for no
     claim, labels every claim `unsupported` when no passage has text (without
-    judging), calls `ajudge` with the passages that have text, and makes every
-    claim `uncertain` when `ajudge` does not give one verdict per claim.
+    judging), calls `ajudge` with the passages that have text, makes every
+    claim `uncertain` when `ajudge` does not give one verdict per claim, and
+    then runs the rules layer (`rules`, default `verifiers.rules.DEFAULT_RULES`):
+    a check that fails vetoes `supported`, whatever the judging step said.
 
     Example:
         ```python
@@ -77,6 +85,12 @@ class JudgingVerifier(ClaimVerifier):
         ```
 
     """
+
+    rules: Rules | None = None
+    """The checks run after judging; `None` means the shared default list."""
+
+    vetoed_score: float = 0.1
+    """The highest score a claim keeps when a rule vetoes it."""
 
     @abstractmethod
     async def ajudge(
@@ -91,7 +105,26 @@ class JudgingVerifier(ClaimVerifier):
         claims, passages, early = self._open(claims, passages)
         if early is not None:
             return early
-        return enforce_verdict_count(await self.ajudge(claims, passages, question), claims)
+        result = enforce_verdict_count(await self.ajudge(claims, passages, question), claims)
+        return await asyncio.to_thread(self._keep_rules, result, claims, passages)
+
+    def _keep_rules(
+        self, result: VerificationResult, claims: list[Claim], passages: list[Passage]
+    ) -> VerificationResult:
+        """`result` with the rules applied; every claim `uncertain` if the rules fail."""
+        rules = self.rules if self.rules is not None else default_rules()
+        try:
+            verdicts = rules.review(
+                result.verdicts, claims, passages, capped_score=self.vetoed_score
+            )
+        except Exception as exc:  # fail closed: a claim the rules could not check is not passed
+            first_line = (str(exc).strip().splitlines() or [""])[0]
+            reason = f"the rules could not be checked: {type(exc).__name__}: {first_line}"
+            verdicts = [ClaimVerdict.uncertain(c, reason) for c in claims]
+            return VerificationResult(
+                verdicts=verdicts, cost=result.cost, errors=[*result.errors, reason]
+            )
+        return result.model_copy(update={"verdicts": verdicts})
 
     def _open(
         self, claims: Sequence[Claim], passages: Sequence[Passage]
@@ -143,7 +176,8 @@ class BlockingVerifier(JudgingVerifier):
         claims, passages, early = self._open(claims, passages)
         if early is not None:
             return early
-        return enforce_verdict_count(self._verify_locked(claims, passages), claims)
+        result = enforce_verdict_count(self._verify_locked(claims, passages), claims)
+        return self._keep_rules(result, claims, passages)
 
     def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
         started = time.perf_counter()
@@ -158,6 +192,14 @@ class BlockingVerifier(JudgingVerifier):
                 errors = [reason]
         cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
+
+
+@cache
+def default_rules() -> Rules:
+    """The shared rules layer of verifiers that set none (built on first use)."""
+    from langchain_reliable.verifiers.rules import Rules
+
+    return Rules()
 
 
 def unsupported_without_passage(claim: Claim) -> ClaimVerdict:

@@ -18,9 +18,9 @@ these checks (`LLMJudge` turns a failed one into `uncertain`, with the reason):
    (`checks.names`); for `contradicted`, the quote gives a conflicting value of
    the same kind, or states the claim's values and names, or names someone else.
 
-Independently of any quote, `Vetoes` hold what no passage says: a claim whose
-number, date, unit or name no passage holds cannot be `supported` (it becomes
-`unsupported`). Text that addresses the fact-checker does not count as a passage.
+Independently of any quote, the rules layer (`verifiers.rules`) runs after the
+judge as after every verifier: a claim whose number, date, unit or name no passage
+holds cannot be `supported`.
 
 Limits: the checks are lexical. A passage that plainly states a false value, with no
 words addressed to the fact-checker, supports it like any other passage; a unit
@@ -43,7 +43,7 @@ from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.passage_facts import PassageFacts
-from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
+from langchain_reliable.checks.quantities import conflicts, extract_quantities, states
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 
@@ -52,11 +52,9 @@ __all__ = [
     "MIN_CONTENT_WORDS_WITHOUT_VERB",
     "MIN_OVERLAP",
     "MIN_QUOTE_WORDS",
-    "Vetoes",
     "clause_problem",
     "content_problem",
     "instruction_spans",
-    "states",
 ]
 
 MIN_QUOTE_WORDS = 4
@@ -94,7 +92,6 @@ _INSTRUCTION = re.compile(
     r"|\bquote\b[^.!?\n]{0,40}\b(?:this|these|the following|exactly|as evidence)\b",
     re.IGNORECASE,
 )
-_UNIT_KINDS = frozenset({"money", "percent", "measure"})
 
 
 def instruction_spans(text: str) -> list[tuple[int, int]]:
@@ -142,17 +139,6 @@ def clause_problem(quote: str) -> str | None:
         f"the quote is not a clause ({len(words)} words; needs {MIN_QUOTE_WORDS} with a verb "
         f"or {MIN_CONTENT_WORDS_WITHOUT_VERB} content words)"
     )
-
-
-def states(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
-    """Whether `other` states `claim`'s value, with its unit when it has one.
-
-    Stricter than `checks.quantities.matches`: a bare number ("5000") does not
-    state a measure, a sum or a percentage ("5000 mg").
-    """
-    if claim.kind in _UNIT_KINDS and other.kind != claim.kind:
-        return False
-    return matches(claim, other, years)
 
 
 def content_problem(
@@ -204,35 +190,3 @@ def content_problem(
 def _rival_name(quote: str, names: Sequence[str]) -> bool:
     claim_words = {w for n in names for w in tokenize(n)}
     return any(not set(tokenize(n)) <= claim_words for n in extract_names(quote))
-
-
-class Vetoes:
-    """What no passage holds: a claim relying on it cannot be `supported`.
-
-    Built once per answer from its passages, with the sentences that address the
-    fact-checker blanked.
-
-    Example:
-        >>> vetoes = Vetoes([Passage(index=0, text="The maximum dose is 2550 mg.")])
-        >>> vetoes.veto("The maximum dose of metformin is 5000 mg.")
-        'no passage gives 5000 mg'
-        >>> vetoes.veto("The maximum dose is 2550 mg.") is None
-        True
-
-    """
-
-    def __init__(self, passages: Sequence[Passage]) -> None:
-        clean = [
-            Passage(index=p.index, text=without_instructions(p.text), id=p.id) for p in passages
-        ]
-        self.facts = PassageFacts(clean, [])
-
-    def veto(self, claim: str) -> str | None:
-        """Why `claim` cannot be supported by these passages, or `None`."""
-        for q in extract_quantities(claim):
-            if not any(states(q, o, self.facts.years) for o in self.facts.quantities):
-                return f"no passage gives {q.text}"
-        for name in extract_names(claim):
-            if not self.facts.has_name(name):
-                return f"no passage names {name}"
-        return None

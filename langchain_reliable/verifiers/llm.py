@@ -9,8 +9,10 @@ The model's output is not trusted as is: every claim must get exactly one verdic
 and the quote given for a `supported` or `contradicted` verdict must occur in a
 passage (outside text that addresses the fact-checker), be a real clause and carry
 the claim's checkable content (`verifiers.grounding`). Whatever cannot be checked
-becomes `uncertain`, never an exception. Whatever the judge says, a claim whose
-number, date, unit or name no passage holds is `unsupported` (`grounding.Vetoes`).
+becomes `uncertain`, never an exception. Whatever the judge says, the rules layer
+(`verifiers.rules`) runs after it, as after every verifier: a claim whose number,
+date, unit or name no passage holds, or whose meaning a passage states otherwise,
+is never `supported`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
 from langchain_reliable.verifiers.grounding import (
-    Vetoes,
     clause_problem,
     content_problem,
     instruction_spans,
@@ -154,7 +155,6 @@ class LLMJudge(JudgingVerifier):
             else:
                 by_id[item.claim_id] = item
 
-        vetoes = Vetoes(passages)
         verdicts = []
         for i, claim in enumerate(claims, start=1):
             item = by_id.get(i)
@@ -163,7 +163,7 @@ class LLMJudge(JudgingVerifier):
             elif i in conflicting:
                 reason = "the judge gave conflicting verdicts for this claim"
             else:
-                verdict, problem = self._check(claim, item, passages, vetoes)
+                verdict, problem = self._check(claim, item, passages)
                 if problem:
                     errors.append(f"claim {i}: {problem}")
                 verdicts.append(verdict)
@@ -173,7 +173,7 @@ class LLMJudge(JudgingVerifier):
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
     def _check(
-        self, claim: Claim, item: JudgeVerdict, passages: list[Passage], vetoes: Vetoes
+        self, claim: Claim, item: JudgeVerdict, passages: list[Passage]
     ) -> tuple[ClaimVerdict, str | None]:
         """Turn one model verdict into a `ClaimVerdict`, checking its word.
 
@@ -182,11 +182,6 @@ class LLMJudge(JudgingVerifier):
         reason = item.reason.strip()
         if item.label == "unsupported":
             return self._verdict(claim, "unsupported", reason), None
-        if item.label == "supported":
-            veto = vetoes.veto(claim.text)
-            if veto is not None:
-                problem = f"{veto}; the judge's 'supported' is overruled"
-                return self._verdict(claim, "unsupported", problem), problem
         quote = _strip_quote(unescape(item.quote))
         if not quote:
             problem = f"the judge gave no quote for its '{item.label}' verdict"

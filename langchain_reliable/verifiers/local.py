@@ -52,37 +52,18 @@ verifier.verify(claims, passages).verdicts[0].label  # 'contradicted'
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
-from langchain_reliable.checks.meaning import meaning_finding
-from langchain_reliable.checks.names import extract_names
-from langchain_reliable.checks.negation import negation_cue
-from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
-from langchain_reliable.checks.quantities import (
-    Quantity,
-    conflicts,
-    extract_quantities,
-    matches,
-)
 from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit, clamp_score
+from langchain_reliable.evidence import EvidenceSelector, clamp_score
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
-from langchain_reliable.text import STOPWORDS, is_question, stem, tokenize
-from langchain_reliable.verifiers.base import (
-    BlockingVerifier,
-    check_args,
-    unsupported_without_passage,
-)
+from langchain_reliable.verifiers.base import BlockingVerifier
+from langchain_reliable.verifiers.rules import DEFAULT_RULES, ChangedMeaning, ClaimFacts, Rules
 from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, SupportScorer
 
 __all__ = ["LocalVerifier"]
 
-_RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
 
 
@@ -102,7 +83,8 @@ class LocalVerifier(BlockingVerifier):
             `LogisticScorer.learned()` (the shipped learned weights);
             `LogisticScorer()` gives the hand-set weights.
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
-        meaning_checks: Run the meaning checks of `checks.meaning` (vetoes only).
+        meaning_checks: Keep the meaning checks (`rules.ChangedMeaning`) in the rules
+            this verifier runs after judging.
         entailment: The entailment model: `True` the shipped one, `False`
             (default) none, the lexical verifier alone. Opt-in: with each
             development file left out of its training, the model did not beat the
@@ -149,7 +131,14 @@ class LocalVerifier(BlockingVerifier):
         self.scorer: SupportScorer = scorer or LogisticScorer.learned()
         self.selector = selector or EvidenceSelector(embeddings, k=min(max(k, 1), 3))
         self.meaning_checks = meaning_checks
+        kept = [r for r in DEFAULT_RULES if meaning_checks or not isinstance(r, ChangedMeaning)]
+        self.rules = Rules(kept, self.selector)
         super().__init__()
+
+    @property
+    def vetoed_score(self) -> float:
+        """The highest score a claim keeps when a rule vetoes it."""
+        return self.unsupported_below / 2.0
 
     # -- the work -----------------------------------------------------------
 
@@ -159,140 +148,90 @@ class LocalVerifier(BlockingVerifier):
         """Judge `claims` and return each verdict with the features it rests on.
 
         The features are `None` for a claim judged without them (no passage).
-        Unlike `verify`, errors propagate. Used to train and inspect the scorer.
+        The verdicts have passed the rules, as `verify`'s do; unlike `verify`,
+        errors propagate. Used to train and inspect the scorer.
         """
-        claims, passages = check_args(claims, passages)
-        return self._judge_explained(claims, passages)
+        claims, passages, early = self._open(claims, passages)
+        if early is not None:
+            return [(v, None) for v in early.verdicts]
+        explained = self._judge_explained(claims, passages)
+        verdicts = self.rules.review(
+            [v for v, _ in explained], claims, passages, capped_score=self.vetoed_score
+        )
+        return [(v, f) for v, (_, f) in zip(verdicts, explained, strict=True)]
 
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
         return [verdict for verdict, _ in self._judge_explained(claims, passages)]
 
     def _judge_explained(
         self, claims: list[Claim], passages: list[Passage]
-    ) -> list[tuple[ClaimVerdict, ClaimFeatures | None]]:
-        if not claims:
-            return []
-        passages = [p for p in passages if p.text.strip()]
-        if not passages:
-            return [(unsupported_without_passage(c), None) for c in claims]
-        indexes = self.selector.indexes(passages)
-        units = self.selector.units(passages, indexes)
-        context = PassageFacts(passages, units, indexes)
-        found = self.selector.select(claims, passages, units=units, indexes=indexes)
+    ) -> list[tuple[ClaimVerdict, ClaimFeatures]]:
+        """The judging step: scores and labels before the rules (the template applies them)."""
+        facts = self.rules.answer(passages).claims(claims)
         read: list[Entailment | None] = [None] * len(claims)
         if self.entailment is not None:
             read = list(self.entailment.judge([c.text for c in claims], [p.text for p in passages]))
         return [
-            self._verdict(c, f, context, e, passages)
-            for c, f, e in zip(claims, found, read, strict=True)
+            self._verdict(c, f, e, passages) for c, f, e in zip(claims, facts, read, strict=True)
         ]
 
     def _verdict(
         self,
         claim: Claim,
-        found: ClaimEvidence,
-        ctx: PassageFacts,
+        facts: ClaimFacts,
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
-        surface: dict[str, str] = {}
-        for token in tokenize(claim.text):
-            if token not in STOPWORDS:
-                surface.setdefault(stem(token), token)
-        stems = list(surface)
-        words = [s for s in stems if not s[0].isdigit()]
-        cosine = np.nan_to_num(found.cosine, nan=0.0)
-        coverage = ctx.unit_shares(stems)
-        word_cov = ctx.unit_shares(words)
-        relevance = 0.5 * cosine + 0.5 * word_cov
-        anchor = max(ctx.sentences, key=lambda i: (relevance[i], -i))
-        strong_anchor = word_cov[anchor] >= 0.6 and cosine[anchor] >= 0.45
-
-        missing_numbers, conflict = _check_numbers(
-            claim.text, ctx, relevance, anchor, strong_anchor
-        )
-        missing_names = [n for n in extract_names(claim.text) if not ctx.has_name(n)]
-        cue_claim = negation_cue(claim.text)
-        cue_anchor = negation_cue(ctx.units[anchor].text, frozenset(stems))
-        flip = (cue_claim is None) != (cue_anchor is None)
-
+        ctx, anchor, cosine = facts.ctx, facts.anchor, facts.cosine
+        missing_numbers, conflict = facts.numbers
         features = ClaimFeatures(
             similarity=clamp_score(float(cosine.max())),
-            coverage_best=float(coverage.max()),
-            coverage_context=_share(stems, ctx.stems),
+            coverage_best=float(facts.coverage.max()),
+            coverage_context=_share(facts.stems, ctx.stems),
             missing_numbers=len(missing_numbers),
-            missing_names=len(missing_names),
+            missing_names=len(facts.missing_names),
             number_conflict=conflict is not None,
-            negation_flip=flip,
-            novel_words=sum(s not in ctx.stems for s in stems),
-            weighted_coverage=ctx.weighted_share(stems),
-            bigram_coverage=ctx.bigram_share(stems),
+            negation_flip=facts.negation_flip,
+            novel_words=sum(s not in ctx.stems for s in facts.stems),
+            weighted_coverage=ctx.weighted_share(facts.stems),
+            bigram_coverage=ctx.bigram_share(facts.stems),
             anchor_similarity=clamp_score(float(cosine[anchor])),
-            claim_words=len(stems),
+            claim_words=len(facts.stems),
         )
         score = clamp_score(float(self.scorer(features)))
-        where = passage_label(ctx.units[anchor])
+        where, signals = facts.where, _signals(features, facts.surface, ctx.stems)
         window: Evidence | None = None
         if read is not None and self.entailment is not None:
             score = clamp_score(self.entailment.support(read.entailed, score))
             window = _window(passages, read.passage, read.span, read.entailed)
 
-        # The rules: a failed check fixes the label, whatever the score.
-        ruled: Label | None = None
-        model_ruled = False  # contradicted by the entailment model, not by a check
-        reason = ""
-        if is_question(claim.text):
-            ruled = "unsupported"
-            reason = "a question, not a statement: the passages cannot support it"
-        elif conflict is not None:
-            claimed, stated = conflict
-            ruled = "contradicted"
-            reason = f"claim says '{claimed.text}' but {where} says '{stated.text}'"
-        elif flip and strong_anchor and cosine[anchor] >= 0.6 and word_cov[anchor] >= 0.7:
-            ruled = "contradicted"
-            reason = _negation_reason(cue_claim, cue_anchor, where)
-        elif missing_numbers or missing_names:
-            ruled = "unsupported"
-            reason = "; ".join(
-                [f"{_number_word(q)} '{q.text}' not found in any passage" for q in missing_numbers]
-                + [f"name '{n}' not found in any passage" for n in missing_names]
-            )
-        elif self.meaning_checks and (finding := meaning_finding(claim.text, ctx)) is not None:
-            ruled, reason = finding.label, finding.reason
-        elif (
+        evidence = list(facts.found.evidence)
+        if (
             read is not None
             and score < self.supported_at
             and read.contradicted >= _CONTRADICTED_AT
             and read.contradicted > read.entailed
         ):
-            ruled, model_ruled = "contradicted", True
+            label: Label = "contradicted"
             window = _window(passages, *read.against, read.contradicted)
             reason = (
                 f"the entailment model reads passage {window.passage} as stating otherwise "
                 f"(P(contradiction) {read.contradicted:.2f})"
             )
-
-        evidence = list(found.evidence)
-        if window is not None:
-            evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
-        if ruled is not None:
-            score = min(score, self.unsupported_below / 2.0)
-            if ruled == "contradicted" and not model_ruled:
-                evidence = self._anchor_first(found, anchor)
-            label: Label = ruled
+            score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label = "supported"
-            reason = f"supported by {where}: {_signals(features, surface, ctx.stems)}"
+            reason = f"supported by {where}: {signals}"
             if read is not None:
                 reason += f"; entailment model P(entailed) {read.entailed:.2f}"
         elif score < self.unsupported_below:
-            label = "unsupported"
-            reason = f"weak support: {_signals(features, surface, ctx.stems)}"
+            label, reason = "unsupported", f"weak support: {signals}"
         else:
-            label = "uncertain"
-            reason = f"partial support from {where}: {_signals(features, surface, ctx.stems)}"
-        if flip and ruled is None:
-            reason += "; " + _negation_reason(cue_claim, cue_anchor, where)
+            label, reason = "uncertain", f"partial support from {where}: {signals}"
+        if window is not None:
+            evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
+        if facts.negation_flip and label != "contradicted":
+            reason += "; " + facts.negation_reason()
         verdict = ClaimVerdict(
             text=claim.text,
             span=claim.span,
@@ -302,47 +241,6 @@ class LocalVerifier(BlockingVerifier):
             reason=reason,
         )
         return verdict, features
-
-    def _anchor_first(self, found: ClaimEvidence, anchor: int) -> list[Evidence]:
-        unit = found.units[anchor]
-        rest = [
-            e
-            for i, e in zip(found.top, found.evidence, strict=True)
-            if not unit.overlaps(found.units[i])
-        ]
-        return [self.selector.as_evidence(unit, float(found.cosine[anchor])), *rest]
-
-
-def _check_numbers(
-    text: str, ctx: PassageFacts, relevance: np.ndarray, anchor: int, strong_anchor: bool
-) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
-    """Return the claim's numbers found in no passage, and the first the anchor contradicts.
-
-    A number is fine when the anchor sentence (the one the claim is about)
-    states it, or another sentence about as relevant does. Otherwise, when the
-    anchor states a different value of the same kind, the claim contradicts it.
-    """
-    missing: list[Quantity] = []
-    conflict: tuple[Quantity, Quantity] | None = None
-    in_anchor = ctx.unit_quantities[anchor]
-    for q in extract_quantities(text):
-        if any(matches(q, x, ctx.years) for x in in_anchor):
-            continue
-        homes = [
-            i
-            for i in ctx.sentences
-            if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[i])
-        ]
-        if homes and max(relevance[i] for i in homes) >= relevance[anchor] - _RELEVANCE_MARGIN:
-            continue
-        clash = next((x for x in in_anchor if conflicts(q, x)), None)
-        if clash is None and q.kind == "count":
-            clash = _other_count(text, q, ctx.units[anchor], in_anchor)
-        if clash is not None and strong_anchor:
-            conflict = conflict or (q, clash)
-        elif not homes:
-            missing.append(q)
-    return missing, conflict
 
 
 def _window(passages: list[Passage], at: int, span: tuple[int, int], score: float) -> Evidence:
@@ -356,46 +254,10 @@ def _window(passages: list[Passage], at: int, span: tuple[int, int], score: floa
     )
 
 
-def _counted(text: str, end: int) -> str | None:
-    """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
-    m = _NEXT_WORD.match(text, end)
-    return stem(m.group(1).lower()) if m else None
-
-
-def _other_count(
-    text: str, q: Quantity, anchor: Unit, in_anchor: list[Quantity]
-) -> Quantity | None:
-    """A different count of the same thing in the anchor sentence, if any.
-
-    `in_anchor` are the anchor's quantities, with offsets in its passage.
-    """
-    noun = _counted(text, q.end)
-    if noun is None or noun in STOPWORDS:
-        return None
-    for x in in_anchor:
-        if (
-            x.kind == "count"
-            and x.value != q.value
-            and _counted(anchor.text, x.end - anchor.start) == noun
-        ):
-            return x
-    return None
-
-
 def _share(stems: Sequence[str], pool: frozenset[str]) -> float:
     if not stems:
         return 1.0
     return sum(s in pool for s in stems) / len(stems)
-
-
-def _number_word(q: Quantity) -> str:
-    return {"date": "date", "decade": "date", "money": "amount"}.get(q.kind, "number")
-
-
-def _negation_reason(cue_claim: str | None, cue_anchor: str | None, where: str) -> str:
-    if cue_claim is not None:
-        return f"negation mismatch: the claim says '{cue_claim}' but {where} does not"
-    return f"negation mismatch: {where} says '{cue_anchor}' but the claim does not"
 
 
 def _signals(features: ClaimFeatures, surface: Mapping[str, str], pool: frozenset[str]) -> str:

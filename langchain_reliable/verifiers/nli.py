@@ -44,21 +44,18 @@ from typing import Any
 
 import numpy as np
 
-from langchain_reliable.checks.meaning import meaning_finding
-from langchain_reliable.checks.names import extract_names
-from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
-from langchain_reliable.checks.quantities import extract_quantities, matches
+from langchain_reliable.checks.passage_facts import passage_label
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
+from langchain_reliable.verifiers.rules import Rules
 
 __all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
 
 INSTALL_HINT = "pip install 'langchain-reliable[nli]'"
 
 _UNCERTAIN_BELOW = 0.5  # the best unit's top class probability under this: probabilities split
-_CAPPED_SCORE = 0.25  # score given to a "supported" claim a number/name check overrules
 
 
 # ---------------------------------------------------------------------------
@@ -89,9 +86,6 @@ class NLIVerifier(BlockingVerifier):
         labels: Explicit output roles, e.g. `{"entailment": 2, "contradiction": 0}`,
             for a model whose config names its labels in a way `resolve_labels`
             does not recognise.
-        checks: Also apply the offline verifier's number and name checks: a
-            claim with a number or a name that occurs in no passage is
-            `unsupported` (score capped at 0.25), whatever the model says.
 
     Raises:
         FileNotFoundError: `path` is not a folder or holds no `config.json`.
@@ -118,7 +112,6 @@ class NLIVerifier(BlockingVerifier):
         evidence_k: int = 3,
         selector: EvidenceSelector | None = None,
         labels: Mapping[str, int] | None = None,
-        checks: bool = False,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -155,8 +148,8 @@ class NLIVerifier(BlockingVerifier):
         self.batch_size = int(batch_size)
         self.max_length = int(max_length)
         self.device = device
-        self.checks = bool(checks)
         self.selector = selector or EvidenceSelector(k=evidence_k)
+        self.rules = Rules(selector=self.selector)
         super().__init__()
         self._model: Any = None
         self._tokenizer: Any = None
@@ -212,11 +205,10 @@ class NLIVerifier(BlockingVerifier):
                 rows.setdefault((units[i].text, claim.text), len(rows))
         self._load()
         probs = self._probabilities(list(rows))
-        context = PassageFacts(passages, units) if self.checks else None
         verdicts = []
         for claim, evidence in zip(claims, found, strict=True):
             table = probs[[rows[(units[i].text, claim.text)] for i in evidence.top]]
-            verdicts.append(self._verdict(claim, evidence, table, context))
+            verdicts.append(self._verdict(claim, evidence, table))
         return verdicts
 
     def _probabilities(self, pairs: list[tuple[str, str]]) -> np.ndarray:
@@ -271,7 +263,6 @@ class NLIVerifier(BlockingVerifier):
         claim: Claim,
         found: ClaimEvidence,
         table: np.ndarray,
-        context: PassageFacts | None,
     ) -> ClaimVerdict:
         units = [found.units[i] for i in found.top]
         if not units:
@@ -304,14 +295,6 @@ class NLIVerifier(BlockingVerifier):
                 f"not entailed by any of {len(units)} passage unit(s); best "
                 f"{passage_label(units[best])} (P(entailment) {score:.2f})"
             )
-        if context is not None and label in ("supported", "uncertain"):
-            missing = _missing_facts(claim.text, context)
-            if missing:
-                label, score = "unsupported", min(score, _CAPPED_SCORE)
-                reason = "; ".join(missing) + f" (the model said: {reason})"
-            elif (finding := meaning_finding(claim.text, context)) is not None:
-                label, score = finding.label, min(score, _CAPPED_SCORE)
-                reason = f"{finding.reason} (the model said: {reason})"
         strength = np.maximum(entail, contra)
         rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
         evidence = [
@@ -330,18 +313,3 @@ class NLIVerifier(BlockingVerifier):
         if self.labels.num_labels == 1:
             return f"P(entailment) {row[1]:.2f}"
         return ", ".join(f"{n} {p:.2f}" for n, p in zip(self.labels.names, row, strict=False))
-
-
-def _missing_facts(text: str, context: PassageFacts) -> list[str]:
-    """The offline verifier's checks: numbers and names of `text` that no passage gives."""
-    problems = [
-        f"number '{q.text}' not found in any passage"
-        for q in extract_quantities(text)
-        if not any(matches(q, x) for x in context.quantities)
-    ]
-    problems += [
-        f"name '{n}' not found in any passage"
-        for n in extract_names(text)
-        if not context.has_name(n)
-    ]
-    return problems

@@ -126,9 +126,9 @@ def test_answer_only_on_refuse():
     rag = rag_for(BAD, BAD, BAD)
     assert rag.with_answer_only().invoke("Who paid?") == CANNOT_ANSWER
     with pytest.raises(UnverifiedAnswerError) as caught:
-        rag.with_answer_only(on_refuse="raise").invoke("Who paid?")
+        rag.with_answer_only(on_fail="raise").invoke("Who paid?")
     assert caught.value.report.decision == "refuse" and caught.value.report.unsupported == 2
-    hook = rag.with_answer_only(on_refuse=lambda text, report: f"{report.unsupported} rejected")
+    hook = rag.with_answer_only(on_fail=lambda text, report: f"{report.unsupported} rejected")
     assert hook.invoke("Who paid?") == "2 rejected"
 
 

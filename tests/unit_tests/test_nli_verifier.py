@@ -44,8 +44,8 @@ PASSAGES = [
 ]
 CLAIMS_TEXT = [
     "Paris is the capital of France.",
-    "The Eiffel Tower was painted gold by Napoleon.",
-    "Berlin has two million inhabitants.",
+    "The Eiffel Tower was painted gold.",
+    "It has two million inhabitants.",
 ]
 
 
@@ -287,21 +287,19 @@ def test_long_passages_are_truncated(make_model: ModelFactory) -> None:
     verifier = NLIVerifier(make_model([5.0, 0.0, 0.0]), max_length=32, batch_size=3)
     sentence = " ".join(["paris is the capital of france and"] * 40) + " zzzz."
     passages = [Passage(index=0, text=f"{sentence} {sentence}")]
-    result = verifier.verify(claims_of(CLAIMS_TEXT), passages)
+    result = verifier.verify(claims_of(CLAIMS_TEXT[:1]), passages)
     assert result.errors == []
-    assert [v.label for v in result.verdicts] == ["supported"] * 3
+    assert [v.label for v in result.verdicts] == ["supported"]
 
 
-def test_number_and_name_checks_overrule_the_model(make_model: ModelFactory) -> None:
+def test_the_rules_layer_overrules_the_model(make_model: ModelFactory) -> None:
     folder = make_model([6.0, 0.0, 0.0])
     texts = ["The Eiffel Tower was completed in 1925.", "Napoleon Bonaparte lived in Paris."]
-    plain = NLIVerifier(folder).verify(claims_of(texts), PASSAGES)
-    assert [v.label for v in plain.verdicts] == ["supported", "supported"]
-    checked = NLIVerifier(folder, checks=True).verify(claims_of([*texts, CLAIMS_TEXT[0]]), PASSAGES)
-    assert [v.label for v in checked.verdicts] == ["unsupported", "unsupported", "supported"]
-    assert "'1925' not found" in checked.verdicts[0].reason
+    checked = NLIVerifier(folder).verify(claims_of([*texts, CLAIMS_TEXT[0]]), PASSAGES)
+    assert [v.label for v in checked.verdicts] == ["contradicted", "unsupported", "supported"]
+    assert "claim says '1925' but passage 1 (doc-b) says '1889'" in checked.verdicts[0].reason
     assert "'Napoleon Bonaparte' not found" in checked.verdicts[1].reason
-    assert checked.verdicts[0].score <= 0.25
+    assert checked.verdicts[0].score <= NLIVerifier.vetoed_score
 
 
 def test_eval_cli_json(random_model: Path, capsys) -> None:

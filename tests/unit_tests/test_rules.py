@@ -1,0 +1,144 @@
+"""The rules layer: one ordered list of checks that every verifier runs after judging."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
+from langchain_reliable.verifiers import LLMJudge
+from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
+from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.rules import (
+    DEFAULT_RULES,
+    ClaimFacts,
+    Finding,
+    Rule,
+    Rules,
+)
+from tests.fakes import ScriptedChatModel, tool_call
+
+PASSAGES = [
+    Passage(index=0, text="Metformin decreases hepatic glucose output. It is taken with meals."),
+    Passage(index=1, text="The maximum daily dose of metformin is 2550 mg."),
+]
+
+
+def claim(text: str) -> Claim:
+    return Claim(text=text, span=(0, len(text)))
+
+
+def judge_says(*verdicts: dict) -> ScriptedChatModel:
+    return ScriptedChatModel([tool_call("JudgeOutput", {"verdicts": list(verdicts)}, tokens=5)])
+
+
+def item(claim_id: int, label: str, passage: int, quote: str) -> dict:
+    return {"claim_id": claim_id, "label": label, "passage": passage, "quote": quote, "reason": "r"}
+
+
+class Credulous(JudgingVerifier):
+    """Says `supported` to everything: only the rules stand between it and the user."""
+
+    name = "credulous"
+
+    async def ajudge(self, claims, passages, question):
+        verdicts = [
+            ClaimVerdict(text=c.text, span=c.span, label="supported", score=0.99) for c in claims
+        ]
+        return VerificationResult(verdicts=verdicts)
+
+
+async def test_llm_judge_supported_with_a_changed_meaning_is_contradicted_by_the_rule():
+    # The quote is real, a clause, and shares most of the claim's words: the judge's
+    # own quote checks pass it. The meaning rule does not.
+    model = judge_says(item(1, "supported", 0, "Metformin decreases hepatic glucose output."))
+    result = await LLMJudge(model).averify(
+        [claim("Metformin increases hepatic glucose output.")], PASSAGES
+    )
+    verdict = result.verdicts[0]
+    assert verdict.label == "contradicted"
+    assert "'decreases'" in verdict.reason and "'increases'" in verdict.reason
+    assert verdict.score <= LLMJudge.vetoed_score
+
+
+async def test_llm_judge_supported_with_a_number_no_passage_holds_is_not_supported():
+    model = judge_says(item(1, "supported", 1, "The maximum daily dose of metformin is 2550 mg."))
+    result = await LLMJudge(model).averify(
+        [claim("The maximum daily dose of metformin is 3000 mg.")], PASSAGES
+    )
+    verdict = result.verdicts[0]
+    assert verdict.label in ("uncertain", "contradicted", "unsupported")
+    assert "3000 mg" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "rule_words"),
+    [
+        ("The maximum daily dose of metformin is 3000 mg.", "contradicted", "2550 mg"),
+        ("Metformin increases hepatic glucose output.", "contradicted", "increases"),
+        ("Metformin was approved in 1995.", "unsupported", "1995"),
+        ("Does metformin decrease hepatic glucose output?", "unsupported", "question"),
+    ],
+)
+def test_any_verifier_gets_the_rules_in_its_template(text, label, rule_words):
+    verdict = Credulous().verify([claim(text)], PASSAGES).verdicts[0]
+    assert verdict.label == label
+    assert rule_words in verdict.reason
+    assert verdict.score <= Credulous.vetoed_score
+
+
+def test_a_supported_claim_that_passes_every_rule_keeps_its_verdict():
+    verdict = Credulous().verify([claim("Metformin is taken with meals.")], PASSAGES).verdicts[0]
+    assert (verdict.label, verdict.score) == ("supported", 0.99)
+
+
+def test_the_local_verifier_reports_the_same_findings_as_the_rules_alone():
+    texts = [
+        "The maximum daily dose of metformin is 3000 mg.",
+        "Metformin increases hepatic glucose output.",
+        "Metformin was approved in 1995.",
+    ]
+    claims = [claim(t) for t in texts]
+    findings = Rules().findings(claims, PASSAGES)
+    verdicts = LocalVerifier().verify(claims, PASSAGES).verdicts
+    assert [f.label for f in findings] == [v.label for v in verdicts]
+    assert [f.reason for f in findings] == [v.reason for v in verdicts]
+
+
+class NoYears(Rule):
+    """A new check is one class and one line in the list."""
+
+    name = "no_years"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        if any(w.isdigit() and len(w) == 4 for w in claim.text.split()):
+            return self.finding("unsupported", "years are not checked here")
+        return None
+
+
+def test_a_new_rule_is_one_class_and_one_line():
+    verifier = Credulous()
+    verifier.rules = Rules([*DEFAULT_RULES, NoYears()])
+    text = "Metformin was taken with meals in 2001 ."
+    passages = [Passage(index=0, text="Metformin was taken with meals in 2001.")]
+    verdict = verifier.verify([claim(text)], passages).verdicts[0]
+    assert (verdict.label, verdict.reason) == ("unsupported", "years are not checked here")
+
+
+class Broken(Rule):
+    name = "broken"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        raise RuntimeError("boom")
+
+
+def test_rules_that_fail_make_every_claim_uncertain():
+    verifier = Credulous()
+    verifier.rules = Rules([Broken()])
+    result = verifier.verify([claim("Metformin is taken with meals.")], PASSAGES)
+    assert result.verdicts[0].label == "uncertain"
+    assert "RuntimeError: boom" in result.errors[-1]
+
+
+def test_rules_take_only_rules():
+    with pytest.raises(TypeError, match="Rule instances"):
+        Rules(["missing_facts"])  # type: ignore[list-item]
