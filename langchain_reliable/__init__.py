@@ -30,11 +30,11 @@ if TYPE_CHECKING:
         SentenceClaimExtractor,
     )
     from langchain_reliable.config import Limits, ReliabilityContext
-    from langchain_reliable.defaults import load_faiss_index
     from langchain_reliable.embeddings import LocalEmbeddings
     from langchain_reliable.errors import UnverifiedAnswerError
     from langchain_reliable.graph import create_reliable_rag, create_verifier
     from langchain_reliable.guard import ReliableGuard, create_guard
+    from langchain_reliable.ingest.index import load_faiss_index
     from langchain_reliable.policy import PRESETS, Policy
     from langchain_reliable.render import render_html, render_markdown
     from langchain_reliable.schemas import (
@@ -66,7 +66,7 @@ _EXPORTS = {
     "SentenceClaimExtractor": "claims",
     "Limits": "config",
     "ReliabilityContext": "config",
-    "load_faiss_index": "defaults",
+    "load_faiss_index": "ingest.index",
     "LocalEmbeddings": "embeddings",
     "UnverifiedAnswerError": "errors",
     "create_reliable_rag": "graph",

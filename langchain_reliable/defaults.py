@@ -38,10 +38,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.retrievers import BaseRetriever
 from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.ingest.index import load_faiss_index
 from langchain_reliable.verifiers import needs_model
 
 ENV_MODEL = "RELIABLE_RAG_MODEL"
@@ -66,28 +66,6 @@ def default_model(
     from langchain_reliable.demo import recorded_model
 
     return recorded_model()
-
-
-def load_faiss_index(path: str | os.PathLike[str], *, k: int = 4) -> BaseRetriever:
-    """A retriever over a FAISS index folder written by `reliable-rag ingest`.
-
-    Loaded by `langchain_reliable.ingest.load_index`: queries are embedded with
-    the package's embedded model (`LocalEmbeddings`), the model the index was
-    built with, and searched by inner product.
-
-    Warning:
-        The folder's `index.pkl` is unpickled (`allow_dangerous_deserialization`),
-        which can run arbitrary code: load only folders you created or trust,
-        never one chosen by a request.
-
-    Raises:
-        FileNotFoundError: the folder or its `index.faiss` / `index.pkl` is missing.
-        ImportError: langchain-community or faiss-cpu is not installed.
-
-    """
-    from langchain_reliable.ingest import load_index
-
-    return load_index(path).as_retriever(search_kwargs={"k": k})
 
 
 def default_retriever(

@@ -19,7 +19,8 @@ from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 
 from langchain_reliable.answerers import PromptAnswerer
-from langchain_reliable.prompts import load_chat_prompt
+from langchain_reliable.prompts import load_prompt
+from langchain_reliable.render import cited_evidence, passage_ref, short
 from langchain_reliable.schemas import DECISIONS
 
 NO_RECORDED_ANSWER = (
@@ -28,7 +29,7 @@ NO_RECORDED_ANSWER = (
 )
 """What `RecordedAnswers` says to a question off the script: an abstention, never a claim."""
 
-_STRICT_OPENING = load_chat_prompt("generate_strict")[0].splitlines()[0]
+_STRICT_OPENING = load_prompt("generate_strict").splitlines()[0]
 """The retry prompt's first line: how `RecordedAnswers` tells a retry from a first attempt."""
 
 
@@ -165,7 +166,6 @@ def _print_passages(documents: list[Document], out: TextIO) -> None:
 
 
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
-    from langchain_reliable.cli.common import cited_evidence, passage_ref, short
 
     print("  claims:", file=out)
     for claim in report["claims"]:

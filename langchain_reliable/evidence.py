@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from langchain_reliable.passage_index import PassageIndex, Postings, passage_index
+from langchain_reliable.passage_index import PassageIndex, Postings, Unit, passage_index
 from langchain_reliable.schemas import Claim, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, tokenize
 
@@ -43,36 +43,6 @@ __all__ = ["ClaimEvidence", "EvidenceSelector", "Unit", "clamp_score"]
 # ---------------------------------------------------------------------------
 # Units and results
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A sentence, or a window of two neighbouring sentences, of one passage.
-
-    Attributes:
-        passage: The passage's `index` in the context.
-        passage_id: The passage's id, if any.
-        start: Start offset of the unit in the passage text.
-        end: End offset of the unit in the passage text.
-        text: `passage.text[start:end]`, verbatim.
-        kind: `"sentence"` or `"window"`.
-        sentence: Position of the unit's first sentence within its passage.
-        order: Position of the passage in the list given to the selector.
-
-    """
-
-    passage: int
-    passage_id: str | None
-    start: int
-    end: int
-    text: str
-    kind: Literal["sentence", "window"]
-    sentence: int
-    order: int
-
-    def overlaps(self, other: Unit) -> bool:
-        """Whether both units share characters of the same passage."""
-        return self.order == other.order and self.start < other.end and other.start < self.end
 
 
 @dataclass

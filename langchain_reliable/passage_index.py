@@ -38,12 +38,44 @@ __all__ = [
     "IndexCache",
     "PassageIndex",
     "Postings",
+    "Unit",
     "UnitBounds",
     "build_index",
     "cut_units",
     "index_cache",
     "passage_index",
 ]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence, or a window of two neighbouring sentences, of one passage.
+
+    Attributes:
+        passage: The passage's `index` in the context.
+        passage_id: The passage's id, if any.
+        start: Start offset of the unit in the passage text.
+        end: End offset of the unit in the passage text.
+        text: `passage.text[start:end]`, verbatim.
+        kind: `"sentence"` or `"window"`.
+        sentence: Position of the unit's first sentence within its passage.
+        order: Position of the passage in the list given to the selector.
+
+    """
+
+    passage: int
+    passage_id: str | None
+    start: int
+    end: int
+    text: str
+    kind: Literal["sentence", "window"]
+    sentence: int
+    order: int
+
+    def overlaps(self, other: Unit) -> bool:
+        """Whether both units share characters of the same passage."""
+        return self.order == other.order and self.start < other.end and other.start < self.end
+
 
 UnitBounds = tuple[int, int, Literal["sentence", "window"], int]
 """A unit of a passage: `(start, end, kind, sentence)`, as in `evidence.Unit`."""

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TextIO
 
 from langchain_reliable.citations import Source
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
@@ -170,4 +171,79 @@ def render_html(report: ReliabilityReport | Mapping[str, Any], answer: str) -> s
     return "\n".join(parts)
 
 
-__all__ = ["md_escape", "render_html", "render_markdown"]
+__all__ = [
+    "cited_evidence",
+    "md_escape",
+    "passage_ref",
+    "print_report",
+    "render_html",
+    "render_markdown",
+    "short",
+]
+
+
+def short(text: str, width: int) -> str:
+    """`text` on one line, cut to `width` characters with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def passage_ref(evidence: dict[str, Any]) -> str:
+    """How a passage is named in tables: ``[index] id``, the index the reasons use."""
+    ref = f"[{evidence['passage']}]"
+    return f"{ref} {evidence['passage_id']}" if evidence.get("passage_id") else ref
+
+
+def cited_evidence(claim: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """What a claim's evidence is called, and the evidence worth showing.
+
+    A supported claim shows the passages it rests on; a contradicted one, the passage
+    that contradicts it. The passages nearest an unsupported or uncertain claim do
+    not bear it out, so none is shown as evidence (its reason says why).
+
+    Example:
+        >>> cited_evidence({"label": "unsupported", "evidence": [{"passage": 0}]})
+        ('evidence', [])
+
+    """
+    evidence = list(claim.get("evidence") or [])
+    if claim.get("label") == "supported":
+        return "evidence", evidence
+    if claim.get("label") == "contradicted":
+        return "contradicted by", evidence
+    return "evidence", []
+
+
+def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = None) -> None:
+    """Print a report's claims as a table: label, score, claim, then evidence or reason."""
+    claims = report.get("claims") or []
+    width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
+    text_width = width - 25
+    print(f"{'#':>3}  {'LABEL':<13}{'SCORE':>5}  CLAIM", file=out)
+    for number, claim in enumerate(claims, 1):
+        print(
+            f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "
+            f"{short(claim['text'], text_width)}",
+            file=out,
+        )
+        kind, shown = cited_evidence(claim)
+        for evidence in shown[:2]:
+            where = passage_ref(evidence)
+            print(
+                f"{'':25}{kind} {where} ({evidence['score']:.2f}): "
+                f'"{short(evidence["quote"], max(20, text_width - len(where) - 20))}"',
+                file=out,
+            )
+        if claim.get("reason"):
+            print(f"{'':25}reason: {short(claim['reason'], text_width - 8)}", file=out)
+    if not claims:
+        print("     (no claims)", file=out)
+    for note in report.get("notes") or []:
+        print(f"note: {note}", file=out)
+    print("-" * min(width, 78), file=out)
+    print(
+        f"reliability {report['reliability_score']:.2f} · hallucination rate "
+        f"{report['hallucination_rate']:.2f} · level {report['level']} · "
+        f"decision: {decision or report.get('decision')}",
+        file=out,
+    )

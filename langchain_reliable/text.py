@@ -4,7 +4,7 @@
   and numbers, light suffix stripping, stopwords dropped).
 - Passage sentences: `split_passage_sentences`, a small rule-based splitter that
   keeps character offsets. Answers are split by pysbd instead
-  (`langchain_reliable.claims.sentences.split_answer_sentences`): the two differ
+  (`langchain_reliable.claims.segment.split_answer_sentences`): the two differ
   on some inputs and the verdicts rest on how passages are cut, so both stay.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).

@@ -1,7 +1,7 @@
 """Names: capitalised multiword names, acronyms and codes a claim relies on.
 
 `extract_names` finds them in a claim; `name_form` and `name_words` give the
-forms in which `checks.passage_facts.PassageFacts.has_name` looks for them in
+forms in which `passage_facts.PassageFacts.has_name` looks for them in
 the passages.
 
 Example:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
 
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.ingest.load import community_import, progress_bar
@@ -198,4 +199,31 @@ def _check_unit(vectors: list[list[float]]) -> None:
         )
 
 
-__all__ = ["MANIFEST", "build_index", "cosine_relevance", "load_index", "save_index"]
+def load_faiss_index(path: str | os.PathLike[str], *, k: int = 4) -> BaseRetriever:
+    """A retriever over a FAISS index folder written by `reliable-rag ingest`.
+
+    Loaded by `load_index`: queries are embedded with
+    the package's embedded model (`LocalEmbeddings`), the model the index was
+    built with, and searched by inner product.
+
+    Warning:
+        The folder's `index.pkl` is unpickled (`allow_dangerous_deserialization`),
+        which can run arbitrary code: load only folders you created or trust,
+        never one chosen by a request.
+
+    Raises:
+        FileNotFoundError: the folder or its `index.faiss` / `index.pkl` is missing.
+        ImportError: langchain-community or faiss-cpu is not installed.
+
+    """
+    return load_index(path).as_retriever(search_kwargs={"k": k})
+
+
+__all__ = [
+    "MANIFEST",
+    "build_index",
+    "cosine_relevance",
+    "load_faiss_index",
+    "load_index",
+    "save_index",
+]

@@ -18,7 +18,7 @@ claim against its best windows of the passages. The verdict then rests on:
    "COX-2", "eGFR") must occur in the context, else `unsupported`;
 5. **negation**: a claim negated where its evidence is not (or the reverse),
    with the two otherwise alike, is `contradicted`;
-6. **meaning** (`checks.meaning`): opposite words, a stronger quantifier,
+6. **meaning** (`verifiers.meaning`): opposite words, a stronger quantifier,
    swapped roles or another name than the sentence the claim is about veto
    `supported` (`meaning_checks=False` turns them off).
 

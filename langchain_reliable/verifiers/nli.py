@@ -44,8 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from langchain_reliable.checks.passage_facts import passage_label
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
+from langchain_reliable.passage_facts import passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels

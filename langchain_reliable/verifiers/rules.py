@@ -16,7 +16,7 @@ The checks, in order (`DEFAULT_RULES`):
 3. `FlippedNegation`: the claim negated where that sentence is not (or the reverse).
 4. `MissingFacts`: a number, date, unit or name that no passage holds.
 5. `ChangedMeaning`: opposite words, a stronger quantifier, swapped roles or
-   another name than the sentence says (`checks.meaning`).
+   another name than the sentence says (`verifiers.meaning`).
 
 A new check is one `Rule` subclass and one line in `DEFAULT_RULES`. Each reads a
 `ClaimFacts`: the claim against the answer's passages, computed once per claim
@@ -46,14 +46,14 @@ from functools import cached_property
 
 import numpy as np
 
-from langchain_reliable.checks.meaning import meaning_finding
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
-from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, Unit
+from langchain_reliable.passage_facts import PassageFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
 from langchain_reliable.text import STOPWORDS, is_question, stem, tokenize
+from langchain_reliable.verifiers.meaning import meaning_finding
 
 __all__ = [
     "DEFAULT_RULES",
@@ -253,7 +253,7 @@ class MissingFacts(Rule):
 
 
 class ChangedMeaning(Rule):
-    """The passage's words kept, its meaning changed (`checks.meaning`)."""
+    """The passage's words kept, its meaning changed (`verifiers.meaning`)."""
 
     name = "changed_meaning"
 
@@ -386,7 +386,7 @@ class Rules:
                 verdict.model_copy(
                     update={
                         "label": finding.label,
-                        "score": min(verdict.score, capped_score),
+                        "score": round(min(verdict.score, capped_score), 6),
                         "reason": finding.reason,
                         "evidence": evidence,
                     }

@@ -44,8 +44,8 @@ def test_all_imports():
 
 def test_root_exports_are_the_package_objects():
     from langchain_reliable.answerers import ExtractiveAnswerer
-    from langchain_reliable.defaults import load_faiss_index
     from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.ingest.index import load_faiss_index
 
     assert langchain_reliable.LocalEmbeddings is LocalEmbeddings
     assert langchain_reliable.load_faiss_index is load_faiss_index

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from langchain_reliable.checks.meaning import meaning_finding
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
-from langchain_reliable.checks.passage_facts import PassageFacts
 from langchain_reliable.checks.polarity import (
     opposite_direction,
     opposite_words,
@@ -28,8 +26,10 @@ from langchain_reliable.checks.roles import (
     swapped_roles,
 )
 from langchain_reliable.evidence import EvidenceSelector
+from langchain_reliable.passage_facts import PassageFacts
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.meaning import meaning_finding
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_meaning.py"
 

@@ -257,7 +257,7 @@ def test_answer_segmenter_places_sentences_as_pysbd_does(text: str) -> None:
     """The answer splitter finds pysbd's spans with str.find, repeats and whitespace alike."""
     import pysbd
 
-    from langchain_reliable.claims.sentences import _Segmenter
+    from langchain_reliable.claims.segment import _Segmenter
 
     theirs = pysbd.Segmenter(language="en", clean=False, char_span=True).segment(text)
     ours = _Segmenter(language="en", clean=False, char_span=True).segment(text)

@@ -8,7 +8,7 @@ bigram coverage. `passage_label` names the passage a unit comes from in a reason
 
 Example:
     ```python
-    from langchain_reliable.checks.passage_facts import PassageFacts
+    from langchain_reliable.passage_facts import PassageFacts
     from langchain_reliable.evidence import EvidenceSelector
     from langchain_reliable.schemas import Passage
 
@@ -29,8 +29,7 @@ from itertools import pairwise
 import numpy as np
 
 from langchain_reliable.checks.names import name_form, name_words, strip_possessive
-from langchain_reliable.evidence import Unit
-from langchain_reliable.passage_index import PassageIndex, build_index
+from langchain_reliable.passage_index import PassageIndex, Unit, build_index
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import stem
 

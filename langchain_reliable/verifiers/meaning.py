@@ -14,8 +14,8 @@ content words, leaving out the lexicon's words (so a sentence saying
 
 Example:
     ```python
-    from langchain_reliable.checks.meaning import meaning_finding
-    from langchain_reliable.checks.passage_facts import PassageFacts
+    from langchain_reliable.verifiers.meaning import meaning_finding
+    from langchain_reliable.passage_facts import PassageFacts
     from langchain_reliable.evidence import EvidenceSelector
     from langchain_reliable.schemas import Passage
 
@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
-from langchain_reliable.checks.passage_facts import PassageFacts, passage_label
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     opposite_direction,
@@ -50,6 +49,7 @@ from langchain_reliable.checks.roles import (
     swapped_roles,
     text_names,
 )
+from langchain_reliable.passage_facts import PassageFacts, passage_label
 from langchain_reliable.schemas import Label
 from langchain_reliable.text import content_stems, stem
 

@@ -1,0 +1,60 @@
+"""The package's layout and its tools: layers, cycles, module sizes, scripts that run."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+layout = _load("check_layout")
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    assert layout.upward_imports(layout.modules()) == []
+
+
+def test_no_import_cycle() -> None:
+    assert layout.cycles(layout.modules()) == []
+
+
+def test_no_module_is_too_long() -> None:
+    assert layout.too_long(layout.modules()) == []
+
+
+def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
+    package = tmp_path / "langchain_reliable"
+    (package / "checks").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "checks" / "__init__.py").write_text("")
+    (package / "checks" / "a.py").write_text("from langchain_reliable.graph import b\n" * 500)
+    (package / "graph").mkdir()
+    (package / "graph" / "__init__.py").write_text("")
+    (package / "graph" / "b.py").write_text("from langchain_reliable.checks import a\n")
+    mods = layout.modules(package)
+    assert "checks.a (2) -> graph.b (6)" in layout.upward_imports(mods)
+    assert ["checks.a", "graph.b", "checks.a"] in layout.cycles(mods)
+    assert layout.too_long(mods) == ["checks.a: 500 lines"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_every_script_answers_help(script: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(script), "--help"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage:" in done.stdout
