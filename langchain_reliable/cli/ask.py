@@ -91,19 +91,22 @@ def _jsonable(out: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+TEXT = """\
+answer a question from an index through the full graph
+
+Retrieve from a FAISS index (built by `reliable-rag ingest`), generate with a chat model,
+verify every claim, and return, retry, filter or refuse. Without --model the answer is
+extractive: the passages' best sentences for the question, quoted (offline, no chat model).
+
+  reliable-rag ask 'When was the treaty signed?' --index idx/ --model openai:gpt-4o-mini
+  reliable-rag ask 'When was the treaty signed?' --index idx/      # extractive, offline
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``ask`` command."""
-    parser = add_command(
-        sub,
-        "ask",
-        help="answer a question from an index through the full graph",
-        description="Retrieve from a FAISS index (built by `reliable-rag ingest`), generate "
-        "with a chat model,\nverify every claim, and return, retry, filter or refuse. "
-        "Without --model the answer is\nextractive: the passages' best sentences for the "
-        "question, quoted (offline, no chat model).\n\n"
-        "  reliable-rag ask 'When was the treaty signed?' --index idx/ --model openai:gpt-4o-mini\n"
-        "  reliable-rag ask 'When was the treaty signed?' --index idx/      # extractive, offline",
-    )
+    parser = add_command(sub, "ask", TEXT)
     parser.add_argument("question", help="the question")
     parser.add_argument("--index", required=True, metavar="PATH", help="FAISS index folder")
     parser.add_argument(

@@ -113,31 +113,34 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_NOT_VERIFIED
 
 
+TEXT = """\
+check an audit log
+
+Audit-log tools: `reliable-rag audit verify LOG`.
+"""
+"""The command's help line, a blank line, then its description."""
+
+
+VERIFY_TEXT = """\
+check a log's hash chain and name the first bad record
+
+Check the hash chain of an audit log written by AuditLog.
+Prints OK and the record count, or every problem with its line and why
+(a torn line is reported and the records after it are still checked).
+Several LOGs are checked as one chain, oldest first (LOG.2 LOG.1 LOG).
+The live LOG's spill files (LOG.spill-*.jsonl) are checked too, and its
+anchor (LOG.anchor) is compared: removal of the newest records is reported.
+A FOLDER (or --replicas) checks a set of replica chains as a whole: each
+audit-<replica>.jsonl with its rotated files, spill files and anchor, one
+replica per chain; it lists the replicas and the totals.
+"""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``audit`` command and its ``verify`` action."""
-    parser = add_command(
-        sub,
-        "audit",
-        help="check an audit log",
-        description="Audit-log tools: `reliable-rag audit verify LOG`.",
-        epilog=EXIT_CODES,
-    )
+    parser = add_command(sub, "audit", TEXT, epilog=EXIT_CODES)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
-    verify = add_command(
-        actions,
-        "verify",
-        help="check a log's hash chain and name the first bad record",
-        description="Check the hash chain of an audit log written by AuditLog.\n"
-        "Prints OK and the record count, or every problem with its line and why\n"
-        "(a torn line is reported and the records after it are still checked).\n"
-        "Several LOGs are checked as one chain, oldest first (LOG.2 LOG.1 LOG).\n"
-        "The live LOG's spill files (LOG.spill-*.jsonl) are checked too, and its\n"
-        "anchor (LOG.anchor) is compared: removal of the newest records is reported.\n"
-        "A FOLDER (or --replicas) checks a set of replica chains as a whole: each\n"
-        "audit-<replica>.jsonl with its rotated files, spill files and anchor, one\n"
-        "replica per chain; it lists the replicas and the totals.",
-        epilog=EXIT_CODES,
-    )
+    verify = add_command(actions, "verify", VERIFY_TEXT, epilog=EXIT_CODES)
     verify.add_argument(
         "log",
         nargs="+",

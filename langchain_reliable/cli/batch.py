@@ -55,19 +55,21 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_NOT_VERIFIED if summary.errors else EXIT_OK
 
 
+TEXT = """\
+verify a JSONL or Parquet file of answers, streamed and resumable
+
+Verify every row {answer, context, question, id?} of IN (JSONL or
+Parquet; the eval format works as is) and append one JSON record per row to
+OUT: {id, decision, level, claims, scores, ...} or {id, error}. A row without
+id is named by its line number. Rerun after a crash: ids already in OUT are
+skipped (a torn last line is cut off). Output order may differ from input.
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``batch`` command."""
-    parser = add_command(
-        sub,
-        "batch",
-        help="verify a JSONL or Parquet file of answers, streamed and resumable",
-        description="Verify every row {answer, context, question, id?} of IN (JSONL or\n"
-        "Parquet; the eval format works as is) and append one JSON record per row to\n"
-        "OUT: {id, decision, level, claims, scores, ...} or {id, error}. A row without\n"
-        "id is named by its line number. Rerun after a crash: ids already in OUT are\n"
-        "skipped (a torn last line is cut off). Output order may differ from input.",
-        epilog=EXIT_CODES,
-    )
+    parser = add_command(sub, "batch", TEXT, epilog=EXIT_CODES)
     parser.add_argument("input", metavar="IN", help="input .jsonl or .parquet")
     parser.add_argument("output", metavar="OUT", help="output .jsonl (appended to)")
     parser.add_argument(

@@ -47,13 +47,17 @@ class Parser(argparse.ArgumentParser):
 
 
 def add_command(
-    sub: Subparsers, name: str, *, help: str, description: str, epilog: str = EXIT_CODES
+    sub: Subparsers, name: str, text: str, *, epilog: str = EXIT_CODES
 ) -> argparse.ArgumentParser:
-    """Add a sub-command whose help ends with the exit codes."""
+    """Add a sub-command: `text` is its help line, a blank line, then its description.
+
+    Its help ends with the exit codes (`epilog`).
+    """
+    help_line, _, description = text.strip().partition("\n\n")
     return sub.add_parser(
         name,
-        help=help,
-        description=description,
+        help=help_line,
+        description=description.strip() or help_line,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -18,17 +18,19 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+TEXT = """\
+run the full graph on the shipped knowledge base, offline
+
+Run the Reliable RAG graph on a small shipped knowledge base. Offline, recorded
+answers are replayed; --model uses a real chat model. A question asked with --question
+that has no recorded answer is said to have none, never shown as a verified answer.
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``demo`` command."""
-    parser = add_command(
-        sub,
-        "demo",
-        help="run the full graph on the shipped knowledge base, offline",
-        description="Run the Reliable RAG graph on a small shipped knowledge base. "
-        "Offline, recorded answers are replayed;\n--model uses a real chat model. A question "
-        "asked with --question that has no recorded\nanswer is said to have none, never shown "
-        "as a verified answer.",
-    )
+    parser = add_command(sub, "demo", TEXT)
     parser.add_argument(
         "--question",
         action="append",

@@ -360,16 +360,17 @@ def _print_table(
             print(f"  note ({result.detector}): {note}", file=out)
 
 
+TEXT = """\
+measure verdicts against human labels
+
+Score a verifier on labelled JSONL data (hallucination is the positive class).
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``eval`` command."""
-    parser = add_command(
-        sub,
-        "eval",
-        help="measure verdicts against human labels",
-        description="Score a verifier on labelled JSONL data "
-        "(hallucination is the positive class).",
-        epilog=f"{format_help()}\n\n{EXIT_CODES}",
-    )
+    parser = add_command(sub, "eval", TEXT, epilog=f"{format_help()}\n\n{EXIT_CODES}")
     add_arguments(parser)
     parser.set_defaults(run=run)
 

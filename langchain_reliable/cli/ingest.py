@@ -53,17 +53,20 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+TEXT = """\
+index a folder of .txt .md .pdf .html files into FAISS
+
+Load .txt, .md, .pdf and .html/.htm files under DIR (recursively), chunk them in tokens,
+embed them with the embedded model and save a FAISS index (inner product on
+L2-normalised vectors). Unreadable files are reported and skipped.
+Exit 0 when at least one file was indexed, 3 when none.
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``ingest`` command."""
-    parser = add_command(
-        sub,
-        "ingest",
-        help="index a folder of .txt .md .pdf .html files into FAISS",
-        description="Load .txt, .md, .pdf and .html/.htm files under DIR (recursively), chunk "
-        "them in tokens,\nembed them with the embedded model and save a FAISS index "
-        "(inner product on\nL2-normalised vectors). Unreadable files are reported and "
-        "skipped.\nExit 0 when at least one file was indexed, 3 when none.",
-    )
+    parser = add_command(sub, "ingest", TEXT)
     parser.add_argument("dir", metavar="DIR", help="folder (or file) to index")
     parser.add_argument(
         "--index", required=True, metavar="PATH", help="folder to save the index in"

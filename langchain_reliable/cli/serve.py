@@ -49,20 +49,23 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+TEXT = """\
+serve the graphs over HTTP (LangServe)
+
+Run the LangServe app (langchain_reliable.server.create_app) with uvicorn:
+/reliable-rag and /verify with invoke, batch, stream, stream_events, the playground;
+/docs for the schemas. --index, --model and --verifier configure the graphs; when
+not given, RELIABLE_RAG_INDEX, RELIABLE_RAG_MODEL and RELIABLE_RAG_VERIFIER are read
+(offline demo when unset). --policy is a floor: clients may tighten it through
+configurable, never loosen it; --lock-policy refuses every policy setting.
+RELIABLE_RAG_API_KEY requires a key on both routes (a blank key is an error).
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``serve`` command."""
-    parser = add_command(
-        sub,
-        "serve",
-        help="serve the graphs over HTTP (LangServe)",
-        description="Run the LangServe app (langchain_reliable.server.create_app) with uvicorn:\n"
-        "/reliable-rag and /verify with invoke, batch, stream, stream_events, the playground;\n"
-        "/docs for the schemas. --index, --model and --verifier configure the graphs; when\n"
-        "not given, RELIABLE_RAG_INDEX, RELIABLE_RAG_MODEL and RELIABLE_RAG_VERIFIER are read\n"
-        "(offline demo when unset). --policy is a floor: clients may tighten it through\n"
-        "configurable, never loosen it; --lock-policy refuses every policy setting.\n"
-        "RELIABLE_RAG_API_KEY requires a key on both routes (a blank key is an error).",
-    )
+    parser = add_command(sub, "serve", TEXT)
     parser.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--index", default=None, metavar="PATH", help="FAISS index folder")

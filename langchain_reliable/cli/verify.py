@@ -80,17 +80,21 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     return EXIT_OK if report.get("decision") == "return" else EXIT_NOT_VERIFIED
 
 
+TEXT = """\
+check an answer against its context, claim by claim
+
+Split an answer into claims and check each against the context.
+
+Input: --answer/--answer-file with --context/--context-file (each repeatable,
+one passage each), or one JSON object {"answer", "context", "question"} on stdin:
+  echo '{"answer": "...", "context": ["..."]}' | reliable-rag verify --json
+"""
+"""The command's help line, a blank line, then its description."""
+
+
 def add(sub: Subparsers) -> None:
     """Add the ``verify`` command."""
-    parser = add_command(
-        sub,
-        "verify",
-        help="check an answer against its context, claim by claim",
-        description="Split an answer into claims and check each against the context.\n\n"
-        "Input: --answer/--answer-file with --context/--context-file (each repeatable,\n"
-        'one passage each), or one JSON object {"answer", "context", "question"} on stdin:\n'
-        '  echo \'{"answer": "...", "context": ["..."]}\' | reliable-rag verify --json',
-    )
+    parser = add_command(sub, "verify", TEXT)
     parser.add_argument("--answer", default=None, help="the answer text")
     parser.add_argument(
         "--answer-file",
