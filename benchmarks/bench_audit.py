@@ -28,8 +28,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from langchain_reliable.audit import AuditLog, verify_chain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,7 +30,6 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langchain_reliable.embeddings import LocalEmbeddings
 

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from importlib import resources
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier

@@ -2,14 +2,15 @@
 
 A cross-encoder reads a window of a passage and a claim together and gives the
 probabilities that the window entails the claim, says nothing about it, or states
-the opposite. It is all-MiniLM-L6-v2 fine-tuned by `scripts/train_cross_encoder.py`
-and shipped as an int8 ONNX graph in `langchain_reliable/models/crossencoder/`,
-run with onnxruntime: no torch, no network.
+the opposite. It is all-MiniLM-L6-v2 fine-tuned on NLI pairs and minimal edits of
+passages by `scripts/train_entailment.sh` (data and licences:
+`models/crossencoder/MODEL_CARD.md`) and shipped as an int8 ONNX graph in
+`langchain_reliable/models/crossencoder/`, run with onnxruntime: no torch, no network.
 
 Passages are cut into windows of whole sentences (about `WINDOW_WORDS` words,
 neighbours overlapping by about half); a cheap lexical prefilter (`rank_windows`)
 picks each claim's best few windows, and only those pairs reach the model. The
-training script cuts and ranks windows with these same functions.
+training and calibration scripts cut and rank windows with these same functions.
 
 Example:
     ```python
@@ -160,7 +161,7 @@ class EntailmentModel:
             if not (self.model_dir / name).is_file():
                 raise FileNotFoundError(
                     f"entailment model file {self.model_dir / name} is missing; "
-                    "scripts/train_cross_encoder.py writes it"
+                    "scripts/train_entailment.sh and scripts/entailment_calibrate.py write it"
                 )
         self.config: dict[str, Any] = json.loads((self.model_dir / "config.json").read_text())
         self.batch_size = batch_size

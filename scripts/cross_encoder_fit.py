@@ -1,10 +1,12 @@
 """Fit the cross-encoder on prepared pairs and export it to int8 ONNX.
 
-The training half of `scripts/train_cross_encoder.py`, on its own so that it runs
-wherever torch does (CPU, or a GPU machine that has torch and transformers but
-not this package): it reads the pairs file that script writes, fine-tunes
-all-MiniLM-L6-v2 as a 3-way cross-encoder and writes `model.onnx` (int8),
-`tokenizer.json` and `fit.json` into `--out`.
+Runs wherever torch does (CPU, or a GPU machine that has torch and transformers but
+not this package): it reads a pairs file of `scripts/entailment_data.py`, fine-tunes
+all-MiniLM-L6-v2 as a 3-way cross-encoder (from `--init`, an earlier stage's
+`model.pt`, if given), and writes `model.pt`, `model.onnx` (int8), `tokenizer.json`
+and `fit.json` into `--out`. With `--checkpoint DIR` it saves its state every
+`CHECKPOINT_EVERY` steps and a rerun resumes. `scripts/train_entailment.sh` runs both
+stages.
 
     python scripts/cross_encoder_fit.py --pairs build/cross_encoder/pairs.jsonl.gz \
         --base BASE_MODEL_DIR --out build/crossencoder [--leave-out wice] [--device cuda]
@@ -136,12 +138,13 @@ def plan_batches(pairs: list[dict], lengths: list[int], rng: random.Random) -> l
 
 def train(
     pairs: list[dict], base: Path, device: str, epochs: int, lr: float, log,
-    init: Path | None = None, checkpoint: Path | None = None,
+    init: Path | None = None, checkpoint: Path | None = None, max_steps: int | None = None,
 ):  # fmt: skip
     """Fine-tune; start from `init` (a `model.pt` of an earlier stage) if given.
 
     With `checkpoint`, the state is saved there every `CHECKPOINT_EVERY` steps and a
-    later run with the same pairs and settings resumes from it.
+    later run with the same pairs and settings resumes from it. `max_steps` stops the
+    run early (at a checkpoint), as an interrupted run would.
     """
     import torch
 
@@ -221,6 +224,8 @@ def train(
             }  # fmt: skip
             torch.save(state, saved.with_suffix(".tmp"))
             saved.with_suffix(".tmp").replace(saved)
+        if max_steps is not None and step + 1 >= max_steps:
+            break
     return model.to("cpu").eval(), (time.time() - t0) / 60, tok
 
 

@@ -89,13 +89,15 @@ def dev_rows(data: Path, limit: int | None) -> list[Row]:
                 c = r["claims"][0]
                 rows.append(Row(name, group, c["text"], r["context"], bool(c["supported"])))
             else:
-                rows.append(Row(name, group, r["answer"].strip(), r["context"], not r["hallucinated"]))
+                rows.append(
+                    Row(name, group, r["answer"].strip(), r["context"], not r["hallucinated"])
+                )
     return rows
 
 
 def read(rows: list[Row], model: EntailmentModel, log) -> None:
     """Fill each row's lexical support, rule veto and the model's probabilities."""
-    lexical = LocalVerifier()
+    lexical = LocalVerifier(entailment=False)
     by_group: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
         by_group[r.group].append(r)
@@ -162,12 +164,13 @@ def grouped(rows: list[Row], score: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 def figures(hallucinated: np.ndarray, supported: np.ndarray, threshold: float) -> dict:
     passed = supported >= threshold
     calib = metrics.calibration(hallucinated, 1.0 - supported)
+    faithful, bad = ~hallucinated, hallucinated
     return {
         "items": len(hallucinated),
         "auroc": metrics.auroc(hallucinated, 1.0 - supported),
         "ba": metrics.balanced_accuracy(hallucinated, ~passed),
-        "faithful_passed": float(passed[~hallucinated].mean()) if (~hallucinated).any() else None,
-        "hallucinated_flagged": float((~passed[hallucinated]).mean()) if hallucinated.any() else None,
+        "faithful_passed": float(passed[faithful].mean()) if faithful.any() else None,
+        "hallucinated_flagged": float((~passed[bad]).mean()) if bad.any() else None,
         "ece": calib.ece,
     }
 
@@ -245,10 +248,13 @@ def table(head: list[str], rows: list[list]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", type=Path, required=True, help="folder with model.onnx, tokenizer.json")
+    ap.add_argument(
+        "--model", type=Path, required=True, help="folder with model.onnx, tokenizer.json"
+    )
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--limit", type=int, help="records per dev file (a quick look)")
-    ap.add_argument("--ship", action="store_true", help="copy the calibrated model into the package")
+    ap.add_argument("--ship", action="store_true", help="copy the model into the package")
+    ap.add_argument("--report", type=Path, default=REPORT, help="where to write the figures")
     args = ap.parse_args()
 
     def log(msg: str) -> None:
@@ -264,14 +270,16 @@ def main() -> None:
     log(f"SNLI test 3-way accuracy {snli:.3f} ({snli_n} pairs)")
     rows = dev_rows(args.data, args.limit)
     read(rows, model, log)
-    vetoed_score = LocalVerifier().vetoed_score
+    vetoed_score = LocalVerifier(entailment=False).vetoed_score
     files = list(DEV_FILES)
 
     left_out, curves = [], {}
     for out in files:
         train = [r for r in rows if r.file != out]
         stack = fit_stack(train)
-        threshold, _ = choose_threshold(train, support(train, stack, vetoed_score), files=[f for f in files if f != out])
+        threshold, _ = choose_threshold(
+            train, support(train, stack, vetoed_score), files=[f for f in files if f != out]
+        )
         test = [r for r in rows if r.file == out]
         h, s = grouped(test, support(test, stack, vetoed_score))
         lex_h, lex_s = grouped(test, np.array([r.lexical for r in test]))
@@ -293,20 +301,31 @@ def main() -> None:
         shipped.append([f_name, f["items"], f["auroc"], f["ba"], f["faithful_passed"], f["ece"]])
     log(f"shipped stack {stack}, threshold {threshold}")
     reliability_png(curves, PNG)
-    fit = json.loads((args.model / "fit.json").read_text()) if (args.model / "fit.json").exists() else {}
+    fit = (
+        json.loads((args.model / "fit.json").read_text())
+        if (args.model / "fit.json").exists()
+        else {}
+    )
     extra = {"snli_test_accuracy": round(snli, 4), "fit": fit}
     write_config(scratch, stack, threshold, extra)
-    REPORT.write_text(
+    args.report.write_text(
         render(snli, snli_n, left_out, shipped, curve, stack, threshold, files), encoding="utf-8"
     )
-    log(f"wrote {REPORT} and {PNG}")
+    log(f"wrote {args.report} and {PNG}")
     if args.ship:
         for name in ("model.onnx", "tokenizer.json", "config.json"):
             shutil.copy(scratch / name, SHIPPED / name)
         log(f"shipped to {SHIPPED}")
 
 
+LEFT_OUT_HEAD = [
+    "left out", "threshold", "items", "AUROC", "bal. acc.", "faithful passed",
+    "hallucinated flagged", "ECE", "AUROC model alone", "AUROC lexical alone",
+]  # fmt: skip
+
+
 def render(snli, snli_n, left_out, shipped, curve, stack, threshold, files) -> str:
+    a, b, c = stack["entailment"], stack["lexical"], stack["bias"]
     return f"""# Entailment model: calibration and figures on the dev files
 
 Generated by `scripts/entailment_calibrate.py`; do not edit by hand. The model is trained by
@@ -322,13 +341,13 @@ AUROC and balanced accuracy: hallucination is the positive class; answers (Faith
 every sentence passes. ECE: 10 equal-width bins. Reliability diagram:
 `benchmarks/entailment_reliability.png`.
 
-{table(["left out", "threshold", "items", "AUROC", "bal. acc.", "faithful passed", "hallucinated flagged", "ECE", "AUROC model alone", "AUROC lexical alone"], left_out)}
+{table(LEFT_OUT_HEAD, left_out)}
 
 ## The shipped fit (all three files; in-sample)
 
-Score = sigma({stack['entailment']:.3f} · logit(P(entailment)) + {stack['lexical']:.3f} · logit(lexical support) + {stack['bias']:.3f});
-a claim a rule vetoes keeps at most the vetoed score. **Default threshold {threshold:.3f}**, the best mean
-balanced accuracy over the three files:
+Score = sigma({a:.3f} · logit(P(entailment)) + {b:.3f} · logit(lexical support) + {c:.3f});
+a claim a rule vetoes keeps at most the vetoed score. **Default threshold {threshold:.3f}**,
+the best mean balanced accuracy over the three files:
 
 {table(["file", "items", "AUROC", "bal. acc.", "faithful passed", "ECE"], shipped)}
 

@@ -38,22 +38,20 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from langchain_reliable.checks.names import extract_names  # noqa: E402
-from langchain_reliable.claims import SentenceClaimExtractor  # noqa: E402
-from langchain_reliable.eval import metrics  # noqa: E402
-from langchain_reliable.eval.datasets import load_records  # noqa: E402
-from langchain_reliable.schemas import Claim, Passage  # noqa: E402
-from langchain_reliable.text import content_stems, split_passage_sentences  # noqa: E402
-from langchain_reliable.verifiers.local import LocalVerifier  # noqa: E402
-from langchain_reliable.verifiers.scorer import (  # noqa: E402
+from langchain_reliable.checks.names import extract_names
+from langchain_reliable.claims import SentenceClaimExtractor
+from langchain_reliable.eval import metrics
+from langchain_reliable.eval.datasets import load_records
+from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.text import content_stems, split_passage_sentences
+from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.scorer import (
     LEARNED_SCORER_PATH,
     ClaimFeatures,
     LogisticScorer,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 FILES = {"faithbench": "faithbench.jsonl", "wice": "wice_dev.jsonl", "begin": "begin_dev.jsonl"}
 LEVEL = {"faithbench": "response", "wice": "claim", "begin": "claim"}
 FEATURES = list(LogisticScorer.DEFAULT_WEIGHTS)
@@ -458,7 +456,8 @@ def main() -> None:
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
 
-    verifier = LocalVerifier(scorer=LogisticScorer())  # features do not depend on the scorer
+    # the lexical features (no entailment model) do not depend on the scorer
+    verifier = LocalVerifier(scorer=LogisticScorer(), entailment=False)
     print("features: synthetic claims", file=sys.stderr)
     syn = synthetic_features(verifier, args.data, args.cache)
     gold = {}

@@ -55,10 +55,10 @@ def _local(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     return LocalVerifier()
 
 
-def _local_entailment(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+def _lexical(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     from langchain_reliable.verifiers.local import LocalVerifier
 
-    return LocalVerifier(entailment=True)
+    return LocalVerifier(entailment=False)
 
 
 def _llm(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
@@ -80,10 +80,11 @@ def _nli(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
 VERIFIERS: dict[str, VerifierSpec] = {
     spec.name: spec
     for spec in (
-        VerifierSpec("local", "offline, the default", _local),
         VerifierSpec(
-            "local+entailment", "offline, with the learned entailment model", _local_entailment
+            "local", "offline, the default: entailment model, lexical evidence, rules", _local
         ),
+        VerifierSpec("lexical", "offline, lexical evidence and rules without the model", _lexical),
+        VerifierSpec("local+entailment", "the former name of local", _local),
         VerifierSpec("llm", "an LLM judge (needs a chat model)", _llm, needs_model=True),
         VerifierSpec(
             "cascade",

@@ -1,41 +1,28 @@
-"""The embedded offline verifier: a learned entailment model plus the checks it cannot skip.
+"""The embedded offline verifier: a learned entailment model, lexical evidence, and the rules.
 
-For each claim the `EvidenceSelector` finds the passage sentences that bear on
-it (BM25 and dense cosine, fused), and, when asked for, the entailment model
-(`langchain_reliable.entailment`, a cross-encoder shipped as int8 ONNX) reads the
-claim against its best windows of the passages. The verdict then rests on:
+For each claim the `EvidenceSelector` finds the passage sentences that bear on it
+(BM25 and dense cosine, fused), and the entailment model (`langchain_reliable.entailment`,
+a cross-encoder shipped as int8 ONNX, trained on NLI pairs and minimal edits of passages)
+reads the claim against its best windows of the passages. The verdict rests on:
 
-1. **entailment**: the model's highest P(entailment) over the claim's windows;
-2. **similarity and coverage**: the best cosine between the claim and a passage
-   unit, and the share of the claim's content words (lightly stemmed) found in
-   the best unit and anywhere in the context;
-3. **numbers**: every number, date, amount of money, percentage or measure in
-   the claim must occur in the context; one that occurs nowhere makes the claim
-   `unsupported`, and one that differs from a value of the same kind in the
-   sentence the claim is about ("signed in 1920" against "signed on 28 June
-   1919") makes it `contradicted`;
-4. **names**: capitalised names and codes in the claim ("League of Nations",
-   "COX-2", "eGFR") must occur in the context, else `unsupported`;
-5. **negation**: a claim negated where its evidence is not (or the reverse),
-   with the two otherwise alike, is `contradicted`;
-6. **meaning** (`verifiers.meaning`): opposite words, a stronger quantifier,
-   swapped roles or another name than the sentence the claim is about veto
-   `supported` (`meaning_checks=False` turns them off).
+1. **entailment**: the model's highest P(entailment) over the claim's windows, and its
+   highest P(contradiction);
+2. **lexical evidence**: the best cosine between the claim and a passage unit, and the
+   share of the claim's content words found in the best unit and anywhere in the
+   context, turned into a support probability by a `SupportScorer` (`verifiers.scorer`;
+   `LogisticScorer.learned()` by default, trained without gold labels by
+   `scripts/train_verifier.py`);
+3. **the rules** (`verifiers.rules`, run after this judging step as after every
+   verifier's): a question, a number or date another sentence states otherwise, a flipped
+   negation, a number or name no passage holds, or a changed meaning
+   (`verifiers.meaning`) vetoes `supported` with a readable reason.
 
-Checks 3-6 live in `langchain_reliable.checks`. The lexical signals (2-5 and a
-few more, `ClaimFeatures`) give a support probability through a `SupportScorer`
-(`verifiers.scorer`; the default `LogisticScorer.learned()` is trained without
-gold labels by `scripts/train_verifier.py`). The verdict's score is the
-calibrated combination of that and the model's P(entailment) that
-`scripts/train_cross_encoder.py` fits (`EntailmentModel.support`), and the
-default `supported_at` is the threshold it chose on development data. A failed
-check fixes the label and caps the score below `unsupported_below`, whatever the
-model says; a claim the model reads as contradicted (P(contradiction) at least
-0.6 and above P(entailment)) is `contradicted`. The first evidence quote is the
-window the model read. The model is opt-in (`entailment=True`, or
-the verifier spec `"local+entailment"`); the default is the lexical verifier alone
-(`supported_at` 0.65): with each development file left out of the model's
-training, the combination did not beat it on that file.
+The score is a logistic stack of the log-odds of 1 and 2, fitted on development data by
+`scripts/entailment_calibrate.py` (`EntailmentModel.support`); the default `supported_at`
+is the threshold chosen there. A claim the model reads as contradicted (P(contradiction)
+at least 0.6 and above P(entailment), score under the threshold) is `contradicted`, with
+the window as quote. `entailment=False` (the verifier spec `"lexical"`) is the lexical
+verifier alone (`supported_at` 0.65).
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
@@ -74,7 +61,7 @@ class LocalVerifier(BlockingVerifier):
         embeddings: Encoder with `encode(texts)` (e.g. `LocalEmbeddings`); `None`
             uses the package's shared embedded model.
         supported_at: Scores at or above this are `supported`; default: the
-            entailment model's threshold (0.65 without the model).
+            entailment model's calibrated threshold (0.65 without the model).
         unsupported_below: Scores below this are `unsupported` (or `contradicted`
             when a rule found a contradiction); scores in between are `uncertain`.
             Default: `supported_at - 0.3`.
@@ -85,10 +72,8 @@ class LocalVerifier(BlockingVerifier):
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
         meaning_checks: Keep the meaning checks (`rules.ChangedMeaning`) in the rules
             this verifier runs after judging.
-        entailment: The entailment model: `True` the shipped one, `False`
-            (default) none, the lexical verifier alone. Opt-in: with each
-            development file left out of its training, the model did not beat the
-            lexical verifier (`benchmarks/CROSS_ENCODER.md`).
+        entailment: The entailment model: `True` (default) the shipped one, an
+            `EntailmentModel` of your own, or `False` for the lexical verifier alone.
 
     Example:
         ```python
@@ -112,7 +97,7 @@ class LocalVerifier(BlockingVerifier):
         scorer: SupportScorer | None = None,
         selector: EvidenceSelector | None = None,
         meaning_checks: bool = True,
-        entailment: EntailmentModel | bool = False,
+        entailment: EntailmentModel | bool = True,
     ) -> None:
         if entailment is True:
             entailment = default_entailment_model()
