@@ -169,7 +169,9 @@ class EntailmentModel:
         self.max_length = int(self.config["max_length"])
         self.top_k = int(self.config["window"]["top_k"])
         stack = self.config["stack"]
-        self._weights = (float(stack["entailment"]), float(stack["lexical"]), float(stack["bias"]))
+        self._weights = tuple(
+            float(stack.get(k, 0.0)) for k in ("entailment", "lexical", "contradiction", "bias")
+        )
         self.threshold = float(self.config["threshold"])
         self._lock = threading.Lock()
         self._session: Any = None
@@ -249,15 +251,16 @@ class EntailmentModel:
             )
         return out
 
-    def support(self, entailed: float, lexical: float) -> float:
+    def support(self, entailed: float, lexical: float, contradicted: float = 0.0) -> float:
         """The calibrated probability that a claim is supported.
 
-        A logistic model over the log-odds of the model's P(entailment) and of the
-        lexical scorer's support (`verifiers.scorer`), fitted on development data
-        by the training script (`config.json` "stack").
+        A logistic model over the log-odds of the model's P(entailment), of the
+        lexical scorer's support (`verifiers.scorer`) and of the model's
+        P(contradiction), fitted on development data by
+        `scripts/entailment_calibrate.py` (`config.json` "stack").
         """
-        a, b, bias = self._weights
-        z = a * _log_odds(entailed) + b * _log_odds(lexical) + bias
+        a, b, c, bias = self._weights
+        z = a * _log_odds(entailed) + b * _log_odds(lexical) + c * _log_odds(contradicted) + bias
         return 1.0 / (1.0 + math.exp(-z))
 
 

@@ -1,15 +1,15 @@
 """Fingerprint the offline verifier's decisions on labelled data.
 
-Runs the public verification graph (default verifier, default extractor, default
-policy) on every record of the given files, at response level (whole answers) and,
-where a record has gold claims, at claim level (each claim verified alone), and
-writes one canonical JSON line per record: decision, level, flags and every claim's
-text, span, label, score, reason and evidence. Cost (timings) is left out. The last
-line printed is a SHA-256 of the whole output, so two runs (before and after a
-change) can be compared byte for byte.
+Runs the public verification graph (the default verifier, or `--verifier SPEC`;
+default extractor, default policy) on every record of the given files, at response
+level (whole answers) and, where a record has gold claims, at claim level (each
+claim verified alone), and writes one canonical JSON line per record: decision,
+level, flags and every claim's text, span, label, score, reason and evidence. Cost
+(timings) is left out. The last line printed is a SHA-256 of the whole output, so
+two runs (before and after a change) can be compared byte for byte.
 
 Usage:
-    python scripts/check_decisions.py ../shared/data/*.jsonl --out decisions.jsonl
+    python scripts/check_decisions.py ../shared/data/*.jsonl --out d.jsonl [--verifier lexical]
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, required=True, help="canonical JSONL output")
     parser.add_argument("--limit", type=int, default=None, help="records per file")
+    parser.add_argument("--verifier", default=None, help="verifier spec (default: the default)")
     args = parser.parse_args(argv)
 
-    check = create_verifier()
+    check = create_verifier(verifier=args.verifier)
     digest = hashlib.sha256()
     with args.out.open("w", encoding="utf-8") as out:
         for path in args.data:

@@ -187,7 +187,7 @@ class LocalVerifier(BlockingVerifier):
         where, signals = facts.where, _signals(features, facts.surface, ctx.stems)
         window: Evidence | None = None
         if read is not None and self.entailment is not None:
-            score = clamp_score(self.entailment.support(read.entailed, score))
+            score = clamp_score(self.entailment.support(read.entailed, score, read.contradicted))
             window = _window(passages, read.passage, read.span, read.entailed)
 
         evidence = list(facts.found.evidence)

@@ -2,9 +2,9 @@
 
 A verifier judges first (a model, a judge, lexical scores); then `Rules.review`
 runs one ordered list of checks on every claim. The first check that finds a
-problem fixes the claim's label (`unsupported` or `contradicted`) and gives the
-reason, whatever the judging step said: a verdict is never made weaker by a
-rule, and a `contradicted` verdict stays `contradicted`. `JudgingVerifier` (in
+problem fixes the claim's label (`unsupported` or `contradicted`), caps its score
+and gives the reason, whatever the judging step said (a claim a rule vetoes is
+never shown as verified, and its reason is one a reader can check). `JudgingVerifier` (in
 `verifiers.base`) calls it in its template method, so the local verifier, the
 NLI cross-encoder, the LLM judge and the cascade all keep the same rules.
 
@@ -376,7 +376,7 @@ class Rules:
         out = []
         for verdict, claim in zip(verdicts, facts, strict=True):
             finding = self.first_finding(claim)
-            if finding is None or verdict.label == "contradicted":
+            if finding is None:
                 out.append(verdict)
                 continue
             evidence = verdict.evidence

@@ -2,6 +2,7 @@ import io
 
 from langchain_reliable.cli import main
 from langchain_reliable.demo import NO_RECORDED_ANSWER, load_demo, recorded_model, run_demo
+from langchain_reliable.prompts import load_prompt
 
 
 def test_demo_shows_every_route_offline():
@@ -20,9 +21,8 @@ def test_recorded_model_replays_retry_answers():
     model = recorded_model()
     question = load_demo()["questions"][1]
     first = model.invoke(f"<question>{question['question']}</question>").content
-    retry = model.invoke(
-        f"A previous answer made statements ... <question>{question['question']}</question>"
-    ).content
+    strict = load_prompt("generate_strict")
+    retry = model.invoke(f"{strict}\n<question>{question['question']}</question>").content
     assert (first, retry) == tuple(question["answers"])
 
 

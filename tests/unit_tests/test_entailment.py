@@ -181,12 +181,16 @@ def test_checks_keep_their_veto(verifier: LocalVerifier) -> None:
     assert v.label == "unsupported" and "Felix Hoffmann" in v.reason
 
 
-def test_the_model_is_opt_in_and_brings_its_threshold(verifier: LocalVerifier) -> None:
+def test_the_model_is_the_default_and_brings_its_threshold(verifier: LocalVerifier) -> None:
     assert verifier.supported_at == default_entailment_model().threshold
-    assert LocalVerifier().entailment is None and LocalVerifier().supported_at == 0.65
+    assert LocalVerifier().entailment is default_entailment_model()
+    lexical = LocalVerifier(entailment=False)
+    assert lexical.entailment is None and lexical.supported_at == 0.65
     from langchain_reliable.verifiers import get_verifier
 
-    assert get_verifier("local+entailment").entailment is default_entailment_model()
+    for spec in (None, "local", "local+entailment"):
+        assert get_verifier(spec).entailment is default_entailment_model()
+    assert get_verifier("lexical").entailment is None
 
 
 def test_a_different_count_of_the_same_thing_is_contradicted(verifier: LocalVerifier) -> None:

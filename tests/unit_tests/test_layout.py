@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
+SCRIPTS = sorted([*(ROOT / "scripts").glob("*.py"), *(ROOT / "scripts").glob("*.sh")])
 
 
 def _load(name: str):
@@ -53,8 +53,7 @@ def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_every_script_answers_help(script: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(script), "--help"], capture_output=True, text=True, cwd=ROOT
-    )
+    runner = "bash" if script.suffix == ".sh" else sys.executable
+    done = subprocess.run([runner, str(script), "--help"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "usage:" in done.stdout

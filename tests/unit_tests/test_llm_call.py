@@ -138,7 +138,8 @@ async def test_wrong_verdict_count_makes_every_claim_uncertain():
         await CountingVerifier(drop=1).averify(CLAIMS, PASSAGES),
         CountingVerifier(drop=1).verify(CLAIMS, PASSAGES),
     ):
-        assert [v.label for v in result.verdicts] == ["uncertain", "uncertain"]
+        # the rules layer still runs: no passage gives claim 2's "0 degrees"
+        assert [v.label for v in result.verdicts] == ["uncertain", "unsupported"]
         assert result.verdicts[0].reason == "verifier returned 1 verdicts for 2 claims"
         assert result.errors == ["returned 1 verdicts for 2 claims"]
 

@@ -59,7 +59,7 @@ def test_default_verifier_uses_the_learned_scorer() -> None:
 
 
 def test_explain_returns_the_features_behind_each_verdict() -> None:
-    verifier = LocalVerifier()
+    verifier = LocalVerifier(entailment=False)
     copied = "It ended the state of war between Germany and the Allied Powers."
     novel = "The treaty was celebrated with fireworks across Paris and London."
     [(v1, f1), (v2, f2)] = verifier.explain([claim(copied), claim(novel)], PASSAGES)
@@ -72,7 +72,7 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
     learned = LocalVerifier(entailment=True)
     [(v3, f3)] = learned.explain([claim(copied)], PASSAGES)
     read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
-    stacked = learned.entailment.support(read.entailed, learned.scorer(f3))
+    stacked = learned.entailment.support(read.entailed, learned.scorer(f3), read.contradicted)
     assert v3.score == pytest.approx(stacked, abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().
