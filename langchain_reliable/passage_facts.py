@@ -1,10 +1,13 @@
-"""Passage facts: what the checks need to know about the passages of one answer.
+"""Passage facts: what the checks and the rules know about one answer's passages and claims.
 
 `PassageFacts` is joined once per answer from the passages' cached indexes and
-shared by its claims: content
-stems per unit and overall, the quantities and years the passages give, the
-words names are looked up in, and the statistics behind the rarity-weighted and
-bigram coverage. `passage_label` names the passage a unit comes from in a reason.
+shared by its claims: content stems per unit and overall, the quantities and years
+the passages give, the words names are looked up in, and the statistics behind the
+rarity-weighted and bigram coverage. `ClaimFacts` reads one claim against them (the
+sentence it is about, its numbers and names the passages do not hold, its negation),
+for the rules (`verifiers.rules`) and the local verifier's scoring alike;
+`AnswerFacts` cuts an answer's passages once and reads its claims in one selector
+call. `passage_label` names the passage a unit comes from in a reason.
 
 Example:
     ```python
@@ -22,18 +25,27 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
 
-from langchain_reliable.checks.names import name_form, name_words, strip_possessive
+from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.names import extract_names, name_form, name_words, strip_possessive
+from langchain_reliable.checks.negation import negation_cue
+from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
+from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.passage_index import PassageIndex, Unit, build_index
-from langchain_reliable.schemas import Passage
-from langchain_reliable.text import stem
+from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["PassageFacts", "passage_label"]
+_RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+
+__all__ = ["AnswerFacts", "ClaimFacts", "PassageFacts", "passage_label"]
 
 
 class PassageFacts:
@@ -169,3 +181,143 @@ class PassageFacts:
 def passage_label(unit: Unit) -> str:
     """Name the passage `unit` comes from, for a reason: "passage 2 (doc-7)"."""
     return f"passage {unit.passage}" + (f" ({unit.passage_id})" if unit.passage_id else "")
+
+
+class ClaimFacts:
+    """One claim read against the answer's passages: what every rule (and the scorer) needs.
+
+    Args:
+        found: What the evidence selector found for the claim (cosine per unit).
+        ctx: The answer's `PassageFacts`.
+    """
+
+    def __init__(self, found: ClaimEvidence, ctx: PassageFacts) -> None:
+        self.text = found.claim
+        self.found = found
+        self.ctx = ctx
+        self.surface: dict[str, str] = {}
+        for token in tokenize(self.text):
+            if token not in STOPWORDS:
+                self.surface.setdefault(stem(token), token)
+        self.stems = list(self.surface)
+        self.words = [s for s in self.stems if not s[0].isdigit()]
+        self.cosine = np.nan_to_num(found.cosine, nan=0.0)
+        self.coverage = ctx.unit_shares(self.stems)
+        self.word_coverage = ctx.unit_shares(self.words)
+        relevance = 0.5 * self.cosine + 0.5 * self.word_coverage
+        self.relevance = relevance
+        self.anchor = max(ctx.sentences, key=lambda i: (relevance[i], -i))
+        """The sentence unit the claim is about."""
+        self.strong_anchor = (
+            self.word_coverage[self.anchor] >= 0.6 and self.cosine[self.anchor] >= 0.45
+        )
+        self.where = passage_label(ctx.units[self.anchor])
+
+    @cached_property
+    def numbers(self) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
+        """The claim's numbers found in no passage, and the first the anchor contradicts.
+
+        A number is fine when the anchor sentence states it, or another sentence
+        about as relevant does (`quantities.matches`: a bare or spelled number,
+        "fifty", may stand for "50 years"). Otherwise, when the anchor states a different value
+        of the same kind, the claim contradicts it.
+        """
+        ctx, anchor = self.ctx, self.anchor
+        missing: list[Quantity] = []
+        conflict: tuple[Quantity, Quantity] | None = None
+        in_anchor = ctx.unit_quantities[anchor]
+        held = borne_out(self.text, ctx.units[anchor].text)
+        for q in extract_quantities(self.text):
+            if q.start in held or any(matches(q, x, ctx.years) for x in in_anchor):
+                continue
+            homes = [
+                i
+                for i in ctx.sentences
+                if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[i])
+            ]
+            if homes and max(self.relevance[i] for i in homes) >= (
+                self.relevance[anchor] - _RELEVANCE_MARGIN
+            ):
+                continue
+            clash = next((x for x in in_anchor if conflicts(q, x)), None)
+            if clash is None and q.kind == "count":
+                clash = _other_count(self.text, q, ctx.units[anchor], in_anchor)
+            if clash is not None and self.strong_anchor:
+                conflict = conflict or (q, clash)
+            elif not homes:
+                missing.append(q)
+        return missing, conflict
+
+    @cached_property
+    def missing_names(self) -> list[str]:
+        """Names of the claim that no passage gives."""
+        return [n for n in extract_names(self.text) if not self.ctx.has_name(n)]
+
+    @cached_property
+    def negation(self) -> tuple[str | None, str | None]:
+        """The negation cue of the claim and of its anchor sentence (`None`: none)."""
+        anchor_text = self.ctx.units[self.anchor].text
+        return negation_cue(self.text), negation_cue(anchor_text, frozenset(self.stems))
+
+    @property
+    def negation_flip(self) -> bool:
+        """Whether exactly one of the claim and its anchor sentence is negated."""
+        claim, anchor = self.negation
+        return (claim is None) != (anchor is None)
+
+    def negation_reason(self) -> str:
+        """Why the negation differs, in words."""
+        claim, anchor = self.negation
+        if claim is not None:
+            return f"negation mismatch: the claim says '{claim}' but {self.where} does not"
+        return f"negation mismatch: {self.where} says '{anchor}' but the claim does not"
+
+
+class AnswerFacts:
+    """The passages of one answer, cut once, and its claims read against them.
+
+    `claims()` reads a list of claims in one selector call and keeps the result per
+    list, so a verifier's judging step and the rules that follow it share the work.
+    """
+
+    def __init__(self, passages: Sequence[Passage], selector: EvidenceSelector) -> None:
+        self.passages = list(passages)
+        self.selector = selector
+        self.indexes = selector.indexes(self.passages)
+        self.units: list[Unit] = list(selector.units(self.passages, self.indexes))
+        self.ctx = PassageFacts(self.passages, self.units, self.indexes)
+        self._read: dict[tuple[str, ...], list[ClaimFacts]] = {}
+
+    def claims(self, claims: Sequence[Claim | str]) -> list[ClaimFacts]:
+        """The facts of each claim, in order (the selector reads them together, once)."""
+        texts = tuple(c.text if isinstance(c, Claim) else c for c in claims)
+        read = self._read.get(texts)
+        if read is None:
+            found = self.selector.select(
+                list(texts), self.passages, units=self.units, indexes=self.indexes
+            )
+            read = self._read[texts] = [ClaimFacts(f, self.ctx) for f in found]
+        return read
+
+
+def _counted(text: str, end: int) -> str | None:
+    """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
+    m = _NEXT_WORD.match(text, end)
+    return stem(m.group(1).lower()) if m else None
+
+
+def _other_count(
+    text: str, q: Quantity, anchor: Unit, in_anchor: list[Quantity]
+) -> Quantity | None:
+    """A different count of the same thing in the anchor sentence, if any."""
+    noun = _counted(text, q.end)
+    if noun is None or noun in STOPWORDS:
+        return None
+    for x in in_anchor:
+        if (
+            x.kind == "count"
+            and x.value != q.value
+            and _counted(anchor.text, x.end - anchor.start) == noun
+        ):
+            return x
+    return None

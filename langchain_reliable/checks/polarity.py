@@ -136,6 +136,26 @@ _PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
         ("home", "away", False),
     ]
 ]
+# Frequencies, time units, scales and units of measure: two of one family cannot both
+# describe the same dose, rate or amount ("once daily" where the passage says weekly).
+_EXCLUSIVE = [
+    ["hourly", "daily", "weekly fortnightly", "monthly", "yearly annually annual"],
+    ["minute minutes", "hour hours", "day days", "week weeks", "month months", "year years"],
+    ["thousand", "million", "billion", "trillion"],
+    [
+        "microgram micrograms mcg",
+        "mg milligram milligrams",
+        "g gram grams",
+        "kg kilogram kilograms",
+    ],
+    ["kb kilobyte kilobytes", "mb megabyte megabytes", "gb gigabyte gigabytes", "tb terabyte"],
+]
+_PAIRS += [
+    (_forms(a), _forms(b), False)
+    for family in _EXCLUSIVE
+    for i, a in enumerate(family)
+    for b in family[i + 1 :]
+]
 
 LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
 """Every stem of the polarity lexicon: left out when matching a claim to its sentence."""

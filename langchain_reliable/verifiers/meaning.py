@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
@@ -142,6 +143,14 @@ def _says(h: tuple, where: str) -> str:
 
 
 # (check, reason, whether a clear hit contradicts), in the order they are tried.
+def _unbounded_count_conflict(claim: str, sentence: str) -> tuple | None:
+    """Another count of the same thing, unless the sentence bears out the claim's bound.
+
+    "More than 20 people" is borne out where the sentence says "at least 30 people".
+    """
+    return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
+
+
 _SENTENCE_CHECKS: list[tuple[Callable[[str, str], tuple | None], Callable, Callable]] = [
     (opposite_words, _says, lambda h: True),
     (
@@ -150,7 +159,11 @@ _SENTENCE_CHECKS: list[tuple[Callable[[str, str], tuple | None], Callable, Calla
         lambda h: h[2],
     ),
     (opposite_direction, _says, lambda h: True),
-    (count_conflict, lambda h, w: f"{w} counts '{h[1]}', the claim '{h[0]}'", lambda h: True),
+    (
+        _unbounded_count_conflict,
+        lambda h, w: f"{w} counts '{h[1]}', the claim '{h[0]}'",
+        lambda h: True,
+    ),
     (swapped_roles, _other_way, lambda h: True),
     (reversed_pair, _other_way, lambda h: True),
     (

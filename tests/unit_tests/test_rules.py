@@ -142,3 +142,38 @@ def test_rules_that_fail_make_every_claim_uncertain():
 def test_rules_take_only_rules():
     with pytest.raises(TypeError, match="Rule instances"):
         Rules(["missing_facts"])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim", "label"),
+    [
+        ("At least 30 people were injured.", "Exactly 30 people were injured.", "unsupported"),
+        ("The study followed 2,400 patients.", "The study followed fewer than 2,000 patients.",
+         "contradicted"),
+        ("Up to 40 mm of rain is expected.", "At least 40 mm of rain is expected.", "unsupported"),
+        ("Methotrexate is taken once weekly.", "Methotrexate is taken once daily.", "contradicted"),
+        ("The storage quota is 500 GB per user.", "The storage quota is 500 MB per user.",
+         "unsupported"),
+    ],
+)  # fmt: skip
+def test_bounds_and_frequencies_veto_what_the_sentence_does_not_say(passage, claim, label):
+    verdict = Credulous().verify([claim_of(claim)], [Passage(index=0, text=passage)]).verdicts[0]
+    assert verdict.label == label, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim"),
+    [
+        ("The study followed 2,400 patients.", "The study followed more than 2,000 patients."),
+        ("At least 30 people were injured.", "More than 20 people were injured."),
+        ("Revenue grew by more than 12% in 2023.", "Revenue grew by over 10% in 2023."),
+        ("The company has about 500 employees.", "The company has roughly 500 employees."),
+    ],
+)
+def test_a_bound_the_sentence_bears_out_passes(passage, claim):
+    verdict = Credulous().verify([claim_of(claim)], [Passage(index=0, text=passage)]).verdicts[0]
+    assert verdict.label == "supported", verdict.reason
+
+
+def claim_of(text: str) -> Claim:
+    return Claim(text=text, span=(0, len(text)))

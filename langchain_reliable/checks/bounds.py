@@ -1,0 +1,168 @@
+"""Bounds: what a number's comparator says ("at least 30", "fewer than 10%", "up to 40 mm").
+
+`bounded_quantities` reads each count, percentage, amount or measure of a text with
+the words before it (and "or more" / "or fewer" after it) as an interval; `bounds_finding`
+compares a claim's intervals with a sentence's. A claim is borne out by a sentence
+when the sentence's interval lies inside the claim's ("more than 2,000" from "2,400");
+it is contradicted when the two cannot overlap ("fewer than 2,000" against "2,400"),
+and unsupported otherwise ("exactly 30" against "at least 30"). An approximate claim
+("about 500", "roughly 1.5%") covers 10 % either side; an approximate sentence is
+read at its value, so a rounded restatement is borne out.
+
+Example:
+    >>> bounds_finding("At least 40 mm of rain is expected.", "Up to 40 mm of rain is expected.")
+    ('unsupported', 'At least 40 mm', 'Up to 40 mm')
+    >>> bounds_finding("More than 20 people were hurt.", "At least 30 people were hurt.") is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from langchain_reliable.checks.quantities import Quantity, extract_quantities
+
+__all__ = ["Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
+
+_INF = math.inf
+_BEFORE = [
+    (r"more than|greater than|over|above|exceeding|in excess of", "gt"),
+    (r"at least|no fewer than|no less than|not less than|a minimum of|minimum of", "ge"),
+    (r"fewer than|less than|under|below", "lt"),
+    (r"at most|up to|no more than|not more than|as much as|as many as|a maximum of", "le"),
+    (r"exactly|precisely", "eq"),
+    (r"about|around|approximately|roughly|nearly|almost|some|circa|an estimated", "approx"),
+]
+_BEFORE_RE = [(re.compile(rf"\b(?:{words})\s+(?:by\s+)?$", re.I), op) for words, op in _BEFORE]
+_AFTER_RE = [
+    (re.compile(r"^\s+(?:\w+\s+)?or (?:more|greater|above|over)\b", re.I), "ge"),
+    (re.compile(r"^\s+(?:\w+\s+)?or (?:fewer|less|below|under)\b", re.I), "le"),
+]
+_KINDS = frozenset({"count", "percent", "money", "measure"})
+_APPROX = 0.1  # share either side that an approximate claim covers
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """A quantity read as an interval (`lo`, `hi`), each end open or closed."""
+
+    quantity: Quantity
+    op: str  # eq, gt, ge, lt, le, approx
+    lo: float
+    hi: float
+    lo_open: bool = False
+    hi_open: bool = False
+
+    @property
+    def words(self) -> str:
+        """How the text bounds it, for a reason: "at least 30"."""
+        return f"{self.phrase} {self.quantity.text}".strip()
+
+    phrase: str = ""
+
+
+def bounded_quantities(text: str) -> list[Bounded]:
+    """Each count, percentage, amount or measure of `text` as an interval."""
+    out = []
+    for q in extract_quantities(text):
+        if q.kind not in _KINDS or not isinstance(q.value, (int, float)):
+            continue
+        head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
+        op, phrase = "eq", ""
+        for pattern, name in _BEFORE_RE:
+            m = pattern.search(head)
+            if m:
+                op, phrase = name, m.group(0).strip()
+                break
+        else:
+            for pattern, name in _AFTER_RE:
+                if pattern.search(tail):
+                    op = name
+                    break
+        out.append(_interval(q, op, phrase))
+    return out
+
+
+def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
+    v = float(q.value)
+    if op == "gt":
+        return Bounded(q, op, v, _INF, lo_open=True, phrase=phrase)
+    if op == "ge":
+        return Bounded(q, op, v, _INF, phrase=phrase)
+    if op == "lt":
+        return Bounded(q, op, -_INF, v, hi_open=True, phrase=phrase)
+    if op == "le":
+        return Bounded(q, op, -_INF, v, phrase=phrase)
+    if op == "approx":
+        d = abs(v) * _APPROX
+        return Bounded(q, op, v - d, v + d, phrase=phrase)
+    return Bounded(q, op, v, v, phrase=phrase)
+
+
+def _as_stated(b: Bounded) -> Bounded:
+    """A sentence's approximate value is read at the value (a rounded claim restates it)."""
+    return _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
+
+
+def _inside(inner: Bounded, outer: Bounded) -> bool:
+    lo_ok = inner.lo > outer.lo or (inner.lo == outer.lo and (not outer.lo_open or inner.lo_open))
+    hi_ok = inner.hi < outer.hi or (inner.hi == outer.hi and (not outer.hi_open or inner.hi_open))
+    return lo_ok and hi_ok
+
+
+def _disjoint(a: Bounded, b: Bounded) -> bool:
+    if a.hi < b.lo or b.hi < a.lo:
+        return True
+    if a.hi == b.lo:
+        return a.hi_open or b.lo_open
+    if b.hi == a.lo:
+        return b.hi_open or a.lo_open
+    return False
+
+
+def _same_thing(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities may measure the same thing (a bare number may be anything)."""
+    if a.kind == "count" or b.kind == "count":
+        return True
+    return a.kind == b.kind and a.unit == b.unit
+
+
+def _compare(claim: str, sentence: str) -> list[tuple[Bounded, list[Bounded]]]:
+    """The claim's bounded quantities that take part, each with the sentence's alike ones.
+
+    A number takes part when the claim or the sentence bounds it; two plain values
+    are the number checks' business.
+    """
+    stated = [_as_stated(b) for b in bounded_quantities(sentence)]
+    out = []
+    for c in bounded_quantities(claim):
+        alike = [s for s in stated if _same_thing(c.quantity, s.quantity)]
+        if alike and not (c.op in ("eq", "approx") and all(s.op == "eq" for s in alike)):
+            out.append((c, alike))
+    return out
+
+
+def borne_out(claim: str, sentence: str) -> set[int]:
+    """Start offsets of the claim's bounded numbers that `sentence` bears out."""
+    return {
+        c.quantity.start
+        for c, alike in _compare(claim, sentence)
+        if any(_inside(s, c) for s in alike)
+    }
+
+
+def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
+    """(label, the claim's words, the sentence's words) when a bound is not borne out.
+
+    A claim number with nothing of its kind in the sentence is left to the other checks.
+    """
+    for c, alike in _compare(claim, sentence):
+        if any(_inside(s, c) for s in alike):
+            continue
+        near = min(alike, key=lambda s: abs(s.quantity.value - c.quantity.value))
+        label = "contradicted" if all(_disjoint(s, c) for s in alike) else "unsupported"
+        return label, c.words, near.words
+    return None
