@@ -104,8 +104,8 @@ def verifier_specs_help() -> str:
     """The specs in words, for a `--verifier` help text or an error.
 
     Example:
-        >>> verifier_specs_help().split("; ")[0]
-        'local (offline, the default)'
+        >>> verifier_specs_help().split("; ")[1]
+        'lexical (offline, lexical evidence and rules without the model)'
 
     """
     return "; ".join(f"{s.form} ({s.help})" for s in VERIFIERS.values())

@@ -153,7 +153,7 @@ def test_graph_in_lcel(kernel_name: str):
     assert "route: retry → filter" in text
     # The scripted LLM judge: retry, then return; a fabricated quote is not trusted.
     assert "decision: return after 2 attempts" in text and "verifier: llm" in text
-    assert re.search(r"^unsupported - no passage gives 2550 mg", text, flags=re.M)
+    assert re.search(r"^unsupported - number '2550 mg' not found in any passage", text, flags=re.M)
     assert "'verifier_error'" in text
 
 
