@@ -23,6 +23,8 @@ The checks, in order (`DEFAULT_RULES`):
 6. `ChangedMeaning`: opposite words (frequencies and units of one family included),
    a stronger quantifier, swapped roles or another name than the sentence says
    (`verifiers.meaning`).
+7. `UnstatedQualifier`: a negating prefix the passages do not use ("unprofitable"),
+   or a qualifier the sentence does not hold ("always", "only", "used to").
 
 A new check is one `Rule` subclass and one line in `DEFAULT_RULES`. Each reads a
 `passage_facts.ClaimFacts`: the claim against the answer's passages, computed once
@@ -42,6 +44,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -53,7 +56,7 @@ from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
-from langchain_reliable.text import is_question
+from langchain_reliable.text import is_question, stem
 from langchain_reliable.verifiers.meaning import meaning_finding
 
 __all__ = [
@@ -69,6 +72,7 @@ __all__ = [
     "NotAStatement",
     "Rule",
     "Rules",
+    "UnstatedQualifier",
 ]
 
 
@@ -178,6 +182,64 @@ class MissingFacts(Rule):
         )
 
 
+class UnstatedQualifier(Rule):
+    """A word that turns or narrows the meaning, which the passages do not say.
+
+    A negating prefix on a word the passages use plainly ("unprofitable" where they say
+    "profitable", "non-transferable"), or a qualifier the sentence the claim is about
+    does not hold ("always", "only", "every", "severe", "still", "used to", "It is
+    false that"): a claim resting on it asserts more than the passages do.
+    """
+
+    name = "unstated_qualifier"
+    QUALIFIERS = frozenset(
+        [
+            "always",
+            "never",
+            "every",
+            "everyone",
+            "everybody",
+            "whenever",
+            "only",
+            "solely",
+            "exclusively",
+            "entirely",
+            "completely",
+            "severe",
+            "mild",
+            "still",
+            "twice",
+            "thrice",
+            "false",
+            "untrue",
+        ]
+    )
+    PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming the word."""
+        words = [w.lower() for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", claim.text)]
+        for word in words:
+            if stem(word) in claim.ctx.stems:
+                continue
+            for prefix in self.PREFIXES:
+                base = word.removeprefix(prefix)
+                if base != word and len(base) >= 4 and stem(base) in claim.ctx.stems:
+                    return self.finding(
+                        "unsupported",
+                        f"the claim says '{word}' where the passages say '{base}'",
+                    )
+        anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
+        said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
+        if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:
+            said.append("used to")
+        if said:
+            return self.finding(
+                "unsupported", f"the claim says '{said[0]}', which {claim.where} does not"
+            )
+        return None
+
+
 class ChangedMeaning(Rule):
     """The passage's words kept, its meaning changed (`verifiers.meaning`)."""
 
@@ -196,6 +258,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     FlippedNegation(),
     MissingFacts(),
     ChangedMeaning(),
+    UnstatedQualifier(),
 )
 """The checks every verifier runs, in order: the first finding wins."""
 
