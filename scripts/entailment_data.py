@@ -199,15 +199,20 @@ def modality_tense(sentence: str, rng: random.Random) -> str | None:
     return words_sub(sentence, QUANT_UP, rng)
 
 
-def at_least(sentence: str, rng: random.Random) -> tuple[str, int] | None:
-    """'5' -> 'more than 5', 'fewer than 5' (contradiction) or 'at least 5' (entailed)."""
-    hits = [
+def _amounts(sentence: str) -> list[re.Match]:
+    """Numbers that are amounts: not years, not the day of a date."""
+    return [
         m
         for m in NUMBER.finditer(sentence)
         if not YEAR.fullmatch(m.group(1))
         and not MONTH.search(sentence[: m.start()])
         and not re.match(r",? \d{4}", sentence[m.end() :])
     ]
+
+
+def at_least(sentence: str, rng: random.Random) -> tuple[str, int] | None:
+    """'5' -> 'more than 5', 'fewer than 5' (contradiction) or 'at least 5' (entailed)."""
+    hits = _amounts(sentence)
     if not hits:
         return None
     m = rng.choice(hits)
@@ -221,13 +226,7 @@ def at_least(sentence: str, rng: random.Random) -> tuple[str, int] | None:
 
 def rounding(sentence: str, rng: random.Random) -> str | None:
     """Entailed restatements of a number: 'about 1.5' for '1.52', 'about 120' for '120'."""
-    hits = [
-        m
-        for m in NUMBER.finditer(sentence)
-        if not YEAR.fullmatch(m.group(1))
-        and not MONTH.search(sentence[: m.start()])
-        and not re.match(r",? \d{4}", sentence[m.end() :])
-    ]
+    hits = _amounts(sentence)
     if not hits:
         return None
     m = rng.choice(hits)

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.unit_tests._scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKENIZER = ROOT / "langchain_reliable" / "models" / "crossencoder" / "tokenizer.json"
 
 
-def _load(name: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-data = _load("entailment_data")
+data = load_script("entailment_data")
 PASSAGE = (
     "Methotrexate for rheumatoid arthritis is taken once weekly at a dose of 7.5 mg. "
     "If the fever lasts more than three days, patients should see a doctor. "
@@ -100,7 +90,7 @@ PAIRS = [
 def test_an_interrupted_fit_resumes_to_the_same_weights(
     tiny_base: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    fit = _load("cross_encoder_fit")
+    fit = load_script("cross_encoder_fit")
     monkeypatch.setattr(fit, "BATCH", 2)
     monkeypatch.setattr(fit, "CHECKPOINT_EVERY", 1)
     logs: list[str] = []

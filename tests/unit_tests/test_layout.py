@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.unit_tests._scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted([*(ROOT / "scripts").glob("*.py"), *(ROOT / "scripts").glob("*.sh")])
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-layout = _load("check_layout")
+layout = load_script("check_layout")
 
 
 def test_no_import_runs_up_the_layers() -> None:
