@@ -334,3 +334,22 @@ def test_meaning_claim_set_floor() -> None:
         passed, refused = bench.table(items, returned)["all"]
         assert passed == 0.0, (policy, passed)  # reached: none (target 5 %)
         assert refused <= 0.15, (policy, refused)
+
+
+def test_meaning_edit_set_floor() -> None:
+    """Frequencies, units, scope, conditionals, negation, tense, bounds, paraphrase.
+
+    Measured under `strict` with the default verifier: 21 % of this set's false claims
+    returned and 3 % of its true ones refused (both sets: benchmarks/MEANING.md); the
+    floor leaves a little room and fails on a real regression.
+    """
+    spec = importlib.util.spec_from_file_location("bench_meaning", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    items = bench.load(bench.DATA[1])
+    assert sum(not it["truth"] for it in items) >= 90
+    returned = [d == "return" for d in bench.decisions(items, "strict")]
+    passed, refused = bench.table(items, returned)["all"]
+    assert passed <= 0.25, passed
+    assert refused <= 0.10, refused
