@@ -77,9 +77,9 @@ TARGETS = {
     ("faithbench", "balanced_accuracy"): 0.66,
     ("wice-claim", "auroc"): 0.86,
     ("begin-claim", "auroc"): 0.97,
-    ("faithbench", "faithful_passed"): 0.70,
-    ("wice-claim", "faithful_passed"): 0.70,
-    ("begin-claim", "faithful_passed"): 0.70,
+    ("faithbench", "faithful_passed"): 0.60,
+    ("wice-claim", "faithful_passed"): 0.60,
+    ("begin-claim", "faithful_passed"): 0.60,
 }
 BEGIN_RESPONSE_NOTE = (
     "BEGIN dev, response: claims are extracted first, and the extractor takes none from "
