@@ -158,11 +158,11 @@ async def test_missing_duplicate_and_unknown_verdicts():
     )
     result = await LLMJudge(model).averify(CLAIMS, PASSAGES)
     labels = [x.label for x in result.verdicts]
-    # claim 3's "400 metres" is in no passage: the rules layer makes it unsupported
-    assert labels == ["supported", "uncertain", "unsupported", "uncertain"]
+    # the rules layer: claim 3's "400 metres" is in no passage, claim 4's "every" is unstated
+    assert labels == ["supported", "uncertain", "unsupported", "unsupported"]
     assert "no verdict" in result.verdicts[1].reason
     assert "claim 3: the judge gave conflicting verdicts for this claim" in result.errors
-    assert "no verdict" in result.verdicts[3].reason
+    assert "claim 4: the judge gave no verdict for this claim" in result.errors
     joined = " | ".join(result.errors)
     assert "unknown claim id 9" in joined
     assert "more than one verdict for claim 1" in joined
@@ -205,12 +205,12 @@ async def test_no_tool_call_makes_everything_uncertain():
 async def test_model_raising_gives_uncertain_and_an_error():
     model = ScriptedChatModel([RuntimeError("rate limited")])
     result = await LLMJudge(model).averify(CLAIMS, PASSAGES)
-    # the rules layer still runs: claim 3's "400 metres" is in no passage
+    # the rules layer still runs: claim 3's "400 metres" is in no passage, 4's "every" unstated
     assert [x.label for x in result.verdicts] == [
         "uncertain",
         "uncertain",
         "unsupported",
-        "uncertain",
+        "unsupported",
     ]
     assert all("rate limited" in x.reason for x in result.verdicts if x.label == "uncertain")
     assert len(result.errors) == 1 and "RuntimeError: rate limited" in result.errors[0]
