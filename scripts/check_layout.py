@@ -139,7 +139,7 @@ def upward_imports(mods: dict[str, Module]) -> list[str]:
         for target in sorted(m.imports):
             if target not in mods and target.rpartition(".")[0] in mods:
                 target = target.rpartition(".")[0]
-            if target == m.name or (m.name.startswith(target + ".") and target == ""):
+            if target == m.name:
                 continue
             if layer_of(target) > layer_of(m.name):
                 problems.append(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 
@@ -130,19 +131,21 @@ def _same_thing(a: Quantity, b: Quantity) -> bool:
     return a.kind == b.kind and a.unit == b.unit
 
 
-def _compare(claim: str, sentence: str) -> list[tuple[Bounded, list[Bounded]]]:
+@lru_cache(maxsize=8192)
+def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, ...]], ...]:
     """The claim's bounded quantities that take part, each with the sentence's alike ones.
 
     A number takes part when the claim or the sentence bounds it; two plain values
-    are the number checks' business.
+    are the number checks' business. Cached: the bound rule, the missing-number rule
+    and the count check each ask it of the same claim and sentence.
     """
     stated = [_as_stated(b) for b in bounded_quantities(sentence)]
     out = []
     for c in bounded_quantities(claim):
-        alike = [s for s in stated if _same_thing(c.quantity, s.quantity)]
+        alike = tuple(s for s in stated if _same_thing(c.quantity, s.quantity))
         if alike and not (c.op in ("eq", "approx") and all(s.op == "eq" for s in alike)):
             out.append((c, alike))
-    return out
+    return tuple(out)
 
 
 def borne_out(claim: str, sentence: str) -> set[int]:

@@ -13,16 +13,17 @@ reads the claim against its best windows of the passages. The verdict rests on:
    `LogisticScorer.learned()` by default, trained without gold labels by
    `scripts/train_verifier.py`);
 3. **the rules** (`verifiers.rules`, run after this judging step as after every
-   verifier's): a question, a number or date another sentence states otherwise, a flipped
-   negation, a number or name no passage holds, or a changed meaning
-   (`verifiers.meaning`) vetoes `supported` with a readable reason.
+   verifier's): a question, a number, date or bound the sentence states otherwise, a
+   flipped negation, a number or name no passage holds, a changed meaning
+   (`verifiers.meaning`) or an unstated qualifier vetoes `supported` with a readable
+   reason.
 
-The score is a logistic stack of the log-odds of 1 and 2, fitted on development data by
-`scripts/entailment_calibrate.py` (`EntailmentModel.support`); the default `supported_at`
-is the threshold chosen there. A claim the model reads as contradicted (P(contradiction)
-at least 0.6 and above P(entailment), score under the threshold) is `contradicted`, with
-the window as quote. `entailment=False` (the verifier spec `"lexical"`) is the lexical
-verifier alone (`supported_at` 0.65).
+The score is a logistic stack of the log-odds of 1 (both probabilities) and 2, fitted
+on development data by `scripts/entailment_calibrate.py` (`EntailmentModel.support`);
+the default `supported_at` is the threshold chosen there. A claim the model reads as
+contradicted (P(contradiction) at least 0.6 and above P(entailment), score under the
+threshold) is `contradicted`, with the window as quote. `entailment=False` (the verifier
+spec `"lexical"`) is the lexical verifier alone (`supported_at` 0.65).
 
 Everything is deterministic and runs offline on the embedded model. Example:
 

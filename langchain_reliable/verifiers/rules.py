@@ -346,7 +346,7 @@ class Rules:
             if (
                 verdict.label == "contradicted"
                 and finding.label == "unsupported"
-                and (finding.rule != NotAStatement.name)
+                and finding.rule != NotAStatement.name
             ):  # a contradiction the judging step found stands, with the rule's reason too
                 update["reason"] = f"{verdict.reason}; {finding.reason}"
             else:

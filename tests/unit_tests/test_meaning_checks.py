@@ -322,11 +322,17 @@ def test_verifier_keeps_faithful_restatements(verifier: LocalVerifier) -> None:
 # -- the hand-made set: a regression floor --------------------------------------------
 
 
-def test_meaning_claim_set_floor() -> None:
+@pytest.fixture(scope="module")
+def bench():
+    """benchmarks/bench_meaning.py, the sets' loader and table (a tool, not a package)."""
     spec = importlib.util.spec_from_file_location("bench_meaning", BENCH)
     assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_meaning_claim_set_floor(bench) -> None:
     items = bench.load(bench.DATA[0])
     assert sum(not it["truth"] for it in items) >= 100
     for policy in ("strict", "balanced"):
@@ -336,17 +342,13 @@ def test_meaning_claim_set_floor() -> None:
         assert refused <= 0.15, (policy, refused)
 
 
-def test_meaning_edit_set_floor() -> None:
+def test_meaning_edit_set_floor(bench) -> None:
     """Frequencies, units, scope, conditionals, negation, tense, bounds, paraphrase.
 
     Measured under `strict` with the default verifier: 21 % of this set's false claims
     returned and 3 % of its true ones refused (both sets: benchmarks/MEANING.md); the
     floor leaves a little room and fails on a real regression.
     """
-    spec = importlib.util.spec_from_file_location("bench_meaning", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
     items = bench.load(bench.DATA[1])
     assert sum(not it["truth"] for it in items) >= 90
     returned = [d == "return" for d in bench.decisions(items, "strict")]
