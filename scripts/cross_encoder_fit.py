@@ -123,15 +123,17 @@ def encode(tok, premises: list[str], hyps: list[str]) -> dict[str, np.ndarray]:
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": tt}
 
 
-def plan_batches(pairs: list[dict], lengths: list[int], rng: random.Random) -> list[list[int]]:
+def plan_batches(
+    pairs: list[dict], lengths: list[int], rng: random.Random, batch: int = BATCH
+) -> list[list[int]]:
     """Length-bucketed batches (sorted within chunks of 50 batches), in shuffled order."""
     order = list(range(len(pairs)))
     rng.shuffle(order)
     out = []
-    chunk = BATCH * 50
+    chunk = batch * 50
     for c in range(0, len(order), chunk):
         part = sorted(order[c : c + chunk], key=lambda i: lengths[i])
-        out += [part[b : b + BATCH] for b in range(0, len(part), BATCH)]
+        out += [part[b : b + batch] for b in range(0, len(part), batch)]
     rng.shuffle(out)
     return out
 
@@ -139,12 +141,16 @@ def plan_batches(pairs: list[dict], lengths: list[int], rng: random.Random) -> l
 def train(
     pairs: list[dict], base: Path, device: str, epochs: int, lr: float, log,
     init: Path | None = None, checkpoint: Path | None = None, max_steps: int | None = None,
+    batch_size: int = BATCH, max_minutes: float | None = None, steps: int | None = None,
 ):  # fmt: skip
     """Fine-tune; start from `init` (a `model.pt` of an earlier stage) if given.
 
     With `checkpoint`, the state is saved there every `CHECKPOINT_EVERY` steps and a
     later run with the same pairs and settings resumes from it. `max_steps` stops the
-    run early (at a checkpoint), as an interrupted run would.
+    run early (at a checkpoint), as an interrupted run would; `max_minutes` stops it
+    once that much time has passed (the step reached is logged); `steps` cuts the
+    schedule (its decay included) to that many steps, as `max_minutes` did on the run
+    being reproduced.
     """
     import torch
 
@@ -160,7 +166,9 @@ def train(
     model = model.to(device)
     lengths = [len(e.ids) for e in tok.encode_batch([(p["premise"], p["hyp"]) for p in pairs])]
     rng = random.Random(SEED)
-    plan = [b for _ in range(epochs) for b in plan_batches(pairs, lengths, rng)]
+    plan = [b for _ in range(epochs) for b in plan_batches(pairs, lengths, rng, batch_size)]
+    if steps is not None:
+        del plan[steps:]
     decay = [
         p for n, p in model.named_parameters() if not n.endswith("bias") and "LayerNorm" not in n
     ]
@@ -168,12 +176,18 @@ def train(
     opt = torch.optim.AdamW(
         [{"params": decay, "weight_decay": 0.01}, {"params": rest, "weight_decay": 0.0}], lr=lr
     )
-    total, warm = len(plan), max(1, int(WARMUP * len(plan)))
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: (s + 1) / warm if s < warm else max(0.0, (total - s) / (total - warm))
-    )
+    total = len(plan)
+    schedule = {"total": total, "warm": max(1, int(WARMUP * total))}
+
+    def rate(s: int) -> float:
+        total, warm = schedule["total"], schedule["warm"]
+        return (s + 1) / warm if s < warm else max(0.0, (total - s) / max(1, total - warm))
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, rate)
     weights = torch.tensor([p.get("weight", 1.0) for p in pairs], dtype=torch.float32)
-    start, key = 0, {"pairs": len(pairs), "epochs": epochs, "lr": lr, "init": str(init)}
+    start = 0
+    key = {"pairs": len(pairs), "epochs": epochs, "lr": lr, "init": str(init), "batch": batch_size}
+    key["steps"] = total
     saved = checkpoint / "state.pt" if checkpoint else None
     if saved is not None and saved.exists():
         state = torch.load(saved, map_location="cpu", weights_only=False)
@@ -185,10 +199,19 @@ def train(
             torch.set_rng_state(state["rng"])
             log(f"resumed at step {start}/{total} from {saved}")
     model.train()
-    t0, run = time.time(), []
+    t0, run, step = time.time(), [], start - 1
     for step, rows in enumerate(plan):
         if step < start:
             continue
+        if max_minutes is not None and step == start + 10:
+            t10 = time.time()
+        if max_minutes is not None and step == start + 60:
+            fits = step + int(50 / (time.time() - t10) * (60 * max_minutes - (time.time() - t0)))
+            if fits < total:  # shorten the schedule to the time given, decay included
+                total = schedule["total"] = fits
+                schedule["warm"] = min(schedule["warm"], max(1, int(WARMUP * fits)))
+                del plan[fits:]
+                log(f"--max-minutes {max_minutes}: the schedule is cut to {fits} steps")
         batch = [pairs[i] for i in rows]
         enc = encode(tok, [x["premise"] for x in batch], [x["hyp"] for x in batch])
         enc = {k: torch.from_numpy(v).to(device) for k, v in enc.items()}
@@ -226,6 +249,10 @@ def train(
             saved.with_suffix(".tmp").replace(saved)
         if max_steps is not None and step + 1 >= max_steps:
             break
+        if max_minutes is not None and time.time() - t0 > 60 * max_minutes + 30:
+            log(f"stopped at step {step + 1}/{total}: --max-minutes {max_minutes} passed")
+            break
+    train.steps = step + 1  # the step reached, for fit.json
     return model.to("cpu").eval(), (time.time() - t0) / 60, tok
 
 
@@ -298,6 +325,9 @@ def main() -> None:
     ap.add_argument("--device", default="auto", help="cpu, cuda or auto")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--lr", type=float, default=LR)
+    ap.add_argument("--batch", type=int, default=BATCH, help="pairs a step")
+    ap.add_argument("--max-minutes", type=float, help="fit the schedule to this long")
+    ap.add_argument("--steps", type=int, help="cut the schedule to this many steps")
     ap.add_argument("--init", type=Path, help="start from this model.pt (an earlier stage)")
     ap.add_argument("--checkpoint", type=Path, help="folder to save and resume training state")
     ap.add_argument("--drop", default="", help="sources to drop (prefixes), comma-separated")
@@ -306,6 +336,7 @@ def main() -> None:
         "--score", type=Path, help="after fitting, score these pairs into OUT/scores.npy"
     )
     ap.add_argument("--no-export", action="store_true", help="skip the ONNX export")
+    ap.add_argument("--half", action="store_true", help="also write model_fp16.pt (for transfer)")
     ap.add_argument(
         "--keep-fp32", action="store_true", help="keep model_fp32.onnx beside the int8 one"
     )
@@ -324,10 +355,13 @@ def main() -> None:
 
     log(f"{len(pairs)} pairs (left out: {sorted(leave_out) or 'none'}), device {device}")
     model, minutes, tok = train(
-        pairs, args.base, device, args.epochs, args.lr, log, args.init, args.checkpoint
-    )
+        pairs, args.base, device, args.epochs, args.lr, log, args.init, args.checkpoint,
+        batch_size=args.batch, max_minutes=args.max_minutes, steps=args.steps,
+    )  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), args.out / "model.pt")
+    if args.half:
+        torch.save({k: v.half() for k, v in model.state_dict().items()}, args.out / "model_fp16.pt")
     if args.score:
         np.save(args.out / "scores.npy", score(model, tok, read_jsonl(args.score), device))
     agreement = None
@@ -341,10 +375,11 @@ def main() -> None:
     fit = {
         "pairs": len(pairs), "left_out": sorted(leave_out), "device": device,
         "gpu": torch.cuda.get_device_name() if device == "cuda" else None,
-        "minutes": round(minutes, 2), "epochs": args.epochs, "lr": args.lr, "batch": BATCH,
+        "minutes": round(minutes, 2), "epochs": args.epochs, "lr": args.lr, "batch": args.batch,
         "max_length": MAX_LEN, "seed": SEED, "dropped": list(drop),
         "dev_weight": args.dev_weight, "init": str(args.init) if args.init else None,
-        "onnx_check": agreement, "torch": torch.__version__,
+        "onnx_check": agreement, "torch": torch.__version__, "steps": train.steps,
+        "max_minutes": args.max_minutes,
     }  # fmt: skip
     (args.out / "fit.json").write_text(json.dumps(fit, indent=2) + "\n")
     log(f"trained in {minutes:.1f} min; wrote {args.out}")

@@ -368,11 +368,12 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def stage1(nli: Path, rng: random.Random) -> list[dict]:
+def stage1(nli: Path, rng: random.Random, snli_cap: int | None = SNLI_CAP) -> list[dict]:
+    """The NLI pairs, SNLI capped at `snli_cap` (None: all)."""
     rows = read_jsonl(nli / "train.jsonl")
     snli = [r for r in rows if r["source"] == "snli"]
     rng.shuffle(snli)
-    keep = snli[:SNLI_CAP] + [r for r in rows if r["source"] != "snli"]
+    keep = snli[:snli_cap] + [r for r in rows if r["source"] != "snli"]
     pairs = [{"premise": r["premise"], "hyp": r["hypothesis"], "label": LABEL[r["label"]],
               "source": r["source"]} for r in keep]  # fmt: skip
     rng.shuffle(pairs)
@@ -403,7 +404,7 @@ def passages(nli: Path, halueval: Path, rng: random.Random) -> list[str]:
     return out
 
 
-def halueval_qa(halueval: Path, rng: random.Random) -> list[dict]:
+def halueval_qa(halueval: Path, rng: random.Random, per_label: int = HALUEVAL_QA) -> list[dict]:
     """Right answers (as 'question answer') entailed by the knowledge; hallucinated ones not."""
     rows = [r for r in read_jsonl(halueval / "halueval_qa.jsonl") if r["meta"]["item"] % 25]
     rng.shuffle(rows)
@@ -411,7 +412,7 @@ def halueval_qa(halueval: Path, rng: random.Random) -> list[dict]:
     counts = Counter()
     for r in rows:
         label = NOT if r["hallucinated"] else E
-        if counts[label] >= HALUEVAL_QA:
+        if counts[label] >= per_label:
             continue
         if label == E and r["answer"].lower() not in r["context"][0].lower():
             continue
@@ -424,8 +425,9 @@ def halueval_qa(halueval: Path, rng: random.Random) -> list[dict]:
 
 
 def stage2(
-    nli_pairs: list[dict], texts: list[str], halueval: Path, rng: random.Random
+    nli_pairs: list[dict], texts: list[str], halueval: Path, rng: random.Random, scale: int = 1
 ) -> list[dict]:
+    """Edits (at most `STAGE2_PER_KIND * scale` a kind), HaluEval QA and an NLI replay."""
     by_kind: dict[str, list[dict]] = {}
     for text in texts:
         for window, sents, passage in passage_units(text):
@@ -435,10 +437,11 @@ def stage2(
     for kind in sorted(by_kind):
         rows = by_kind[kind]
         rng.shuffle(rows)
-        cap = STAGE2_PER_KIND // 3 if kind in ("edit_restated", "edit_hedge") else STAGE2_PER_KIND
+        cap = STAGE2_PER_KIND * scale
+        cap = cap // 3 if kind in ("edit_restated", "edit_hedge") else cap
         out += rows[:cap]
-    out += halueval_qa(halueval, rng)
-    out += rng.sample(nli_pairs, REPLAY)
+    out += halueval_qa(halueval, rng, HALUEVAL_QA * scale)
+    out += rng.sample(nli_pairs, REPLAY * scale)
     rng.shuffle(out)
     return out
 
@@ -459,13 +462,19 @@ def main() -> None:
     ap.add_argument("--nli", type=Path, default=Path("../shared/data/train/nli"))
     ap.add_argument("--halueval", type=Path, default=Path(".cache/halueval"))
     ap.add_argument("--out", type=Path, default=Path(".cache/entailment"))
+    ap.add_argument(
+        "--snli-cap", type=int, default=SNLI_CAP, help="SNLI pairs kept in stage 1 (0: all)"
+    )
+    ap.add_argument(
+        "--scale", type=int, default=1, help="multiply the stage-2 sizes (edits a kind, QA, replay)"
+    )
     args = ap.parse_args()
     rng = random.Random(SEED)
-    first = stage1(args.nli, rng)
+    first = stage1(args.nli, rng, args.snli_cap or None)
     write(args.out / "stage1.jsonl.gz", first)
     write(
         args.out / "stage2.jsonl.gz",
-        stage2(first, passages(args.nli, args.halueval, rng), args.halueval, rng),
+        stage2(first, passages(args.nli, args.halueval, rng), args.halueval, rng, args.scale),
     )
 
 

@@ -91,15 +91,27 @@ def test_an_interrupted_fit_resumes_to_the_same_weights(
     tiny_base: Path, tmp_path: Path, monkeypatch
 ) -> None:
     fit = load_script("cross_encoder_fit")
-    monkeypatch.setattr(fit, "BATCH", 2)
     monkeypatch.setattr(fit, "CHECKPOINT_EVERY", 1)
     logs: list[str] = []
-    straight, _, _ = fit.train(PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append)
+    straight, _, _ = fit.train(PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append, batch_size=2)
     ck = tmp_path / "ck"
-    fit.train(PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append, checkpoint=ck, max_steps=3)
-    resumed, _, _ = fit.train(PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append, checkpoint=ck)
+    fit.train(
+        PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append, checkpoint=ck, max_steps=3, batch_size=2
+    )
+    resumed, _, _ = fit.train(
+        PAIRS, tiny_base, "cpu", 1, 1e-3, logs.append, checkpoint=ck, batch_size=2
+    )
     assert any(line.startswith("resumed at step 3/6") for line in logs)
     for (name, a), (_, b) in zip(
         straight.state_dict().items(), resumed.state_dict().items(), strict=True
     ):
         assert torch.allclose(a, b, atol=1e-6), name
+
+
+def test_steps_cut_the_schedule(tiny_base: Path) -> None:
+    """`--steps` reproduces a run whose schedule was fitted to a time budget."""
+    fit = load_script("cross_encoder_fit")
+    logs: list[str] = []
+    fit.train(PAIRS, tiny_base, "cpu", 2, 1e-3, logs.append, batch_size=2, steps=4)
+    assert fit.train.steps == 4
+    assert any(line.startswith("step 4/4 ") for line in logs), logs
