@@ -1,13 +1,15 @@
 """The coverage invariant: a user is shown only verified text and content-free glue.
 
 Every character of the text a user receives with `return` or `filter` lies inside the
-span of a claim labelled `supported`, or inside a segment that carries no checkable
-content: whitespace, punctuation, list and markdown markup (bullets, fences, rules,
-pipes), a greeting or sign-off, an opener ("Based on the passages,", "I'm not sure,
-but"), a coordinating connector ("and", "however"), an empty hedge ("It depends."), an
-explicit abstention with no number in it, a plain yes/no question, a short heading,
-table header or lead-in with no number or verb, and a lead-in verified with its items.
-Nothing with a digit is ever glue; a "Yes"/"No" that answers a yes/no question never is.
+span of a claim labelled `supported`, or inside a segment proved content-free
+(`is_glue`): whitespace, punctuation and markup (bullets, fences, rules, pipes), or
+words of a closed vocabulary (`CONTENT_FREE_WORDS`) in one of a few shapes: a
+greeting or sign-off, an opener ("Based on the passages,"), a connector ("and",
+"however"), an empty hedge ("It depends."), an abstention that names no fact ("I don't
+know."). Anything else is content: headings, bold lines, table cells, lead-ins not
+verified with their items, questions, "The passages do not say why X", a digit, an
+emoji. When a question was asked, a reply ("Yes", "No", "Not necessarily") is content
+and is checked with the question.
 
 `uncovered` lists what breaks the invariant in an answer shown as written;
 `check_coverage` does the same for any text shown instead (a filtered answer). The
@@ -25,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -94,7 +97,8 @@ _GREETING = re.compile(
     r"(?:would you like|do you want|shall i|should i)(?: me)? to (?:know|hear|learn|see|"
     r"explain|elaborate|go)\b[^.!?]{0,60}|"
     r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
-    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)"
+    r"overall|summary|overview|answer|short answer|(?:(?:key|main) )?(?:points?|facts?|takeaways?)|"
+    r"details?|sources?|references?|notes?)"
 )
 _CONNECTOR = re.compile(
     r"(?:and|but|while|whereas|yet|although|though|however|moreover|furthermore|also|"
@@ -104,39 +108,32 @@ _CONNECTOR = re.compile(
 _AFFIRMATION = re.compile(
     r"(?:yes|yeah|yep|yup|no|nope|correct|incorrect|right|wrong|true|false|indeed|exactly|"
     r"absolutely|certainly|definitely|of course|sure|not at all|not really|"
-    r"that['’]s (?:right|correct|true|wrong|incorrect|false))(?![-\w'’])",
+    r"that['’]s (?:right|correct|true|wrong|incorrect|false)|not necessarily|"
+    r"✅|✔️?|☑️?|👍|❌|👎|✖️?|✗|✓)(?![-\w'’])",
     re.IGNORECASE,
 )
 REPLY = _AFFIRMATION
 """A yes or a no at the start of a reply ("Yes", "No", "Correct", "Not at all")."""
 _PARTS = re.compile(r"\b(?:but|however|though|although|yet|so|and|because)\b|[;:]")
-# Lines about the answer itself, with no "that" clause and no number.
-_META = re.compile(
-    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|includes|"
-    r"highlights|provides|gives|focuses on|summari[sz]es)(?: (?!that\b)[\w'-]+){0,10}"
-)
-_YES_NO = re.compile(
-    r"(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|has|have|had|may|"
-    r"might|must)(?:n't| not)?\b"
-)
-_REQUEST = re.compile(r"(?:can|could|would|will) you\b")
-_AUX_OR_NEGATION = re.compile(
-    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|should|"
-    r"shall|may|might|must|not|no|never|none|isn't|aren't|wasn't|weren't|don't|doesn't|"
-    r"didn't|can't|won't|cannot)\b"
+_WHETHER = re.compile(r"\b(?:whether|if)\b|, (?:right|correct|true)$")
+# A question a yes or a no cannot answer: it asks what, who, when, how much ...
+_WH_QUESTION = re.compile(
+    r"(?:(?:so|and|but|ok|okay|well|then)\W+)*(?:what|which|who|whom|whose|when|where|why|"
+    r"how)\b(?!\s+about\b)"
 )
 _MARKUP_EDGES = re.compile(r"^[\s#>*_~`|\-+•:,;.!?]+|[\s#>*_~`|]+$")
 _PIECE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\|\s*")
 
 
 def is_yes_no_question(question: str) -> bool:
-    """Tell whether `question` asks for a yes or a no ("Is 5000 mg the maximum dose?")."""
+    """Tell whether a yes or a no could answer `question`, whatever its phrasing.
+
+    Any question but a wh-question counts ("Is it safe?", "So, is it safe?", "Tell me
+    whether it is safe", "It is safe, right?"), so a reply to it is checked with it.
+    """
     norm = normalise(question)
-    return (
-        question.rstrip().endswith("?")
-        and _YES_NO.match(norm) is not None
-        and _REQUEST.match(norm) is None
-    )
+    asks = question.rstrip(" \t\n*_\"')").endswith("?") or _WHETHER.search(norm) is not None
+    return asks and _WH_QUESTION.match(norm) is None
 
 
 def is_affirmation(text: str) -> bool:
@@ -154,84 +151,61 @@ def is_opener(text: str) -> bool:
     return False
 
 
-def is_title(text: str) -> bool:
-    """Tell whether a heading or table header says nothing checkable ("Side effects").
-
-    Three words or more with a verb-like word after the first ("Metformin cures
-    cancer") may make a statement, so they are no title: they are checked.
-    """
-    body = _MARKUP_EDGES.sub("", text).strip(" \t:")
-    ends_a_sentence = text.rstrip(" \t*_#`").endswith((".", "!", "?"))
-    words = WORD.findall(body)
-    return (
-        not ends_a_sentence
-        and not any(c.isdigit() for c in body)
-        and _AFFIRMATION.match(normalise(body)) is None
-        and len(words) <= 6
-        and _AUX_OR_NEGATION.search(body.lower()) is None
-        and not (len(words) >= 3 and any(_VERB_LIKE.search(w) for w in words[1:]))
-    )
-
-
-# A word that may be a verb: "cures", "caused" (plural nouns too: fail closed).
-_VERB_LIKE = re.compile(r"^[a-z]{2,}(?:[^su'’]s|ed)$")
-
-
 def is_glue(text: str, *, yes_no_question: bool = False) -> bool:
-    """Tell whether `text` carries no checkable content (see the module docstring).
+    """Tell whether `text` is provably content-free (see the module docstring).
+
+    Text is content unless proved otherwise: it is glue only when it holds no digit
+    and no symbol but markup (an emoji, "✓" and "×" are content), every word is in
+    the closed vocabulary `CONTENT_FREE_WORDS`, and the whole has one of the glue
+    shapes (greeting or sign-off, connector, opener, empty hedge, abstention).
 
     Args:
         text: A piece of an answer: a line, a sentence or what lies between two claims.
-        yes_no_question: The answer responds to a yes/no question, so "Yes"/"No" say
-            something and are not glue.
+        yes_no_question: A question was asked, so a reply ("Yes", "No", "Not
+            necessarily", "Sure") says something and is not glue.
 
     """
+    if any(_is_sign(c) for c in text):
+        return False
     body = _MARKUP_EDGES.sub("", text)
     if not WORD.search(body):
         return True
-    if any(c.isdigit() for c in body):
-        return False
     norm = normalise(body)
-    if yes_no_question and _AFFIRMATION.match(norm):
+    if yes_no_question and (_AFFIRMATION.match(norm) or _REPLY_HEDGE.match(norm)):
         return False
-    if _GREETING.fullmatch(norm) or _CONNECTOR.fullmatch(norm) or _asks_only(body, norm):
+    if not all(w in CONTENT_FREE_WORDS for w in WORD.findall(norm)):
+        return False
+    if _GREETING.fullmatch(norm) or _CONNECTOR.fullmatch(norm):
         return True
-    if is_hedge(body) or is_opener(body) or _META.fullmatch(norm):
+    if is_hedge(body) or is_opener(body):
         return True
     # An abstention, each of whose parts abstains: "I'm sorry, but I couldn't find it."
     parts = [p.strip(" ,") for p in _PARTS.split(norm)]
     return all(not p or _abstains(p) for p in parts) and any(is_abstention(p) for p in parts)
 
 
+# Signs that markdown or HTML uses as markup; any other symbol or digit is content.
+_MARKUP_SIGNS = frozenset("#*_~`|>-+•‣◦▪<=^")
+_REPLY_HEDGE = re.compile(
+    r"(?:not necessarily|maybe|perhaps|possibly|probably|i (?:think|believe|guess) so)\b"
+)
+
+
+def _is_sign(char: str) -> bool:
+    """A digit, emoji or symbol that is not markup (it may carry content)."""
+    return unicodedata.category(char)[0] in "NS" and char not in _MARKUP_SIGNS
+
+
 def _abstains(part: str) -> bool:
     """A part of an abstention that asserts nothing about the world.
 
-    It says what the sources lack ("the passages do not say when …", "there is no
-    information about …", "the dose is not mentioned in the passages"), or it is made
-    of abstaining words only. "I'm sorry, metformin cures cancer" and "I don't know why
-    metformin cures cancer" say something, so they are checked.
+    It is a greeting or made of abstaining words only ("I'm sorry", "the passages do
+    not say"). "The passages do not say why metformin is banned" names a fact, so it
+    is content: it is checked, or not shown.
     """
-    if _GREETING.fullmatch(part) or _only_abstaining_words(part):
-        return True
-    return is_abstention(part) and _SOURCES_LACK.match(part) is not None
-
-
-def _only_abstaining_words(part: str) -> bool:
-    return all(w in _ABSTAINING_WORDS for w in WORD.findall(part))
-
-
-_SOURCE_NOUN = (
-    r"(?:the |these |this |your )?(?:provided |given |retrieved |available |above )?"
-    r"(?:passages?|sources?|context|documents?|text|information)"
-)
-_SOURCES_LACK = re.compile(
-    rf"(?:{_SOURCE_NOUN} (?:do|does|did) ?(?:not|n't) (?:say|mention|contain|specify|state|"
-    r"include|provide|cover|discuss|address|give)\b"
-    r"|(?:there (?:is|are|was|were) )?(?:no|not enough|insufficient|limited) (?:information|"
-    r"data|details?|evidence|mention) (?:about|on|regarding|of|for|in)\b"
-    rf"|[^,;()]{{1,40}} (?:is|are|was|were) not (?:mentioned|stated|specified|provided|given|"
-    rf"covered|discussed|addressed|included) (?:in|by) {_SOURCE_NOUN}$)"
-)
+    return bool(_GREETING.fullmatch(part)) or all(
+        w in _ABSTAINING_WORDS for w in WORD.findall(part)
+    )
 
 
 # The words an explicit abstention is made of; any other word makes it a statement.
@@ -250,26 +224,24 @@ _ABSTAINING_WORDS = frozenset(
     please sorry further more other such""".split()  # noqa: SIM905
 )
 
-
-def _asks_only(body: str, norm: str) -> bool:
-    """A plain yes/no question ("Is it safe?"): it asks and asserts nothing.
-
-    Negative and tag questions ("Isn't the dose 5000 mg?", "..., right?") and
-    wh-questions (which presuppose: "Why is it banned?") assert, so they are checked.
-    """
-    if not body.rstrip(" \t*_\"')]`’”").endswith("?"):
-        return False
-    question = _YES_NO.match(norm)
-    return (
-        question is not None
-        and "not" not in question.group()
-        and "n't" not in question.group()
-        and _TAG_QUESTION.search(norm) is None
-        and body.count("?") == 1
-    )
-
-
-_TAG_QUESTION = re.compile(r"(?:n't|not) (?:it|they|he|she|there|you|we|i|that|this)$|, right$")
+CONTENT_FREE_WORDS = _ABSTAINING_WORDS | frozenset(
+    """hi hello hey bye goodbye now take care cheers best kind warm regards thanks thank
+    very much asking reaching out welcome problem great good excellent interesting nice
+    thing certainly course absolutely okay ok well i'd happy glad hope helps luck day one
+    let feel free ask hesitate if anything else like want shall should hear learn see
+    explain elaborate go summary summarize summarise short conclusion sum up brief
+    overall key point points notes takeaway takeaways overview note references reference
+    facts main what here's
+    below per given texts excerpt excerpts search results says states state indicates
+    indicate shows show mentions explains notes reports report suggests suggest
+    and but while whereas yet although though however moreover furthermore also instead
+    meanwhile nevertheless addition contrast example instance depends varies situation
+    case circumstances individual person it's that's easy complicated who knows uncertain
+    think believe guess recall remember correctly rightly far as best afaik seems
+    appears i'm fairly pretty quite entirely completely yes
+    perhaps maybe possibly probably apparently""".split()  # noqa: SIM905
+)
+"""The closed vocabulary glue is made of: a piece with any other word is content."""
 
 
 # --- the invariant -----------------------------------------------------------------------
@@ -336,15 +308,9 @@ def _analyse(
     lines = list(_lines(answer))
     gaps: list[Gap] = []
     glue: list[str] = []
-    for n, (line_start, line_end) in enumerate(lines):
+    for line_start, line_end in lines:
         line = answer[line_start:line_end]
         if _FENCE_LINE.match(line) or RULE.match(line) or TABLE_RULE.match(line):
-            continue
-        nothing_claimed = not any(marks[line_start:line_end])
-        next_line = answer[slice(*lines[n + 1])] if n + 1 < len(lines) else ""
-        titled = HEADER.match(line) or BOLD_LINE.match(line) or TABLE_RULE.match(next_line)
-        if nothing_claimed and titled and is_title(line):
-            glue.append(line)
             continue
         marker = MARKER.match(line)
         body_start = line_start + (marker.end() if marker else 0)
@@ -375,10 +341,10 @@ def _pieces(answer: str, start: int, end: int) -> list[Span]:
 
 
 def _leads_in(piece: str, supported: list[str]) -> bool:
-    """A lead-in: a title ("Key facts:"), or the verified head of a supported claim."""
+    """A lead-in: content-free ("Key facts:"), or the verified head of a supported claim."""
     if not piece.rstrip(" *_").endswith(":"):
         return False
-    if is_title(piece):  # "Key facts:", "Common side effects include:"
+    if is_glue(piece.rstrip(" *_:")):  # "Key facts:", "Here is what the passages say:"
         return True
     head = normalise(_MARKUP_EDGES.sub("", piece))
     return bool(head) and any(text.startswith(head) for text in supported)
@@ -439,7 +405,6 @@ __all__ = [
     "is_affirmation",
     "is_glue",
     "is_opener",
-    "is_title",
     "is_yes_no_question",
     "uncovered",
 ]

@@ -18,6 +18,21 @@ class ConfigurationError(ValueError):
     """
 
 
+class InputError(TypeError, ValueError):
+    """The caller's input is malformed: a wrong type, a missing field (a usage error).
+
+    Raised by every entry point for the same input (Python, CLI, HTTP, where it is a
+    422 with the message). A `TypeError` and a `ValueError`, so either catch holds it.
+
+    Example:
+        >>> from langchain_reliable.schemas import Passage
+        >>> Passage.from_any(0, {"metadata": {}})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        langchain_reliable.errors.InputError: context[0] must be a string, a Document or ...
+
+    """
+
+
 def require_model(model: _Model | None, part: str) -> _Model:
     """Return `model`; raise `ConfigurationError` when `part`, which needs one, got none.
 

@@ -249,6 +249,42 @@ class ClaimFacts:
         return missing, conflict
 
     @cached_property
+    def disagreement(self) -> tuple[int, str] | None:
+        """A sentence of another passage that states the claim's fact otherwise.
+
+        The anchor bears the claim out, but a sentence of another passage about the
+        same thing (a strong match) gives another value of the same kind, or is
+        negated where the claim is not (or the reverse): `(unit, what differs)`.
+        """
+        ctx, anchor = self.ctx, self.anchor
+        if not self.strong_anchor:
+            return None
+        home = ctx.units[anchor].passage
+        claimed = [
+            q
+            for q in extract_quantities(self.text)
+            if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[anchor])
+        ]
+        negated = negation_cue(self.text) is not None
+        for i in ctx.sentences:
+            if ctx.units[i].passage == home or self.word_coverage[i] < 0.6:
+                continue
+            if self.cosine[i] < 0.45:
+                continue
+            stated = ctx.unit_quantities[i]
+            for q in claimed:
+                if any(matches(q, x, ctx.years) for x in stated):
+                    continue
+                clash = next((x for x in stated if conflicts(q, x)), None)
+                if clash is not None:
+                    return i, f"'{q.text}' against '{clash.text}'"
+            close = self.word_coverage[i] >= 0.7 and self.cosine[i] >= 0.6
+            cue = negation_cue(ctx.units[i].text, frozenset(self.stems))
+            if close and not self.negation_flip and negated != (cue is not None):
+                return i, f"'{cue}'" if cue else "not negated"
+        return None
+
+    @cached_property
     def missing_names(self) -> list[str]:
         """Names of the claim that no passage gives."""
         return [n for n in extract_names(self.text) if not self.ctx.has_name(n)]

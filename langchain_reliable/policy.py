@@ -79,7 +79,8 @@ class Policy(BaseModel):
 
         An answer is returned only when it reaches `return_at`, no claim carries a
         blocking label, the verifier did not fail and every part of it is covered
-        (no `uncovered_text` flag: see `langchain_reliable.coverage`). An answer with
+        (no `uncovered_text` flag: see `langchain_reliable.coverage`) and renders as it
+        reads (no `render_mismatch` flag: `langchain_reliable.rendering`). An answer with
         no claim is returned only when it is covered and the policy returns such
         answers (`return_without_claims`) or it is an explicit abstention. Otherwise
         it is retried while retries are left, then filtered or refused — never
@@ -88,6 +89,8 @@ class Policy(BaseModel):
         flags = set(report.flags)
         if "no_context" in flags:
             return "refuse"
+        if "render_mismatch" in flags:  # what was checked is not what would be shown
+            return "retry" if retries_left > 0 else "refuse"
         covered = not {"empty_answer", "uncovered_text"} & flags
         allowed = self.return_without_claims or "abstention" in flags
         if "no_claims" in flags and covered and allowed:

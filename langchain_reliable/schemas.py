@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal, get_args
 from langchain_core.documents import Document
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from langchain_reliable.errors import InputError
+
 Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
 """A claim's verdict."""
 Confidence = Literal["HIGH", "MEDIUM", "LOW"]
@@ -29,6 +31,7 @@ Flag = Literal[
     "truncated_claims",
     "uncovered_text",
     "coverage_failed",
+    "render_mismatch",
 ]
 """A condition met while verifying an answer; the report's `notes` say why."""
 FailAction = Literal["refuse", "filter", "raise"]
@@ -80,7 +83,7 @@ class Passage(BaseModel):
             if isinstance(text, str):
                 pid = item.get("id") or (item.get("metadata") or {}).get("source")
                 return cls(index=index, text=text, id=None if pid is None else str(pid))
-        raise TypeError(
+        raise InputError(
             f"context[{index}] must be a string, a Document or a dict with 'page_content' "
             f"or 'text'; got {type(item).__name__}"
         )

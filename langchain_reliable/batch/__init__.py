@@ -1,11 +1,13 @@
 """Batch verification: a JSONL or Parquet file of answers in, one report per answer out.
 
-`verify_batch` reads the input in chunks, skips the ids already in the output
-(resume), sends the rest to an engine — local worker processes (default) or Ray
-Data — and appends each result as it arrives, so memory does not grow with the
-corpus (only the ids seen are kept). Every input id appears exactly once in the
-output; order may differ. A row that cannot be verified (bad JSON, a missing or
-mistyped field, a verifier failure) yields ``{"id", "error"}``, never a report.
+`verify_batch` reads the input in chunks, skips the rows already in the output
+(resume: the same id and the same input, by `input_digest`), sends the rest to an
+engine — local worker processes (default) or Ray Data — and appends each result as
+it arrives, so memory does not grow with the corpus (only the ids seen are kept).
+Every input row gets one output record; order may differ. A row that cannot be
+verified (bad JSON, a missing or mistyped field, a verifier failure, an id that
+repeats an earlier row's, an id already in the output for another input) yields
+``{"id", "error"}``, never a report.
 Each report is the dict `create_verifier().invoke` returns for that row alone.
 
 Modules: `io` (readers, the resumable writer), `work` (what a worker does),
@@ -42,10 +44,12 @@ class BatchSummary:
 
     Attributes:
         rows: input rows read.
-        skipped: rows whose id was already in the output (resumed), not verified again.
+        skipped: rows already in the output, same id and same input (resumed).
         verified: rows written with a report.
-        errors: rows written with an ``error`` (bad row or failed verification).
-        duplicates: rows whose id repeats an earlier row's; skipped (one record per id).
+        errors: rows written with an ``error`` (bad row, failed verification, a
+            repeated id, a changed row).
+        duplicates: rows whose id repeats an earlier row's (an error row each).
+        changed: rows whose id is in the output for another input (an error row each).
 
     """
 
@@ -54,6 +58,7 @@ class BatchSummary:
     verified: int = 0
     errors: int = 0
     duplicates: int = 0
+    changed: int = 0
 
 
 def verify_batch(
@@ -82,8 +87,9 @@ def verify_batch(
         verifier: as for `create_verifier`; must pickle (a spec string does).
         extractor: as for `create_verifier`; must pickle.
         policy: a `Policy` or preset name.
-        resume: skip ids already in the output (a torn last line is cut off);
-            False empties the output first.
+        resume: skip rows already in the output, matched on id and a hash of the
+            input (a row whose id is there for another input is an error row; a torn
+            last line is cut off); False empties the output first.
         progress: show a progress bar on stderr.
 
     Returns:
@@ -105,9 +111,9 @@ def verify_batch(
     out = Path(output_path)
     if not resume and out.exists():
         out.write_bytes(b"")
-    seen = done_ids(out)
+    done = done_ids(out)
     summary = BatchSummary()
-    bar = _progress(input_path, len(seen), progress)
+    bar = _progress(input_path, sum(map(len, done.values())), progress)
     spec = VerifierSpec(verifier, extractor, policy)
     with ResultWriter(out) as writer:
 
@@ -121,21 +127,28 @@ def verify_batch(
                 bar.update(1)
 
         def todo() -> Iterator[Row]:
+            taken: set[str] = set()  # ids of this input's rows so far
             for row in read_rows(input_path):
                 summary.rows += 1
-                if row.key in seen:
-                    if row.key in done:
-                        summary.skipped += 1
-                    else:
-                        summary.duplicates += 1
+                written = done.get(row.key, set())
+                if row.digest in written or None in written:
+                    summary.skipped += 1  # resumed: this very row is in the output
+                    taken.add(row.key)
                     continue
-                seen.add(row.key)
+                if row.key in taken:
+                    summary.duplicates += 1
+                    emit(error_line(row, _repeated(row)), False)
+                    continue
+                taken.add(row.key)
+                if written:
+                    summary.changed += 1
+                    emit(error_line(row, _changed(row, out)), False)
+                    continue
                 if row.error is not None:
                     emit(error_line(row), False)
                     continue
                 yield row
 
-        done = frozenset(seen)
         try:
             if engine == "ray":
                 from langchain_reliable.batch.ray_engine import run_ray
@@ -147,6 +160,20 @@ def verify_batch(
             if bar is not None:
                 bar.close()
     return summary
+
+
+def _repeated(row: Row) -> str:
+    return (
+        f"row {row.number}: id {row.id!r} repeats an earlier row's id (ids are compared as "
+        'text, so 7 and "7" are one id); give each row its own id'
+    )
+
+
+def _changed(row: Row, out: Path) -> str:
+    return (
+        f"row {row.number}: id {row.id!r} is already in {out} for another answer, context or "
+        "question (the row changed since); remove that record or run without resume"
+    )
 
 
 def _progress(input_path: Any, initial: int, enabled: bool) -> Any:

@@ -20,10 +20,11 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,23 @@ class Row:
     id: Any
     inputs: dict[str, Any] | None = None
     error: str | None = None
+    number: int | None = None  # 1-based line or row number in the input
 
     @property
     def key(self) -> str:
         """The id as text: how ids are compared (output ids are read back from JSON)."""
         return str(self.id)
+
+    @property
+    def digest(self) -> str:
+        """A hash of what the row asks to verify: resume keys on the id and this."""
+        return input_digest(self.inputs if self.inputs is not None else {"error": self.error})
+
+
+def input_digest(inputs: Mapping[str, Any]) -> str:
+    """A short hash of a row's verifier input (its ``input_digest`` in the output)."""
+    text = json.dumps(inputs, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def is_parquet(path: str | os.PathLike[str]) -> bool:
@@ -91,9 +104,9 @@ def parse_line(raw: bytes, number: int) -> Row:
     try:
         data = json.loads(raw)
     except ValueError as exc:
-        return Row(number, error=f"line {number}: not valid JSON ({exc})")
+        return Row(number, error=f"line {number}: not valid JSON ({exc})", number=number)
     if not isinstance(data, dict):
-        return Row(number, error=f"line {number}: not a JSON object")
+        return Row(number, error=f"line {number}: not a JSON object", number=number)
     return parse_row(data, number)
 
 
@@ -105,6 +118,10 @@ def parse_row(data: Mapping[str, Any], number: int) -> Row:
         "row 1 (id 'q1'): 'answer' must be a string, got int"
 
     """
+    return replace(_checked_row(data, number), number=number)
+
+
+def _checked_row(data: Mapping[str, Any], number: int) -> Row:
     ident = data.get("id")
     if ident is None:
         ident = number
@@ -127,17 +144,22 @@ def parse_row(data: Mapping[str, Any], number: int) -> Row:
     return Row(ident, {"answer": answer, "context": list(context), "question": question or ""})
 
 
-def done_ids(path: str | os.PathLike[str]) -> set[str]:
-    """Ids already written to an output file; a torn last line is cut off the file first.
+def done_ids(path: str | os.PathLike[str]) -> dict[str, set[str | None]]:
+    """The ids already written to an output file, each with the input digests written.
 
-    Only the ids are kept in memory. A whole line that is not a record (no ``id``)
-    is ignored, so its row is verified again.
+    A torn last line is cut off the file first. A record written before digests were
+    kept has `None`. A whole line that is not a record (no ``id``) is ignored, so its
+    row is verified again.
     """
     file = Path(path)
+    done: dict[str, set[str | None]] = {}
     if not file.is_file():
-        return set()
+        return done
     _cut_torn_tail(file)
-    return {str(record["id"]) for record in json_objects(file) if "id" in record}
+    for record in json_objects(file):
+        if "id" in record:
+            done.setdefault(str(record["id"]), set()).add(record.get("input_digest"))
+    return done
 
 
 def _cut_torn_tail(file: Path) -> None:
@@ -218,6 +240,7 @@ __all__ = [
     "Row",
     "count_rows",
     "done_ids",
+    "input_digest",
     "is_parquet",
     "parse_line",
     "parse_row",

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_reliable.batch.io import Row
+from langchain_reliable.batch.io import Row, input_digest
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,16 @@ def record_line(ident: Any, record: dict[str, Any]) -> str:
     return json.dumps({"id": ident, **record}, ensure_ascii=False, default=str)
 
 
-def error_line(row: Row) -> str:
-    """The output line of a row that could not be verified."""
-    return record_line(row.id, {"error": row.error})
+def error_line(row: Row, error: str | None = None) -> str:
+    """The output line of a row that could not be verified (`error`: why, if not the row's)."""
+    return record_line(row.id, {"error": error or row.error, "input_digest": row.digest})
 
 
 def verify_line(check: Any, ident: Any, inputs: dict[str, Any]) -> tuple[str, bool]:
     """Verify one row with `check`: its output line, and whether it holds a report.
 
-    A failure yields ``{"id", "error"}`` (and False), never a made-up report.
+    The record carries the row's `input_digest` (resume compares it). A failure
+    yields ``{"id", "error"}`` (and False), never a made-up report.
     """
     try:
         report = check.invoke(inputs)
@@ -57,11 +58,12 @@ def verify_line(check: Any, ident: Any, inputs: dict[str, Any]) -> tuple[str, bo
             report = report.model_dump(mode="json")
         report = dict(report)
         report.pop("id", None)
-        return record_line(ident, report), True
+        return record_line(ident, {**report, "input_digest": input_digest(inputs)}), True
     except Exception as exc:
         text = str(exc).strip().splitlines()
         why = f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-        return record_line(ident, {"error": f"verification failed: {why}"}), False
+        error = f"verification failed: {why}"
+        return record_line(ident, {"error": error, "input_digest": input_digest(inputs)}), False
 
 
 __all__ = ["VerifierSpec", "error_line", "record_line", "verify_line"]

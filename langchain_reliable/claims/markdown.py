@@ -2,8 +2,9 @@
 
 Used by the sentence extractor. Offsets are the answer's own, so every block maps
 back to the text a user sees. Rules and fences hold nothing; a heading or a table
-header made of titles ("Side effects", "| Drug | Dose |") is skipped but governs the
-items below it; any other heading, bold line or table row is one claim.
+header that is content-free (`coverage.is_glue`: "Summary", "Key points") is skipped;
+any other heading, bold line or table row is one claim ("Side effects" is checked), and
+a heading governs the items below it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from langchain_reliable.coverage import (
     RULE,
     TABLE_ROW,
     TABLE_RULE,
-    is_title,
+    is_glue,
 )
 from langchain_reliable.text import Span, trim
 
@@ -71,7 +72,7 @@ def blocks(answer: str) -> list[Block]:
         if HEADER.match(line) or BOLD_LINE.match(line):
             current = None
             title = line.strip().lstrip("#").strip(" \t*_:")
-            skip = is_title(title)
+            skip = is_glue(title)
             start = answer.find(title, line_start, line_end) if title else line_start
             span = (start, start + len(title)) if title else (line_start, line_end)
             blocks.append(
@@ -106,7 +107,7 @@ def _row(
     """
     cells = [c.strip() for c in answer[start:end].strip().strip("|").split("|")]
     span = trim(answer, *_inner_row(answer, start, end))
-    if is_header and all(is_title(c) for c in cells):
+    if is_header and all(is_glue(c) for c in cells):
         blocks.append(Block(*span, item=False, skip=True))
         return cells
     if header and len(header) == len(cells):

@@ -261,7 +261,10 @@ class SentenceClaimExtractor(ClaimExtractor):
                 text = _clean(answer[a:b])
                 if not text or is_glue(text, yes_no_question=yes_no):
                     continue
-                if unit.item and unit.lead_in and not _is_sentence(text):
+                suggested = suggested_statement(text)
+                if suggested:
+                    text = suggested
+                elif unit.item and unit.lead_in and not _is_sentence(text):
                     text = f"{unit.lead_in} {text}"
                 elif question and count_words(text) < self.min_words:
                     text = reply_statement(question, text)
@@ -314,7 +317,65 @@ _QUESTION_WH = re.compile(
     r"(is|are|was|were)\s+(.+)",
     re.I,
 )
-_NEGATIVE_REPLY = re.compile(r"(?:no|nope|incorrect|wrong|false|not)\b", re.I)
+_NEGATIVE_REPLY = re.compile(r"(?:(?:no|nope|incorrect|wrong|false|not)\b|❌|👎|✖|✗)", re.I)
+
+
+# Questions that suggest a statement: "Did you know that X?" asserts X.
+_SUGGESTING = re.compile(
+    r"(?:did|do) you know(?: that| why| how)?|(?:would|do) you (?:like|want) (?:me )?to "
+    r"(?:know|hear|learn|see) (?:why|how|that)|(?:shall|should|can|may) i (?:explain|tell you|"
+    r"show you|go (?:into|over)) (?:why|how|that)|(?:isn't|is) it (?:true|interesting|"
+    r"surprising|remarkable) that|(?:have|had) you (?:heard|noticed|read) that",
+    re.IGNORECASE,
+)
+
+
+def suggested_statement(text: str) -> str | None:
+    """The statement a suggesting question asserts, if `text` is one.
+
+    Example:
+        >>> suggested_statement("Did you know that metformin lowers glucose?")
+        'Metformin lowers glucose.'
+
+    """
+    body = text.strip(" \t*_")
+    if not body.endswith("?"):
+        return None
+    m = _SUGGESTING.match(body)
+    if not m:
+        return None
+    rest = body[m.end() :].strip(" ,").rstrip("?").strip()
+    return f"{_capital(rest)}." if rest else None
+
+
+# Phrasings of a yes/no question reduced to its core: "So, is X?", "Tell me whether X".
+_QUESTION_FRAME = re.compile(
+    r"^(?:(?:so|and|ok|okay|well|then)\W+)*(?:(?:can|could) you )?(?:please )?"
+    r"(?:(?:tell me|i wonder|i'd like to know|do you know|confirm) (?:whether|if) |"
+    r"(?:is it true|is it the case) that )?",
+    re.IGNORECASE,
+)
+_TAG = re.compile(
+    r",? (?:right|correct|true|yes|no|(?:is|are|was|were|do|does|did|has|have|had|can|will|"
+    r"would|should)n['’]t (?:it|they|he|she|there|that|this|we|you))$",
+    re.IGNORECASE,
+)
+
+
+def _statement_of(question: str) -> str | None:
+    """The statement a yes/no question asks about, where its form gives one.
+
+    "Tell me whether X", "Is it true that X", "X, right?", "X, doesn't it?" -> X.
+    """
+    q = " ".join(question.split()).rstrip(" ?")
+    framed = _QUESTION_FRAME.match(q)
+    core = q[framed.end() :] if framed else q
+    tagged = _TAG.search(core)
+    if tagged:
+        return core[: tagged.start()].strip(" ,")
+    if framed and framed.end() > 0 and _QUESTION_BE.fullmatch(core) is None:
+        return core
+    return None
 
 
 def reply_statement(question: str, reply: str) -> str:
@@ -331,6 +392,16 @@ def reply_statement(question: str, reply: str) -> str:
     said = " ".join(reply.split()).strip(" .!*_")
     if REPLY.fullmatch(said) or REPLY.match(said):
         negative = _NEGATIVE_REPLY.match(said) is not None
+        stated = _statement_of(q)
+        if stated:
+            stated = _capital(stated)
+            return (
+                f"It is not true that {stated[0].lower()}{stated[1:]}."
+                if negative
+                else (f"{stated}.")
+            )
+        framed = _QUESTION_FRAME.match(q)
+        q = q[framed.end() :] if framed else q
         be = _QUESTION_BE.fullmatch(q)
         if be:
             verb = be.group(1).lower() + (" not" if negative else "")

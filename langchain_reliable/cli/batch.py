@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(
         f"{summary.verified} verified, {summary.errors} errors, "
-        f"{summary.skipped} already in {args.output}, {summary.duplicates} duplicate ids skipped "
-        f"({summary.rows} rows read)",
+        f"{summary.skipped} already in {args.output}, {summary.duplicates} repeated ids, "
+        f"{summary.changed} changed since written ({summary.rows} rows read)",
         file=sys.stdout,
     )
     return EXIT_NOT_VERIFIED if summary.errors else EXIT_OK

@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
             policy=args.policy,
             lock_policy=True if args.lock_policy else None,
             max_body_bytes=args.max_body_bytes,
+            audit_dir=args.audit_dir,
+            hash_questions=True if args.hash_questions else None,
+            max_batch_inputs=args.max_batch,
         )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return EXIT_OK
@@ -84,6 +87,25 @@ def add(sub: Subparsers) -> None:
         default=None,
         metavar="N",
         help="largest request body (default 1000000; also RELIABLE_RAG_MAX_BODY_BYTES)",
+    )
+    parser.add_argument(
+        "--max-batch",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="most inputs in one batch request (default 64; also RELIABLE_RAG_MAX_BATCH)",
+    )
+    parser.add_argument(
+        "--audit-dir",
+        default=None,
+        metavar="DIR",
+        help="keep this replica's audit chain in DIR (also RELIABLE_RAG_AUDIT_DIR)",
+    )
+    parser.add_argument(
+        "--hash-questions",
+        action="store_true",
+        help="store a SHA-256 of each question in the audit log, not its text "
+        "(also RELIABLE_RAG_HASH_QUESTIONS=1)",
     )
     parser.add_argument(
         "--log-level",

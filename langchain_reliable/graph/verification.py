@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -12,7 +13,9 @@ from langchain_reliable._aio import run_sync
 from langchain_reliable.claims import ClaimExtractor, get_extractor
 from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.config import Limits
+from langchain_reliable.errors import InputError
 from langchain_reliable.policy import Policy
+from langchain_reliable.rendering import render_hazards
 from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
 from langchain_reliable.schemas import (
@@ -34,12 +37,26 @@ from langchain_reliable.verifiers.base import (
 
 
 def check_question_length(question: str, limits: Limits) -> None:
-    """Raise `ValueError` when `question` is over `Limits.max_question_chars`."""
+    """Raise `InputError` when `question` is over `Limits.max_question_chars`."""
     if len(question) > limits.max_question_chars:
-        raise ValueError(
+        raise InputError(
             f"question is {len(question)} characters; the limit is "
             f"{limits.max_question_chars} (Limits.max_question_chars)"
         )
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"')\]*_`]*(?=\s)|\n")
+
+
+def sentence_cut(text: str, limit: int) -> int:
+    """Where to cut `text` to at most `limit` characters: after its last whole sentence.
+
+    A cut inside a sentence would leave its first half to be checked and shown
+    ("Metformin is contraindicated in patients" of "... with severe kidney disease").
+    With no sentence end within the limit, nothing is kept.
+    """
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1) if m.end() <= limit]
+    return ends[-1] if ends else 0
 
 
 class Verification:
@@ -68,31 +85,40 @@ class Verification:
         """Validate the input and cut it to the limits, recording every cut.
 
         Raises:
-            TypeError: `answer` or `question` is not a string, `context` is not a list.
-            ValueError: `question` is longer than the limit.
+            InputError: `answer` or `question` is not a string, `context` is not a
+                list, or `question` is longer than the limit (a `TypeError` and a
+                `ValueError`).
 
         """
         if answer is None:
             answer = ""
         if not isinstance(answer, str):
-            raise TypeError(f"answer must be a string, got {type(answer).__name__}")
+            raise InputError(f"answer must be a string, got {type(answer).__name__}")
         question = "" if question is None else question
         if not isinstance(question, str):
-            raise TypeError(f"question must be a string, got {type(question).__name__}")
+            raise InputError(f"question must be a string, got {type(question).__name__}")
         check_question_length(question, self.limits)
         if context is None:
             context = []
         if isinstance(context, (str, bytes)) or not isinstance(context, Sequence):
-            raise TypeError(
+            raise InputError(
                 f"context must be a list of strings or Documents, got {type(context).__name__}"
             )
         flags: list[Flag] = []
         notes: list[str] = []
         limits = self.limits
         if len(answer) > limits.max_answer_chars:
-            notes.append(f"answer cut from {len(answer)} to {limits.max_answer_chars} characters")
+            cut = sentence_cut(answer, limits.max_answer_chars)
+            notes.append(
+                f"answer cut from {len(answer)} to {cut} characters (the last whole sentence "
+                f"within Limits.max_answer_chars = {limits.max_answer_chars})"
+            )
             flags.append("truncated_answer")
-            answer = answer[: limits.max_answer_chars]
+            answer = answer[:cut]
+        hazards = render_hazards(answer)
+        if hazards:
+            flags.append("render_mismatch")
+            notes.append("the answer renders otherwise than it reads: " + "; ".join(hazards[:5]))
         passages = [Passage.from_any(i, item) for i, item in enumerate(context)]
         if len(passages) > limits.max_passages:
             notes.append(f"only the first {limits.max_passages} of {len(passages)} passages used")

@@ -23,6 +23,7 @@ from langchain_reliable.server.auth import api_key_dependency, resolve_api_key
 from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
 from langchain_reliable.server.guard import (
+    DEFAULT_MAX_BATCH_INPUTS,
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_JSON_DEPTH,
     RequestGuard,
@@ -39,6 +40,8 @@ from langchain_reliable.server.playground import (
 ENV_LOCK_POLICY = "RELIABLE_RAG_LOCK_POLICY"
 ENV_MAX_BODY_BYTES = "RELIABLE_RAG_MAX_BODY_BYTES"
 ENV_AUDIT_DIR = "RELIABLE_RAG_AUDIT_DIR"
+ENV_HASH_QUESTIONS = "RELIABLE_RAG_HASH_QUESTIONS"
+ENV_MAX_BATCH = "RELIABLE_RAG_MAX_BATCH"
 RAG_PATH = "/reliable-rag"
 VERIFY_PATH = "/verify"
 DEFAULT_WORKERS = 8
@@ -89,6 +92,15 @@ class VerifyRequest(BaseModel):
         max_length=Limits().max_question_chars,
     )
 
+    @field_validator("context", mode="before")
+    @classmethod
+    def _passages(cls, value: Any) -> Any:
+        """A passage given as an object must carry its text (else a 422, not a 500)."""
+        for n, item in enumerate(value if isinstance(value, list) else []):
+            if isinstance(item, dict) and not isinstance(item.get("page_content"), str):
+                raise ValueError(f"context[{n}] is an object without a 'page_content' string")
+        return value
+
 
 def _bounded(model: type[BaseModel], limits: Limits) -> type[BaseModel]:
     """`model` with its question bounded by `limits` (the same model for the defaults)."""
@@ -111,6 +123,21 @@ def _flag(value: bool | None, environ: Mapping[str, str], name: str) -> bool:
     if text in ("1", "true", "yes", "on"):
         return True
     raise ConfigurationError(f"{name}={text!r}: expected 1/true/yes or 0/false/no")
+
+
+def _positive(value: int | None, environ: Mapping[str, str], name: str, default: int) -> int:
+    """`value`, else the positive integer in `environ[name]`, else `default`."""
+    if value is None:
+        text = environ.get(name, "").strip()
+        if not text:
+            return default
+        try:
+            value = int(text)
+        except ValueError:
+            raise ConfigurationError(f"{name} must be a positive integer, got {text!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigurationError(f"{name.lower()} must be a positive integer, got {value!r}")
+    return value
 
 
 def _max_body(value: int | None, environ: Mapping[str, str]) -> int:
@@ -156,6 +183,8 @@ def create_app(
     workers: int = DEFAULT_WORKERS,
     environ: Mapping[str, str] | None = None,
     audit_dir: str | os.PathLike[str] | None = None,
+    hash_questions: bool | None = None,
+    max_batch_inputs: int | None = None,
 ) -> FastAPI:
     """Build the FastAPI app serving `rag` at `/reliable-rag` and `verifier` at `/verify`.
 
@@ -187,6 +216,10 @@ def create_app(
             graph built here; this replica writes ``audit-<replica>.jsonl`` with its
             id from `RELIABLE_RAG_REPLICA_ID`, else ``<hostname>-<pid>``. None reads
             `RELIABLE_RAG_AUDIT_DIR`; neither set keeps no audit log.
+        hash_questions: store a SHA-256 of each question in the audit log instead
+            of its text; None reads `RELIABLE_RAG_HASH_QUESTIONS`.
+        max_batch_inputs: the most inputs one `batch` request may hold (413 above);
+            None reads `RELIABLE_RAG_MAX_BATCH`, else 64.
 
     Returns:
         A FastAPI app; serve it with uvicorn.
@@ -225,7 +258,8 @@ def create_app(
     audit_dir = audit_dir or env.get(ENV_AUDIT_DIR, "").strip() or None
     replica = default_replica_id(env)
     if rag is None:
-        audit = replica_log(audit_dir, replica) if audit_dir else None
+        hashed = _flag(hash_questions, env, ENV_HASH_QUESTIONS)
+        audit = replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
         rag = default_rag(
             model=model, index=index, verifier=spec, environ=environ, **shared,
             max_retries=max_retries, audit_log=audit,
@@ -255,6 +289,7 @@ def create_app(
         max_body_bytes=body_limit,
         max_json_depth=max_json_depth,
         batch_inputs={RAG_PATH: rag_input, VERIFY_PATH: verify_input},
+        max_batch_inputs=_positive(max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS),
     )
 
     @app.get("/health", tags=["health"])

@@ -2,7 +2,8 @@
 
 A setting is *looser* when it lets more text reach the user: a lower
 `high_threshold` or `medium_threshold`, a lower `return_at` or `filter_at`
-(`filter_at: none`, refuse instead of filter, is the strictest), a preset whose
+(`filter_at: none`, refuse instead of filter, is the strictest),
+`return_without_claims` where the server refuses such answers, a preset whose
 blocking labels are fewer (``strict`` > ``balanced`` > ``lenient``), or more
 regenerations (`max_retries` above the server's: each retry is another chance
 for an answer to pass, and costs the server a generation). Each is compared on
@@ -29,6 +30,17 @@ from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import Policy
 
 _RANK = {"LOW": 0, "MEDIUM": 1, "HIGH": 2, None: 3}  # filter_at None: refuse, the strictest
+COMPARED = frozenset(
+    {
+        "high_threshold",
+        "medium_threshold",
+        "return_at",
+        "filter_at",
+        "return_without_claims",
+        "blocking_labels",
+    }
+)
+"""The `Policy` fields the floor compares: every field but its `name` (a test holds it)."""
 
 
 def _show(level: str | None) -> str:
@@ -98,6 +110,11 @@ class PolicyFloor:
             value, least = getattr(run, name), getattr(floor, name)
             if _RANK[value] < _RANK[least]:
                 problems.append(f"{name} {_show(value)} is below the server's {_show(least)}")
+        if run.return_without_claims and not floor.return_without_claims:
+            problems.append(
+                "return_without_claims true would return answers the server refuses "
+                "(an answer with no checkable claim)"
+            )
         missing = sorted(floor.blocking_labels - run.blocking_labels)
         if missing:
             problems.append(f"claims labelled {missing} would no longer block an answer")

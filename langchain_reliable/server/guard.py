@@ -8,10 +8,11 @@ checked against `Content-Length` first and then as it streams in) and checked:
 - 400 when it is not UTF-8, not JSON, nested deeper than `max_json_depth`, or
   holds a string that is not valid Unicode (a lone surrogate escape);
 - 422, naming the item, when one input of a `batch` request does not match the
-  route's input schema.
+  route's input schema; 413 when a `batch` request holds more than `max_batch_inputs`.
 
 Errors a route raises before it has answered become JSON too: a
-`ConfigurationError` or a pydantic `ValidationError` is 422, anything else 500
+`ConfigurationError`, an `InputError` (a malformed input the schema let through)
+or a pydantic `ValidationError` is 422, anything else 500
 (`{"detail": "internal server error (TypeName)"}`, the traceback in the log).
 """
 
@@ -24,12 +25,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.errors import ConfigurationError, InputError
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_MAX_JSON_DEPTH = 32
+DEFAULT_MAX_BATCH_INPUTS = 64
 _DRAIN_FACTOR = 64  # past this many times the limit, the connection is closed instead
 
 
@@ -50,6 +52,7 @@ class RequestGuard:
         max_json_depth: the deepest nesting of arrays and objects accepted.
         batch_inputs: route prefix (e.g. ``/verify``) -> the model each item of
             its `batch` inputs must match.
+        max_batch_inputs: the most inputs one `batch` request may hold.
     """
 
     def __init__(
@@ -59,8 +62,10 @@ class RequestGuard:
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
         batch_inputs: Mapping[str, type[BaseModel]] | None = None,
+        max_batch_inputs: int = DEFAULT_MAX_BATCH_INPUTS,
     ) -> None:
         self.app = app
+        self.max_batch_inputs = max_batch_inputs
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
         self.batch_inputs = dict(batch_inputs or {})
@@ -91,7 +96,7 @@ class RequestGuard:
         except Exception as exc:
             if started:
                 raise
-            if isinstance(exc, ConfigurationError):
+            if isinstance(exc, (ConfigurationError, InputError)):
                 await _answer(send, 422, str(exc))
             elif isinstance(exc, ValidationError):
                 errors = exc.errors(include_url=False, include_input=False, include_context=False)
@@ -138,7 +143,14 @@ class RequestGuard:
         _walk(data, self.max_json_depth)
         for prefix, model in self.batch_inputs.items():
             if path == f"{prefix}/batch" and isinstance(data, dict):
-                _check_batch(data.get("inputs"), model)
+                inputs = data.get("inputs")
+                if isinstance(inputs, list) and len(inputs) > self.max_batch_inputs:
+                    raise BadRequest(
+                        413,
+                        f"a batch of {len(inputs)} inputs is over the limit of "
+                        f"{self.max_batch_inputs}; send it in smaller batches",
+                    )
+                _check_batch(inputs, model)
 
 
 def _content_length(scope: dict) -> int | None:

@@ -18,12 +18,14 @@ The checks, in order (`DEFAULT_RULES`):
 3. `BoundNotBorneOut`: a bound the sentence does not bear out ("at least 30" where it
    says "up to 30", "fewer than 2,000" where it says 2,400; `checks.bounds`).
 4. `FlippedNegation`: the claim negated where that sentence is not (or the reverse).
-5. `MissingFacts`: a number, date, unit or name that no passage holds (a bounded
+5. `PassagesDisagree`: another passage states that fact otherwise (another value, or
+   the negation): the claim is contested, both quotes are given.
+6. `MissingFacts`: a number, date, unit or name that no passage holds (a bounded
    number the sentence bears out, "more than 2,000" from 2,400, is held).
-6. `ChangedMeaning`: opposite words (frequencies and units of one family included),
+7. `ChangedMeaning`: opposite words (frequencies and units of one family included),
    a stronger quantifier, swapped roles or another name than the sentence says
    (`verifiers.meaning`).
-7. `UnstatedQualifier`: a negating prefix the passages do not use ("unprofitable"),
+8. `UnstatedQualifier`: a negating prefix the passages do not use ("unprofitable"),
    or a qualifier the sentence does not hold ("always", "only", "used to").
 
 A new check is one `Rule` subclass and one line in `DEFAULT_RULES`. Each reads a
@@ -54,7 +56,7 @@ from dataclasses import dataclass
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.evidence import EvidenceSelector
-from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
+from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
 from langchain_reliable.text import is_question, stem
 from langchain_reliable.verifiers.meaning import meaning_finding
@@ -70,6 +72,7 @@ __all__ = [
     "FlippedNegation",
     "MissingFacts",
     "NotAStatement",
+    "PassagesDisagree",
     "Rule",
     "Rules",
     "UnstatedQualifier",
@@ -78,11 +81,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Finding:
-    """A rule's veto: the label the claim gets instead of `supported`, and why."""
+    """A rule's veto: the label the claim gets instead of `supported`, and why.
+
+    `quoted` is the passage unit the finding quotes first, when not the anchor.
+    """
 
     rule: str
     label: Label
     reason: str
+    quoted: int | None = None
 
 
 class Rule(ABC):
@@ -126,6 +133,31 @@ class ConflictingNumber(Rule):
         claimed, stated = conflict
         return self.finding(
             "contradicted", f"claim says '{claimed.text}' but {claim.where} says '{stated.text}'"
+        )
+
+
+class PassagesDisagree(Rule):
+    """Another passage states otherwise what the claim's own passage bears out.
+
+    One source supports the claim and another contradicts it (a poisoned or stale
+    passage): the claim is contested, so it is `contradicted`, with both quotes.
+    """
+
+    name = "passages_disagree"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted, quoting the disagreeing sentence first and the anchor second."""
+        found = claim.disagreement
+        if found is None:
+            return None
+        unit, what = found
+        other = passage_label(claim.ctx.units[unit])
+        return Finding(
+            self.name,
+            "contradicted",
+            f"the passages disagree: {claim.where} bears the claim out, {other} says "
+            f"otherwise ({what})",
+            quoted=unit,
         )
 
 
@@ -256,6 +288,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     ConflictingNumber(),
     BoundNotBorneOut(),
     FlippedNegation(),
+    PassagesDisagree(),
     MissingFacts(),
     ChangedMeaning(),
     UnstatedQualifier(),
@@ -352,19 +385,22 @@ class Rules:
             else:
                 update |= {"label": finding.label, "reason": finding.reason}
                 if finding.label == "contradicted":
-                    update["evidence"] = self._anchor_first(claim)
+                    update["evidence"] = self._anchor_first(claim, finding.quoted)
             out.append(verdict.model_copy(update=update))
         return out
 
-    def _anchor_first(self, claim: ClaimFacts) -> list[Evidence]:
-        """The evidence with the sentence the claim is about first (the rule's quote)."""
-        found, unit = claim.found, claim.found.units[claim.anchor]
+    def _anchor_first(self, claim: ClaimFacts, quoted: int | None = None) -> list[Evidence]:
+        """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
+        found = claim.found
+        first = [i for i in (quoted, claim.anchor) if i is not None]
+        units = [found.units[i] for i in first]
         rest = [
             e
             for i, e in zip(found.top, found.evidence, strict=True)
-            if not unit.overlaps(found.units[i])
+            if not any(u.overlaps(found.units[i]) for u in units)
         ]
-        return [EvidenceSelector.as_evidence(unit, float(claim.cosine[claim.anchor])), *rest][:3]
+        head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
+        return [*head, *rest][:3]
 
 
 def _number_word(q: Quantity) -> str:

@@ -7,6 +7,7 @@ a bare 500 or a dropped connection, one large answer freezing every route.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import threading
 import time
@@ -20,6 +21,7 @@ from tests.integration_tests._servers import (
     child_env,
     client,
     free_port,
+    running,
     serving_app,
 )
 
@@ -150,6 +152,28 @@ BAD_INPUTS = {
         {"inputs": [{"question": QUESTION}, {"question": "x" * 5000}]},
         422,
     ),
+    "passage object without text": (
+        "/verify/invoke",
+        {"input": {**VERIFY, "context": [{"metadata": {}}]}},
+        422,
+    ),
+    "passage text not a string": (
+        "/verify/invoke",
+        {"input": {**VERIFY, "context": [{"page_content": 5}]}},
+        422,
+    ),
+    "streamed passage without text": (
+        "/verify/stream",
+        {"input": {**VERIFY, "context": [{"metadata": {}}]}},
+        422,
+    ),
+    "answer not a string": ("/verify/invoke", {"input": {**VERIFY, "answer": 5}}, 422),
+    "input a string": ("/verify/invoke", {"input": "just a string"}, 422),
+    "input missing": ("/verify/invoke", {}, 422),
+    "context a string": ("/verify/invoke", {"input": {**VERIFY, "context": "one"}}, 422),
+    "config not an object": ("/verify/invoke", {"input": VERIFY, "config": "x"}, 422),
+    "body an array": ("/verify/invoke", [1], 422),
+    "too many inputs": ("/verify/batch", {"inputs": [VERIFY] * 65}, 413),
 }
 NAMED = {
     "long question": "4000",
@@ -160,6 +184,16 @@ NAMED = {
     "lone surrogate": "Unicode",
     "bad batch item": "inputs[1]",
     "bad rag batch item": "inputs[1]",
+    "passage object without text": "page_content",
+    "passage text not a string": "string",
+    "streamed passage without text": "page_content",
+    "answer not a string": "string",
+    "input a string": "dictionary",
+    "input missing": "input",
+    "context a string": "list",
+    "config not an object": "dictionary",
+    "body an array": "dictionary",
+    "too many inputs": "over the limit of 64",
 }
 
 
@@ -175,7 +209,7 @@ def test_a_bad_input_gets_a_json_4xx_on_a_live_connection(server, case):
         assert r.status_code == status, r.text
         assert r.headers["content-type"].startswith("application/json")
         assert NAMED[case] in str(r.json()["detail"])
-        if "batch" in case:
+        if "batch item" in case:
             assert any(e["loc"][:3] == ["body", "inputs", 1] for e in r.json()["detail"])
         good = http.post("/verify/invoke", json={"input": VERIFY})
         assert good.status_code == 200, good.text
@@ -221,3 +255,23 @@ def test_health_answers_while_a_pathological_answer_is_verified(server):
     latencies.sort()
     assert latencies[len(latencies) // 2] < 0.2, latencies  # median under 200 ms
     assert latencies[-1] < 1.0, latencies  # never frozen (shared CI machines: 1 s slack)
+
+
+def test_serve_hashes_questions_in_the_audit_log(tmp_path):
+    """`serve --audit-dir D --hash-questions`: the question is never stored in clear."""
+    pytest.importorskip("langserve")
+    port = free_port()
+    audit = tmp_path / "audit"
+    cmd = [PYTHON, "-m", "langchain_reliable.cli", "serve", "--port", str(port)]
+    cmd += ["--audit-dir", str(audit), "--hash-questions", "--log-level", "warning"]
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    with (
+        running(cmd, health_url=f"{base}/health", cwd=tmp_path, env=child_env(), log=log),
+        client(base) as http,
+    ):
+        assert http.post("/reliable-rag/invoke", json=_rag()).status_code == 200
+    text = "".join(p.read_text("utf-8") for p in audit.glob("audit-*.jsonl"))
+    records = [json.loads(line) for line in text.splitlines()]
+    assert records and all(r["question_hashed"] for r in records)
+    assert QUESTION not in text

@@ -30,12 +30,13 @@ def write_jsonl(path: Path, items: list[Any]) -> Path:
 
 
 def read_output(path: Path) -> dict[str, dict[str, Any]]:
-    """Output records by id (as text), `cost` dropped; fails on a repeated id."""
+    """Output records by id (as text), `cost` and `input_digest` dropped; fails on a repeated id."""
     found: dict[str, dict[str, Any]] = {}
     for line in path.read_text("utf-8").splitlines():
         record = json.loads(line)
         key = str(record.pop("id"))
         record.pop("cost", None)
+        assert len(record.pop("input_digest")) == 16, "every record names its input"
         assert key not in found, f"id {key} written twice"
         found[key] = record
     return found

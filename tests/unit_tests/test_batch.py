@@ -14,7 +14,7 @@ import pytest
 
 from langchain_reliable.batch import verify_batch
 from langchain_reliable.batch.engine import by_shared_passage, guided_sizes
-from langchain_reliable.batch.io import Row, done_ids, read_rows
+from langchain_reliable.batch.io import Row, done_ids, input_digest, read_rows
 from langchain_reliable.batch.work import verify_line
 from langchain_reliable.cli import EXIT_NOT_VERIFIED, EXIT_OK, EXIT_USAGE, main
 from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
@@ -139,7 +139,12 @@ def test_bad_rows_yield_error_records(tmp_path):
     )
     out = tmp_path / "out.jsonl"
     summary = verify_batch(source, out, workers=1, progress=False)
-    assert (summary.verified, summary.errors, summary.duplicates) == (2, 4, 1)
+    assert (summary.verified, summary.errors, summary.duplicates) == (2, 5, 1)
+    lines = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    repeated = [r for r in lines if r["id"] == "ok" and "error" in r]
+    assert len(repeated) == 1 and "repeats an earlier row's id" in repeated[0]["error"]
+    lines.remove(repeated[0])
+    out.write_text("".join(json.dumps(r) + "\n" for r in lines), "utf-8")
     got = read_output(out)
     assert set(got) == {"ok", "2", "3", "no-answer", "bad-context", "6"}
     assert "not valid JSON" in got["2"]["error"]
@@ -161,6 +166,7 @@ def test_a_failing_verification_is_an_error_record_never_a_report():
     assert json.loads(line) == {
         "id": "q1",
         "error": "verification failed: RuntimeError: model file missing",
+        "input_digest": input_digest({"answer": "A.", "context": []}),
     }
 
 
@@ -195,3 +201,38 @@ def test_cli_batch(tmp_path, capsys):
     assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == EXIT_USAGE
     assert main(["batch", str(source), str(out), "--engine", "spark"]) == EXIT_USAGE
     assert main(["batch", str(source), str(source)]) == EXIT_USAGE
+
+
+def test_a_repeated_id_is_an_error_and_exits_non_zero(tmp_path, capsys):
+    """7 and "7" are one id: the later row is an error row, never a second report."""
+    good = {"answer": "Paris is the capital of France.", "context": ["Paris is the capital."]}
+    source = write_jsonl(
+        tmp_path / "in.jsonl",
+        [{**good, "id": 7}, {**good, "id": "7", "answer": "Paris is in Spain."}],
+    )
+    out = tmp_path / "out.jsonl"
+    code = main(["batch", str(source), str(out), "--workers", "1", "--no-progress"])
+    assert code == EXIT_NOT_VERIFIED
+    lines = sorted(
+        (json.loads(line) for line in out.read_text("utf-8").splitlines()),
+        key=lambda r: "error" in r,
+    )  # output order may differ from input order
+    assert [("error" in r) for r in lines] == [False, True]
+    assert "repeats an earlier row's id" in lines[1]["error"]
+    assert "1 repeated ids" in capsys.readouterr().out
+    # A rerun writes nothing new and still exits non-zero while the error row stays.
+    again = verify_batch(source, out, workers=1, progress=False)
+    assert (again.skipped, again.verified, again.errors) == (2, 0, 0)
+
+
+def test_resume_keys_on_the_id_and_the_input(tmp_path):
+    """A row changed since its record was written is an error row, never the old verdict."""
+    row = {"id": "q", "answer": "Paris is the capital of France.", "context": ["Paris is."]}
+    source = write_jsonl(tmp_path / "in.jsonl", [row])
+    out = tmp_path / "out.jsonl"
+    assert verify_batch(source, out, workers=1, progress=False).verified == 1
+    write_jsonl(source, [{**row, "answer": "Paris is the capital of Spain."}])
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.skipped, summary.changed, summary.errors, summary.verified) == (0, 1, 1, 0)
+    last = json.loads(out.read_text("utf-8").splitlines()[-1])
+    assert "changed since" in last["error"] and "decision" not in last

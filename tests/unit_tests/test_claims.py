@@ -92,14 +92,8 @@ async def test_pleasantries_and_meta_dropped_and_semicolon_split() -> None:
     "answer",
     [
         "I don't know.",
-        "Is it safe?",
-        "Is it safe? Does it work?",
         "I cannot answer that from the provided sources.",
-        "The passages do not say when the treaty was signed.",
-        "The provided context doesn't mention the dose.",
         "I'm sorry, but I couldn't find that in the documents.",
-        "The dose is not mentioned in the passages.",
-        "There is no information about side effects.",
         "Sure!",
         "Great question! I hope this helps. Let me know if you have other questions.",
         "Here is a summary of the passage:",
@@ -114,9 +108,30 @@ async def test_non_claims_give_nothing(answer: str) -> None:
     assert (await SentenceClaimExtractor().aextract(answer)).claims == []
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Is it safe?",
+        "Did you know that metformin cures cancer?",
+        "The passages do not say why metformin was banned.",
+        "The provided context doesn't mention the dose.",
+        "The dose is not mentioned in the passages.",
+        "There is no information about side effects.",
+        "This answer highlights that metformin is safe.",
+        "## Safe in severe kidney impairment",
+        "**Metformin safe in pregnancy**",
+        "✅",
+    ],
+)
+def test_text_not_proved_content_free_is_a_claim(answer: str) -> None:
+    """Questions, fact-naming abstentions, headings, lead-ins, emoji: checked or not shown."""
+    assert SentenceClaimExtractor().extract(answer).claims != []
+
+
 async def test_markdown_bullets_are_units_without_markers() -> None:
     result = await SentenceClaimExtractor().aextract(MARKDOWN)
     assert [c.text for c in result.claims] == [
+        "Metformin",
         "Metformin lowers blood glucose.",
         "It is taken with meals.",
         "It rarely causes hypoglycaemia.",
@@ -124,12 +139,13 @@ async def test_markdown_bullets_are_units_without_markers() -> None:
         "The maximum dose is 2550 mg daily.",
         "Common side effects include: diarrhoea",
         "Common side effects include: nausea and vomiting",
+        "Dosage",
     ]
     assert_spans_exact(MARKDOWN, result)
     # Spans leave the list markers out; fragments keep only the item as their span.
-    assert MARKDOWN[slice(*result.claims[0].span)] == "Metformin lowers blood glucose."
-    assert MARKDOWN[slice(*result.claims[3].span)] == "The starting dose is 500 mg."
-    assert MARKDOWN[slice(*result.claims[5].span)] == "diarrhoea"
+    assert MARKDOWN[slice(*result.claims[1].span)] == "Metformin lowers blood glucose."
+    assert MARKDOWN[slice(*result.claims[4].span)] == "The starting dose is 500 mg."
+    assert MARKDOWN[slice(*result.claims[6].span)] == "diarrhoea"
 
 
 def test_items_continue_over_indented_lines_and_code_is_checked() -> None:
@@ -228,10 +244,14 @@ def test_options() -> None:
             "According to the passages, the treaty was signed in 1919. Sure, it held for years.",
             ["the treaty was signed in 1919.", "it held for years."],
         ),
-        (  # what a summary's frame says is checked; a line about the summary itself is not
+        (  # what a summary's frame says is checked, and so is a line about the summary
             "The article states that the plant closed in 2019. The passage discusses the "
             "activities of three cyber groups. This summary covers the main people involved.",
-            ["the plant closed in 2019.", "the activities of three cyber groups."],
+            [
+                "the plant closed in 2019.",
+                "the activities of three cyber groups.",
+                "This summary covers the main people involved.",
+            ],
         ),
     ],
 )
@@ -247,24 +267,30 @@ def test_repeated_sentences_keep_their_own_spans() -> None:
     assert [c.span for c in result.claims] == [(0, 19), (20, 39), (40, 59)]
 
 
-def test_bold_sentences_are_kept_and_titles_lead_list_items() -> None:
+def test_headings_are_claims_and_lead_list_items() -> None:
+    """A heading is checked ("Dosage"), unless content-free ("Summary"); it leads its items."""
     answer = (
         "**Dosage**\n**The starting dose is 500 mg.**\n\n__Side effects:__\n- mild nausea\n\n"
         "## Contraindications\n- severe kidney disease\n\n### Summary\n- lactic acidosis"
     )
     result = SentenceClaimExtractor().extract(answer)
     assert [c.text for c in result.claims] == [
+        "Dosage",
         "**The starting dose is 500 mg.**",
         "Side effects: mild nausea",
+        "Contraindications",
         "Contraindications: severe kidney disease",
         "lactic acidosis",
     ]
     assert_spans_exact(answer, result)
 
 
-def test_clause_about_the_sources_is_dropped_and_the_rest_kept() -> None:
+def test_a_clause_about_the_sources_that_names_a_fact_is_checked() -> None:
     answer = "Metformin is taken by mouth, but its half-life is not mentioned in the passages."
-    assert texts(answer) == ["Metformin is taken by mouth"]
+    assert texts(answer) == [
+        "Metformin is taken by mouth",
+        "its half-life is not mentioned in the passages.",
+    ]
 
 
 def test_spans_hold_for_mixed_markdown() -> None:

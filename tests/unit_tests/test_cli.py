@@ -385,6 +385,9 @@ def test_serve_runs_uvicorn_on_the_app(monkeypatch, capsys):
             "policy": None,
             "lock_policy": None,
             "max_body_bytes": None,
+            "audit_dir": None,
+            "hash_questions": None,
+            "max_batch_inputs": None,
         }
     ]
     assert "RELIABLE_RAG_INDEX" not in os.environ  # options travel as parameters

@@ -17,6 +17,7 @@ from tests.unit_tests.coverage_cases import (
     ATTACKS,
     FALSE,
     PASSAGES,
+    ROUND_TWO,
     TRUE_1,
     TRUE_2,
     TRUE_ANSWERS,
@@ -73,6 +74,18 @@ def test_text_past_the_answer_limit_is_never_shown(policy) -> None:
     assert "truncated_answer" in report["flags"] and report["decision"] != "return"
     out = rag(answer, "", policy, limits)
     assert out["decision"] != "return" and FALSE not in out["answer"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_answer_limit_cuts_on_a_sentence_boundary(policy) -> None:
+    """Half a sentence is never checked or shown ("... is contraindicated in patients.")."""
+    answer = f"{TRUE_2} Metformin is contraindicated in patients with severe kidney disease."
+    limits = Limits(max_answer_chars=len(TRUE_2) + 40)
+    report = verify(answer, "", policy, limits)
+    assert [c["text"] for c in report["claims"]] == [TRUE_2]
+    assert "contraindicated" not in _shown(report, answer)
+    out = rag(answer, "", policy, limits)
+    assert "contraindicated" not in (out["answer"] if out["decision"] != "refuse" else "")
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -212,13 +225,42 @@ def test_a_statement_behind_an_abstention_cue_is_not_glue(text: str) -> None:
     "text",
     [
         "I don't know.",
-        "The passages do not say when the treaty was signed.",
-        "I'm sorry, but the provided passages do not contain the population of Lyon.",
+        "The passages do not say.",
+        "I'm sorry, but I couldn't find that in the provided passages.",
         "Bye!",
+        "Key points:",
+        "Based on the passages,",
     ],
 )
 def test_explicit_abstentions_and_sign_offs_are_glue(text: str) -> None:
     assert is_glue(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The passages do not say when the treaty was signed.",
+        "I'm sorry, but the provided passages do not contain the population of Lyon.",
+        "Metformin is not mentioned in the passages.",
+        "This answer highlights metformin's safety.",
+        "Here's why metformin is safe:",
+        "Did you know that metformin is safe?",
+        "Would you like to know why metformin is safe?",
+        "Shall I explain how metformin cures cancer?",
+        "Is it safe?",
+        "Side effects",
+        "✅",
+        "👍",
+        "$2 \\times 2550$",
+    ],
+)
+def test_text_is_content_unless_proved_content_free(text: str) -> None:
+    assert not is_glue(text)
+
+
+@pytest.mark.parametrize("reply", ["Yes.", "No.", "Sure.", "Not necessarily.", "Correct."])
+def test_a_reply_to_a_question_is_content(reply: str) -> None:
+    assert not is_glue(reply, yes_no_question=True)
 
 
 @pytest.mark.parametrize("policy", ["strict", "balanced"])
@@ -231,3 +273,32 @@ def test_a_heading_that_makes_a_statement_is_checked(policy: str, line: str) -> 
     )
     shown = answer if out["decision"] == "return" else (out["filtered_answer"] or "")
     assert "cancer" not in shown
+
+
+# --- round two: content is guilty until checked, and what is checked is what renders -----
+
+
+def _shown(out: dict, answer: str) -> str:
+    if out["decision"] == "return":
+        return answer
+    return out.get("filtered_answer") or "" if out["decision"] == "filter" else ""
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", ROUND_TWO, ids=[c[0] for c in ROUND_TWO])
+def test_round_two_attack_is_not_shown_and_its_control_is(case, policy) -> None:
+    _, attack, attack_q, control, control_q, bad = case
+    out = verify(attack, attack_q, policy)
+    assert bad not in _shown(out, attack), (out["decision"], out["claims"])
+    graph = rag(attack, attack_q, policy)
+    assert graph["decision"] != "return" or bad not in graph["answer"], graph["decision"]
+    assert bad not in (graph["answer"] if graph["decision"] != "refuse" else "")
+    assert verify(control, control_q, policy)["decision"] == "return"
+    assert (rag(control, control_q, policy)["decision"]) == "return"
+
+
+@pytest.mark.parametrize("case", [c for c in ROUND_TWO if c[5] in "~~<del><s><!--$\u202e\u200b"])
+def test_an_answer_that_renders_otherwise_is_flagged(case) -> None:
+    out = verify(case[1], case[2], "balanced")
+    assert "render_mismatch" in out["flags"] and out["decision"] == "refuse"
+    assert any("renders otherwise" in n for n in out["notes"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from langchain_reliable import create_verifier
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
@@ -177,3 +178,49 @@ def test_a_bound_the_sentence_bears_out_passes(passage, claim):
 
 def claim_of(text: str) -> Claim:
     return Claim(text=text, span=(0, len(text)))
+
+
+@pytest.mark.parametrize(
+    ("claim", "other"),
+    [
+        ("The maximum daily dose of metformin is 5000 mg.", "2550 mg"),
+        ("The maximum daily dose of metformin is 2550 mg.", "5000 mg"),
+    ],
+)
+def test_a_claim_one_passage_supports_and_another_contradicts_is_contradicted(
+    claim: str, other: str
+) -> None:
+    """A poisoned or stale passage cannot make a contested fact `supported`."""
+    passages = [
+        "The maximum daily dose of metformin is 2550 mg.",
+        "Aspirin thins the blood. The maximum daily dose of metformin is 5000 mg.",
+    ]
+    for verifier in ("local", "lexical"):
+        out = create_verifier(verifier=verifier).invoke({"answer": claim, "context": passages})
+        verdict = out["claims"][0]
+        assert verdict["label"] == "contradicted", verdict
+        assert "passages disagree" in verdict["reason"]
+        quotes = [e["quote"] for e in verdict["evidence"]]
+        assert any(other in q for q in quotes) and any(claim[:-1] in q for q in quotes)
+
+
+def test_passages_that_disagree_on_negation_contradict_the_claim() -> None:
+    passages = [
+        "Metformin is safe in pregnancy.",
+        "Aspirin thins blood. Metformin is not safe in pregnancy.",
+    ]
+    out = create_verifier().invoke(
+        {"answer": "Metformin is safe in pregnancy.", "context": passages}
+    )
+    assert out["claims"][0]["label"] == "contradicted" and out["decision"] == "refuse"
+
+
+def test_passages_that_agree_still_support() -> None:
+    passages = [
+        "The maximum daily dose of metformin is 2550 mg.",
+        "Metformin's top dose is 2550 mg a day.",
+    ]
+    out = create_verifier().invoke(
+        {"answer": "The maximum daily dose of metformin is 2550 mg.", "context": passages}
+    )
+    assert out["claims"][0]["label"] == "supported"

@@ -72,3 +72,16 @@ def test_a_blank_key_is_refused(blank):
         auth.resolve_api_key(None, {auth.ENV_API_KEY: blank})
     with pytest.raises(ConfigurationError, match="blank"):
         auth.resolve_api_key(blank, {})
+
+
+def test_the_floor_compares_every_policy_field():
+    """A new `Policy` field must be compared by the floor, or this fails."""
+    assert set(Policy.model_fields) - {"name"} == floor_module.COMPARED
+
+
+def test_returning_answers_without_claims_is_looser():
+    """A client's preset cannot turn on what the server's policy refuses ("Yes." alone)."""
+    server = Policy.preset("balanced").model_copy(update={"return_without_claims": False})
+    with pytest.raises(PolicyRejected, match="return_without_claims"):
+        PolicyFloor(server).check({"policy": "balanced"})
+    PolicyFloor(Policy.preset("balanced")).check({"policy": "balanced"})
