@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     )
     from langchain_reliable.config import Limits, ReliabilityContext
     from langchain_reliable.embeddings import LocalEmbeddings
-    from langchain_reliable.errors import UnverifiedAnswerError
+    from langchain_reliable.errors import InputError, UnverifiedAnswerError
     from langchain_reliable.graph import create_reliable_rag, create_verifier
     from langchain_reliable.guard import ReliableGuard, create_guard
     from langchain_reliable.ingest.index import load_faiss_index
@@ -68,6 +68,7 @@ _EXPORTS = {
     "ReliabilityContext": "config",
     "load_faiss_index": "ingest.index",
     "LocalEmbeddings": "embeddings",
+    "InputError": "errors",
     "UnverifiedAnswerError": "errors",
     "create_reliable_rag": "graph",
     "create_verifier": "graph",
@@ -117,6 +118,7 @@ __all__ = [
     "Evidence",
     "ExtractionResult",
     "ExtractiveAnswerer",
+    "InputError",
     "LLMClaimExtractor",
     "LLMJudge",
     "Limits",

@@ -38,3 +38,20 @@ def _run(coro):
         finally:
             executor.shutdown(wait=False, cancel_futures=True)
             loop.close()
+
+
+def fails_closed(exc: BaseException) -> bool:
+    """Whether a part's exception is its failure, to be turned into a refusal with a flag.
+
+    Any `Exception`, and a `CancelledError` the part raised itself (a judge or a
+    chat model giving up); a cancellation of the caller's own task still propagates.
+    """
+    if isinstance(exc, Exception):
+        return True
+    if isinstance(exc, asyncio.CancelledError):
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no running loop: nobody cancelled us
+            return True
+        return task is None or task.cancelling() == 0
+    return False

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from langchain_reliable.schemas import ClaimVerdict
-from langchain_reliable.text import WORD, Span, is_abstention, is_hedge, normalise, trim
+from langchain_reliable.text import HEDGES, WORD, Span, is_abstention, is_hedge, normalise, trim
 
 # --- markdown lines (shared with the sentence extractor) ------------------------------
 
@@ -115,6 +115,11 @@ _AFFIRMATION = re.compile(
 REPLY = _AFFIRMATION
 """A yes or a no at the start of a reply ("Yes", "No", "Correct", "Not at all")."""
 _PARTS = re.compile(r"\b(?:but|however|though|although|yet|so|and|because)\b|[;:]")
+# A request phrased as a question ("Can you tell me more?"): "Sure" accepts it.
+_REQUEST = re.compile(
+    r"(?:(?:so|and|ok|okay|well|then)\W+)*(?:can|could|would|will) you (?:please )?(?:tell|give|"
+    r"explain|show|describe|list|share|help|summari[sz]e|provide|elaborate|talk)\b(?!.*\b(?:whether|if)\b)"
+)
 _WHETHER = re.compile(r"\b(?:whether|if)\b|, (?:right|correct|true)$")
 # A question a yes or a no cannot answer: it asks what, who, when, how much ...
 _WH_QUESTION = re.compile(
@@ -128,12 +133,20 @@ _PIECE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\|\s*")
 def is_yes_no_question(question: str) -> bool:
     """Tell whether a yes or a no could answer `question`, whatever its phrasing.
 
-    Any question but a wh-question counts ("Is it safe?", "So, is it safe?", "Tell me
-    whether it is safe", "It is safe, right?"), so a reply to it is checked with it.
+    Any question but a wh-question or a request counts ("Is it safe?", "So, is it
+    safe?", "Tell me whether it is safe", "It is safe, right?"), read in its last
+    sentence, so a reply to it is checked with it.
     """
-    norm = normalise(question)
-    asks = question.rstrip(" \t\n*_\"')").endswith("?") or _WHETHER.search(norm) is not None
-    return asks and _WH_QUESTION.match(norm) is None
+    last = last_question(question)
+    norm = normalise(last)
+    asks = last.rstrip(" \t\n*_\"')").endswith("?") or _WHETHER.search(norm) is not None
+    return asks and _WH_QUESTION.match(norm) is None and _REQUEST.match(norm) is None
+
+
+def last_question(question: str) -> str:
+    """The last sentence of `question`, the one a reply answers ("Wow! Did he win?")."""
+    parts = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if WORD.search(p)]
+    return parts[-1] if parts else question
 
 
 def is_affirmation(text: str) -> bool:
@@ -224,22 +237,19 @@ _ABSTAINING_WORDS = frozenset(
     please sorry further more other such""".split()  # noqa: SIM905
 )
 
-CONTENT_FREE_WORDS = _ABSTAINING_WORDS | frozenset(
-    """hi hello hey bye goodbye now take care cheers best kind warm regards thanks thank
-    very much asking reaching out welcome problem great good excellent interesting nice
-    thing certainly course absolutely okay ok well i'd happy glad hope helps luck day one
-    let feel free ask hesitate if anything else like want shall should hear learn see
-    explain elaborate go summary summarize summarise short conclusion sum up brief
-    overall key point points notes takeaway takeaways overview note references reference
-    facts main what here's
-    below per given texts excerpt excerpts search results says states state indicates
-    indicate shows show mentions explains notes reports report suggests suggest
-    and but while whereas yet although though however moreover furthermore also instead
-    meanwhile nevertheless addition contrast example instance depends varies situation
-    case circumstances individual person it's that's easy complicated who knows uncertain
-    think believe guess recall remember correctly rightly far as best afaik seems
-    appears i'm fairly pretty quite entirely completely yes
-    perhaps maybe possibly probably apparently""".split()  # noqa: SIM905
+CONTENT_FREE_WORDS = (
+    _ABSTAINING_WORDS
+    | frozenset(
+        w
+        for pattern in (*_OPENER_PATTERNS, _GREETING.pattern, _CONNECTOR.pattern, *HEDGES)
+        for w in re.findall(r"[a-z][a-z'’]+", pattern.replace("(?:", " ").replace("\\s", " "))
+    )
+    | frozenset(
+        """concise quick brief short core pieces covering following key main important
+        summary overview takeaway takeaways facts points notes reference references here's
+        what says states indicates shows mentions explains reports suggests addition
+        example instance it's that's i'm i'd yes""".split()  # noqa: SIM905
+    )
 )
 """The closed vocabulary glue is made of: a piece with any other word is content."""
 
@@ -406,5 +416,6 @@ __all__ = [
     "is_glue",
     "is_opener",
     "is_yes_no_question",
+    "last_question",
     "uncovered",
 ]

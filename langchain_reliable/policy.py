@@ -89,7 +89,8 @@ class Policy(BaseModel):
         flags = set(report.flags)
         if "no_context" in flags:
             return "refuse"
-        if "render_mismatch" in flags:  # what was checked is not what would be shown
+        if {"render_mismatch", "extractor_error", "generator_error"} & flags:
+            # what was checked is not what would be shown, or a part failed
             return "retry" if retries_left > 0 else "refuse"
         covered = not {"empty_answer", "uncovered_text"} & flags
         allowed = self.return_without_claims or "abstention" in flags

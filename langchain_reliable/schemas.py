@@ -32,6 +32,8 @@ Flag = Literal[
     "uncovered_text",
     "coverage_failed",
     "render_mismatch",
+    "extractor_error",
+    "generator_error",
 ]
 """A condition met while verifying an answer; the report's `notes` say why."""
 FailAction = Literal["refuse", "filter", "raise"]

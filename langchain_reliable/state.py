@@ -102,6 +102,7 @@ class RAGState(TypedDict, total=False):
     documents: list[Document]
     started_at: float
     draft: str
+    generation_error: str | None
     answer: str
     attempts: int
     prepared: Prepared

@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
+    "HEDGES",
     "STOPWORDS",
     "WORD",
     "Span",
@@ -323,7 +324,7 @@ _META = [
     r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|"
     r"includes|highlights|provides|gives|focuses|summari[sz]es)\b.*",
 ]
-_HEDGES = [
+HEDGES = [  # empty hedges ("It depends."), normalised; coverage builds its vocabulary from them
     r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"
     r"circumstances|individual|person))?",
     r"(?:it's|it is|that's|that is) (?:hard|difficult|impossible|not easy) to (?:say|tell|know)",
@@ -364,7 +365,7 @@ _ABSTENTIONS_ANYWHERE = [
 
 _PLEASANTRY_RE = re.compile("|".join(f"(?:{p})" for p in _PLEASANTRIES))
 _META_RE = re.compile("|".join(f"(?:{p})" for p in _META))
-_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in _HEDGES))
+_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in HEDGES))
 _ABSTENTION_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS))
 _ABSTENTION_ANYWHERE_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS_ANYWHERE))
 _TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")

@@ -97,6 +97,7 @@ from langchain_reliable.audit.replica import (
     verify_replicas,
 )
 from langchain_reliable.audit.verify import ChainCheck, Problem, verify_chain
+from langchain_reliable.audit.witness import check_witness, export_witness
 
 __all__ = [
     "ENV_REPLICA_ID",
@@ -106,7 +107,9 @@ __all__ = [
     "Problem",
     "ReplicaSetCheck",
     "as_audit_log",
+    "check_witness",
     "default_replica_id",
+    "export_witness",
     "record_hash",
     "replica_log",
     "verify_chain",

@@ -7,6 +7,10 @@ across hosts (which NFS may not honour). `verify_replicas` checks every chain of
 a folder (or of the files given) and the set as a whole: each chain intact, each
 chain's records all of one replica, no replica with two chains, and the totals.
 
+Each replica also names itself once in the folder's registry (``replicas.txt``), so a
+chain deleted whole is reported; a witness kept elsewhere (`audit.witness`) catches
+what the folder's own files cannot, the registry edited too or a chain rolled back.
+
 The replica id is ``RELIABLE_RAG_REPLICA_ID`` when set (e.g. the pod name), else
 ``<hostname>-<pid>``; a process restart with the hostname-pid id starts a new chain.
 
@@ -41,6 +45,8 @@ from langchain_reliable.audit.verify import TAMPERED, ChainCheck, Problem, verif
 ENV_REPLICA_ID = "RELIABLE_RAG_REPLICA_ID"
 """Environment variable naming this replica (default ``<hostname>-<pid>``)."""
 _PREFIX, _SUFFIX = "audit-", ".jsonl"
+REGISTRY = "replicas.txt"
+"""The file in a shared audit folder naming every replica that wrote there."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -80,6 +86,7 @@ def replica_log(
 
     """
     replica = replica or default_replica_id()
+    register_replica(folder, replica)
     return AuditLog(replica_log_path(folder, replica), replica=replica, **kwargs)
 
 
@@ -157,7 +164,7 @@ def verify_replicas(
     Returns:
         A `ReplicaSetCheck`: every chain's own check, the totals, and problems of
         the set (no chain found, records of several replicas in one chain, one
-        replica with two chains).
+        replica with two chains, a replica in a folder's registry with no chain).
 
     """
     problems: list[Problem] = []
@@ -186,6 +193,15 @@ def verify_replicas(
             )
         owners.setdefault(replica, str(live))
         chains.append(ReplicaChain(replica, tuple(map(str, files)), check))
+    for folder in {Path(p).expanduser() for p in paths if Path(p).expanduser().is_dir()}:
+        for gone in sorted(registered(folder) - {chain.replica for chain in chains}):
+            problems.append(
+                Problem(
+                    TAMPERED,
+                    f"replica {gone!r} is in {folder / REGISTRY} but its chain is gone",
+                    file=str(folder),
+                )
+            )
     if not chains:
         problems.append(Problem(TAMPERED, "no audit chain found"))
     chains.sort(key=lambda chain: chain.replica)
@@ -208,6 +224,38 @@ def _replicas_in(files: Iterable[Path]) -> set[str]:
     }
 
 
+def chain_name(files: Sequence[Path]) -> str:
+    """A chain's name: the one replica id its records carry, else its live file's name."""
+    replicas = _replicas_in(files)
+    return next(iter(replicas)) if len(replicas) == 1 else _name_of(files[-1])
+
+
+def register_replica(folder: str | os.PathLike[str], replica: str) -> None:
+    """Add `replica` to the folder's registry (``replicas.txt``), once.
+
+    `verify_replicas` reports a registered replica whose chain is gone. One line a
+    replica, appended in one write, so replicas starting together do not clash.
+    """
+    path = Path(folder) / REGISTRY
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if replica in registered(folder):
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (replica + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def registered(folder: str | os.PathLike[str]) -> set[str]:
+    """The replica ids in the folder's registry (none when it has no registry)."""
+    try:
+        text = (Path(folder) / REGISTRY).read_text("utf-8")
+    except FileNotFoundError:
+        return set()
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
 def _name_of(live: Path) -> str:
     name = live.name
     if name.startswith(_PREFIX) and name.endswith(_SUFFIX):
@@ -217,11 +265,15 @@ def _name_of(live: Path) -> str:
 
 __all__ = [
     "ENV_REPLICA_ID",
+    "REGISTRY",
     "ReplicaChain",
     "ReplicaSetCheck",
     "chain_files",
+    "chain_name",
     "default_replica_id",
     "live_logs",
+    "register_replica",
+    "registered",
     "replica_log",
     "replica_log_path",
     "verify_replicas",

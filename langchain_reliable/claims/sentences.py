@@ -21,10 +21,15 @@ from dataclasses import dataclass
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import blocks
+from langchain_reliable.claims.replies import (
+    reply_span,
+    reply_statement,
+    skip_reply,
+    suggested_statement,
+)
 from langchain_reliable.claims.segment import split_answer_sentences
 from langchain_reliable.coverage import (
     OPENERS,
-    REPLY,
     is_glue,
     is_yes_no_question,
 )
@@ -248,11 +253,11 @@ class SentenceClaimExtractor(ClaimExtractor):
                 continue
             start, end = unit.span
             if yes_no:
-                reply = _reply(answer, start, end)
+                reply = reply_span(answer, start, end)
                 if reply:
                     said = answer[reply[0] : reply[1]]
                     out.append(Claim(text=reply_statement(question, said), span=reply))
-                    start = _after_reply(answer, reply[1], end)
+                    start = skip_reply(answer, reply[1], end)
             if start >= end:
                 continue
             pieces = split_clauses(answer, start, end) if self.split_clauses else [(start, end)]
@@ -309,127 +314,6 @@ class SentenceClaimExtractor(ClaimExtractor):
                     if not any(c.isdigit() for c in text):
                         continue  # checked with its items; a number in it is checked alone
                 yield _Unit((start, end), block.item, lead_in)
-
-
-_QUESTION_BE = re.compile(r"(is|are|was|were)(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
-_QUESTION_WH = re.compile(
-    r"(?:what|which|who|how much|how many|how long|how often|when|where)\s+"
-    r"(is|are|was|were)\s+(.+)",
-    re.I,
-)
-_NEGATIVE_REPLY = re.compile(r"(?:(?:no|nope|incorrect|wrong|false|not)\b|❌|👎|✖|✗)", re.I)
-
-
-# Questions that suggest a statement: "Did you know that X?" asserts X.
-_SUGGESTING = re.compile(
-    r"(?:did|do) you know(?: that| why| how)?|(?:would|do) you (?:like|want) (?:me )?to "
-    r"(?:know|hear|learn|see) (?:why|how|that)|(?:shall|should|can|may) i (?:explain|tell you|"
-    r"show you|go (?:into|over)) (?:why|how|that)|(?:isn't|is) it (?:true|interesting|"
-    r"surprising|remarkable) that|(?:have|had) you (?:heard|noticed|read) that",
-    re.IGNORECASE,
-)
-
-
-def suggested_statement(text: str) -> str | None:
-    """The statement a suggesting question asserts, if `text` is one.
-
-    Example:
-        >>> suggested_statement("Did you know that metformin lowers glucose?")
-        'Metformin lowers glucose.'
-
-    """
-    body = text.strip(" \t*_")
-    if not body.endswith("?"):
-        return None
-    m = _SUGGESTING.match(body)
-    if not m:
-        return None
-    rest = body[m.end() :].strip(" ,").rstrip("?").strip()
-    return f"{_capital(rest)}." if rest else None
-
-
-# Phrasings of a yes/no question reduced to its core: "So, is X?", "Tell me whether X".
-_QUESTION_FRAME = re.compile(
-    r"^(?:(?:so|and|ok|okay|well|then)\W+)*(?:(?:can|could) you )?(?:please )?"
-    r"(?:(?:tell me|i wonder|i'd like to know|do you know|confirm) (?:whether|if) |"
-    r"(?:is it true|is it the case) that )?",
-    re.IGNORECASE,
-)
-_TAG = re.compile(
-    r",? (?:right|correct|true|yes|no|(?:is|are|was|were|do|does|did|has|have|had|can|will|"
-    r"would|should)n['’]t (?:it|they|he|she|there|that|this|we|you))$",
-    re.IGNORECASE,
-)
-
-
-def _statement_of(question: str) -> str | None:
-    """The statement a yes/no question asks about, where its form gives one.
-
-    "Tell me whether X", "Is it true that X", "X, right?", "X, doesn't it?" -> X.
-    """
-    q = " ".join(question.split()).rstrip(" ?")
-    framed = _QUESTION_FRAME.match(q)
-    core = q[framed.end() :] if framed else q
-    tagged = _TAG.search(core)
-    if tagged:
-        return core[: tagged.start()].strip(" ,")
-    if framed and framed.end() > 0 and _QUESTION_BE.fullmatch(core) is None:
-        return core
-    return None
-
-
-def reply_statement(question: str, reply: str) -> str:
-    """A statement to check from a question and a short reply to it.
-
-    Example:
-        >>> reply_statement("Is 5000 mg the maximum dose?", "Yes.")
-        '5000 mg is the maximum dose.'
-        >>> reply_statement("What is the maximum dose?", "5000 mg.")
-        'The maximum dose is 5000 mg.'
-
-    """
-    q = " ".join(question.split()).rstrip(" ?")
-    said = " ".join(reply.split()).strip(" .!*_")
-    if REPLY.fullmatch(said) or REPLY.match(said):
-        negative = _NEGATIVE_REPLY.match(said) is not None
-        stated = _statement_of(q)
-        if stated:
-            stated = _capital(stated)
-            return (
-                f"It is not true that {stated[0].lower()}{stated[1:]}."
-                if negative
-                else (f"{stated}.")
-            )
-        framed = _QUESTION_FRAME.match(q)
-        q = q[framed.end() :] if framed else q
-        be = _QUESTION_BE.fullmatch(q)
-        if be:
-            verb = be.group(1).lower() + (" not" if negative else "")
-            return f"{_capital(be.group(3))} {verb} {be.group(4)}."
-        return f'The answer to "{q}?" is {"no" if negative else "yes"}.'
-    wh = _QUESTION_WH.fullmatch(q)
-    if wh:
-        return f"{_capital(wh.group(2))} {wh.group(1).lower()} {said}."
-    return f"{q}? {said}."
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _reply(answer: str, start: int, end: int) -> Span | None:
-    """The span of a yes or a no opening `answer[start:end]`, if any."""
-    while start < end and answer[start] in "*_ \t":
-        start += 1
-    m = REPLY.match(answer, start, end)
-    return (m.start(), m.end()) if m else None
-
-
-def _after_reply(answer: str, start: int, end: int) -> int:
-    """Move past the punctuation and markup that follow a reply."""
-    while start < end and (answer[start] in ",.!;:*_—-" or answer[start].isspace()):
-        start += 1
-    return start
 
 
 def _as_lead_in(text: str) -> str | None:

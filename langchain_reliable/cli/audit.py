@@ -1,4 +1,4 @@
-"""``reliable-rag audit verify``: check an audit log's hash chain, or a set of replicas' chains."""
+"""``reliable-rag audit``: check an audit log's hash chain or a replica set; export a witness."""
 
 from __future__ import annotations
 
@@ -62,6 +62,45 @@ def _print_problems(problems: Sequence[Any], default_file: str) -> None:
         print(f"... and {len(problems) - _SHOWN} more problems")
 
 
+def _witness(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The witness to compare with: --witness FILE, or --expect-count/--expect-head."""
+    import json
+
+    from langchain_reliable.audit.witness import expected
+
+    if args.witness and (args.expect_count is not None or args.expect_head):
+        raise UsageError("give --witness FILE or --expect-count/--expect-head, not both")
+    if args.expect_head and args.expect_count is None:
+        raise UsageError("--expect-head needs --expect-count (the record it is the hash of)")
+    if args.expect_count is not None:
+        if len(args.log) != 1 or Path(args.log[0]).is_dir():
+            raise UsageError("--expect-count checks one chain: give its live LOG file")
+        return expected(args.expect_count, args.expect_head, args.log)
+    if not args.witness:
+        return None
+    try:
+        return json.loads(Path(args.witness).expanduser().read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--witness {args.witness}: cannot read it ({exc})") from None
+
+
+def _against_witness(args: argparse.Namespace) -> bool:
+    """Compare the logs with the witness, if any; print what was lost; True when none."""
+    from langchain_reliable.audit.witness import check_witness
+
+    witness = _witness(args)
+    if witness is None:
+        return True
+    try:
+        problems = check_witness(args.log, witness)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _print_problems(problems, ", ".join(args.log))
+    if not problems:
+        print(f"OK: nothing witnessed is missing ({len(witness['chains'])} chain(s))")
+    return not problems
+
+
 def run_replicas(args: argparse.Namespace) -> int:
     """Check every replica chain of the folders or files given, and the set as a whole."""
     from langchain_reliable.audit import verify_replicas
@@ -86,6 +125,9 @@ def run_replicas(args: argparse.Namespace) -> int:
     _print_problems(result.problems, ", ".join(args.log))
     bad = sum(not chain.check.ok for chain in result.chains)
     totals = f"{len(result.chains)} replicas, {result.records} records"
+    if not _against_witness(args):
+        print(f"BAD: {totals}; records or chains the witness saw are gone")
+        return EXIT_NOT_VERIFIED
     if result.ok:
         print(f"OK: {totals}, every hash chain intact")
         return EXIT_OK
@@ -105,9 +147,13 @@ def run(args: argparse.Namespace) -> int:
     where = f"{len(files)} files" if len(files) > 1 else str(files[0])
     for note in check.notes:
         print(f"note: {note}")
-    if check.ok:
+    witnessed = _against_witness(args)
+    if check.ok and witnessed:
         print(f"OK: {check.records} records, hash chain intact ({where})")
         return EXIT_OK
+    if check.ok:
+        print(f"BAD: {check.records} records, but records the witness saw are gone ({where})")
+        return EXIT_NOT_VERIFIED
     _print_problems(check.problems, str(files[-1]))
     print(f"({check.records} intact records, {len(check.problems)} problems; {where})")
     return EXIT_NOT_VERIFIED
@@ -116,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
 TEXT = """\
 check an audit log
 
-Audit-log tools: `reliable-rag audit verify LOG`.
+Audit-log tools: `reliable-rag audit verify LOG` checks a chain;
+`reliable-rag audit anchor LOG --export FILE` writes a witness to keep elsewhere.
 """
 """The command's help line, a blank line, then its description."""
 
@@ -132,8 +179,45 @@ The live LOG's spill files (LOG.spill-*.jsonl) are checked too, and its
 anchor (LOG.anchor) is compared: removal of the newest records is reported.
 A FOLDER (or --replicas) checks a set of replica chains as a whole: each
 audit-<replica>.jsonl with its rotated files, spill files and anchor, one
-replica per chain; it lists the replicas and the totals.
+replica per chain, and every replica of the folder's registry (replicas.txt);
+it lists the replicas and the totals.
+A log and its anchor restored together to an earlier copy, or a chain deleted
+with its registry line, still verify on their own: compare with a witness kept
+elsewhere (--witness FILE from `audit anchor --export`, or --expect-count N
+[--expect-head HASH]) to see records and chains that are gone.
 """
+
+
+ANCHOR_TEXT = """\
+export a witness of the chains, to keep elsewhere
+
+Write each chain's record count and head hash (JSON) to FILE, or to stdout
+with "-". Keep it where the log's writers cannot change it; later,
+`audit verify LOG --witness FILE` reports a chain rolled back, cut, rewritten
+or deleted since.
+"""
+
+
+def run_anchor(args: argparse.Namespace) -> int:
+    """Write the witness of the chains under LOG to --export."""
+    import json
+
+    from langchain_reliable.audit.witness import export_witness
+
+    try:
+        witness = export_witness(args.log, key=_key(args))
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        print(f"BAD: {exc}")
+        return EXIT_NOT_VERIFIED
+    text = json.dumps(witness, indent=2, sort_keys=True) + "\n"
+    if args.export == "-":
+        print(text, end="")
+    else:
+        Path(args.export).expanduser().write_text(text, "utf-8")
+        print(f"OK: witness of {len(witness['chains'])} chain(s) written to {args.export}")
+    return EXIT_OK
 
 
 def add(sub: Subparsers) -> None:
@@ -169,5 +253,33 @@ def add(sub: Subparsers) -> None:
         metavar="PATH",
         help="the anchor file, if not LOG.anchor beside the live LOG (it must exist)",
     )
+    verify.add_argument(
+        "--witness",
+        default=None,
+        metavar="FILE",
+        help="a witness from `audit anchor --export`: report what it saw that is gone",
+    )
+    verify.add_argument(
+        "--expect-count",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the chain held at least N records (a count kept elsewhere)",
+    )
+    verify.add_argument(
+        "--expect-head",
+        default=None,
+        metavar="HASH",
+        help="with --expect-count: the hash record N had",
+    )
     verify.set_defaults(run=run)
+    anchor = add_command(actions, "anchor", ANCHOR_TEXT, epilog=EXIT_CODES)
+    anchor.add_argument("log", nargs="+", metavar="LOG", help="live log file(s) or folder(s)")
+    anchor.add_argument(
+        "--export", required=True, metavar="FILE", help='where to write the witness ("-": stdout)'
+    )
+    anchor.add_argument(
+        "--key-env", default=None, metavar="VAR", help="variable holding the log's HMAC key"
+    )
+    anchor.set_defaults(run=run_anchor)
     parser.set_defaults(run=None, _help=parser)

@@ -27,6 +27,7 @@ from langgraph.config import get_stream_writer
 from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from langchain_reliable._aio import fails_closed
 from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
@@ -123,6 +124,7 @@ async def achecked(
     settings = run_settings(config, deps.policy)
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
+    flag_generation(report, state.get("generation_error"))
     for verdict in report.claims:
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
@@ -136,10 +138,18 @@ def checked(
     settings = run_settings(config, deps.policy)
     report = deps.verification.verify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
+    flag_generation(report, state.get("generation_error"))
     for verdict in report.claims:
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
     return report, settings
+
+
+def flag_generation(report: ReliabilityReport, error: str | None) -> None:
+    """Flag an attempt whose chat model failed (its empty answer is refused)."""
+    if error:
+        report.flags.append("generator_error")
+        report.notes.append(f"generation failed: {error}")
 
 
 def flag_uncovered(report: ReliabilityReport, answer: str | None, question: str | None) -> None:
@@ -251,6 +261,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
         reply = invoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
     except TimeoutError:
         return timed_out(state, timeout)
+    except BaseException as exc:
+        if not fails_closed(exc):
+            raise
+        return generation_failed(state, exc)
     return generated(state, reply)
 
 
@@ -261,6 +275,10 @@ async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -
         reply = await ainvoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
     except TimeoutError:
         return timed_out(state, timeout)
+    except BaseException as exc:
+        if not fails_closed(exc):
+            raise
+        return generation_failed(state, exc)
     return generated(state, reply)
 
 
@@ -268,6 +286,16 @@ def timed_out(state: RAGState, timeout: float | None) -> dict:
     """The update when the chat model did not answer in time: no answer to show."""
     logger.warning("generation timed out after %s s; the attempt has no answer", timeout)
     return {"draft": "", "attempts": state.get("attempts", 0) + 1}
+
+
+def generation_failed(state: RAGState, exc: BaseException) -> dict:
+    """The update when the chat model failed: no answer, and why (flag `generator_error`)."""
+    logger.warning("generation failed (%s); the attempt has no answer", type(exc).__name__)
+    return {
+        "draft": "",
+        "attempts": state.get("attempts", 0) + 1,
+        "generation_error": f"{type(exc).__name__}: {exc}",
+    }
 
 
 def prompt(state: RAGState) -> list[BaseMessage]:
@@ -285,7 +313,11 @@ def prompt(state: RAGState) -> list[BaseMessage]:
 
 def generated(state: RAGState, reply: AIMessage) -> dict:
     """The update after a generation: the draft (unverified, not output) and one more attempt."""
-    return {"draft": str(reply.text), "attempts": state.get("attempts", 0) + 1}
+    return {
+        "draft": str(reply.text),
+        "attempts": state.get("attempts", 0) + 1,
+        "generation_error": None,
+    }
 
 
 async def averify(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 
-from langchain_reliable._aio import run_sync
+from langchain_reliable._aio import fails_closed, run_sync
 from langchain_reliable.claims import ClaimExtractor, get_extractor
 from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.config import Limits
@@ -148,7 +148,12 @@ class Verification:
         if "empty_answer" in prepared.flags:
             return Extracted(claims=[])
         start = time.perf_counter()
-        result = await self.extractor.aextract(prepared.answer, prepared.question)
+        try:
+            result = await self.extractor.aextract(prepared.answer, prepared.question)
+        except BaseException as exc:
+            if not fails_closed(exc):
+                raise
+            return _extractor_failed(exc)
         return self._extracted(prepared, result, start)
 
     def extract(self, prepared: Prepared) -> Extracted:
@@ -156,7 +161,12 @@ class Verification:
         if "empty_answer" in prepared.flags:
             return Extracted(claims=[])
         start = time.perf_counter()
-        result = self.extractor.extract(prepared.answer, prepared.question)
+        try:
+            result = self.extractor.extract(prepared.answer, prepared.question)
+        except BaseException as exc:
+            if not fails_closed(exc):
+                raise
+            return _extractor_failed(exc)
         return self._extracted(prepared, result, start)
 
     @staticmethod
@@ -243,7 +253,9 @@ class Verification:
         """Call the verifier; anything it raises or returns malformed fails closed."""
         try:
             result = await self.verifier.averify(claims, prepared.passages, prepared.question)
-        except Exception as exc:  # a verifier must never turn a failure into a pass
+        except BaseException as exc:  # a verifier must never turn a failure into a pass
+            if not fails_closed(exc):
+                raise
             return _failed(claims, exc)
         return enforce_verdict_count(result, claims)
 
@@ -252,7 +264,9 @@ class Verification:
         """`call()`, failing closed as `_run_verifier` does."""
         try:
             result = call()
-        except Exception as exc:  # a verifier must never turn a failure into a pass
+        except BaseException as exc:  # a verifier must never turn a failure into a pass
+            if not fails_closed(exc):
+                raise
             return _failed(claims, exc)
         return enforce_verdict_count(result, claims)
 
@@ -269,7 +283,13 @@ def _timed(cost: Cost, start: float) -> Cost:
     return cost.model_copy(update={"milliseconds": (time.perf_counter() - start) * 1000})
 
 
-def _failed(claims: list[Claim], exc: Exception) -> VerificationResult:
+def _extractor_failed(exc: BaseException) -> Extracted:
+    """No claims, flagged: an answer whose claims could not be taken is never shown."""
+    reason = f"{type(exc).__name__}: {exc}"
+    return Extracted(claims=[], flags=["extractor_error"], notes=[f"extractor failed: {reason}"])
+
+
+def _failed(claims: list[Claim], exc: BaseException) -> VerificationResult:
     reason = f"{type(exc).__name__}: {exc}"
     return VerificationResult(
         verdicts=[ClaimVerdict.uncertain(c, f"verifier failed: {reason}") for c in claims],

@@ -158,11 +158,16 @@ def test_runtime_failure_exits_3_without_traceback(capsys):
     assert "Traceback" not in err
 
 
-def test_runtime_failure_in_ask_exits_3(capsys, index):
-    model = ScriptedChatModel([RuntimeError("provider unavailable")])
-    code, _, err = run(capsys, ["ask", "When?", "--index", str(index)], chat_model=model)
-    assert code == EXIT_FAILURE
-    assert err.count("\n") == 1 and "provider unavailable" in err
+def test_a_failing_chat_model_in_ask_is_a_refusal_naming_why(capsys, index):
+    """The generator's failure fails closed: refused (exit 1), flagged, the cause shown."""
+    model = ScriptedChatModel([RuntimeError("provider unavailable")] * 2)
+    code, out, err = run(
+        capsys, ["ask", "When?", "--index", str(index), "--json"], chat_model=model
+    )
+    assert code == EXIT_NOT_VERIFIED
+    report = json.loads(out)["report"]
+    assert "generator_error" in report["flags"]
+    assert any("provider unavailable" in note for note in report["notes"])
     assert "Traceback" not in err
 
 

@@ -12,6 +12,7 @@ EXPECTED_ALL = [
     "Evidence",
     "ExtractionResult",
     "ExtractiveAnswerer",
+    "InputError",
     "LLMClaimExtractor",
     "LLMJudge",
     "Limits",
