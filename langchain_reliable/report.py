@@ -19,26 +19,27 @@ from langchain_reliable.policy import Policy
 from langchain_reliable.schemas import LABELS, ClaimVerdict, Cost, ReliabilityReport
 
 
-def label_counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
-    """Number of claims per label, every label present."""
+def label_counts(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> dict[str, int]:
+    """Number of claims per label, every label present; `unlisted` uncertain claims added."""
     counts = Counter(v.label for v in verdicts)
+    counts["uncertain"] += unlisted
     return {label: counts.get(label, 0) for label in LABELS}
 
 
-def reliability_score(verdicts: Sequence[ClaimVerdict]) -> float:
+def reliability_score(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> float:
     """`(supported + 0.5 * uncertain) / claims`; 1.0 when there is no claim to doubt."""
-    if not verdicts:
+    if not verdicts and not unlisted:
         return 1.0
-    counts = label_counts(verdicts)
-    return (counts["supported"] + 0.5 * counts["uncertain"]) / len(verdicts)
+    counts = label_counts(verdicts, unlisted)
+    return (counts["supported"] + 0.5 * counts["uncertain"]) / (len(verdicts) + unlisted)
 
 
-def hallucination_rate(verdicts: Sequence[ClaimVerdict]) -> float:
+def hallucination_rate(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> float:
     """`(unsupported + contradicted) / claims`; 0.0 with no claims."""
-    if not verdicts:
+    if not verdicts and not unlisted:
         return 0.0
-    counts = label_counts(verdicts)
-    return (counts["unsupported"] + counts["contradicted"]) / len(verdicts)
+    counts = label_counts(verdicts, unlisted)
+    return (counts["unsupported"] + counts["contradicted"]) / (len(verdicts) + unlisted)
 
 
 def hallucination_score(verdicts: Sequence[ClaimVerdict]) -> float:
@@ -59,14 +60,17 @@ def build_report(
     verifier: str = "",
     extractor: str = "",
     cost: Cost | None = None,
+    unlisted: int = 0,
 ) -> ReliabilityReport:
     """Score verdicts into a report.
 
     With nothing to check (no answer, no passages) it is LOW; an answer with no claim
     is never HIGH: at most MEDIUM, whatever the thresholds (nothing in it was verified).
+    `unlisted` counts uncertain claims that one listed verdict stands for (the claims
+    past `Limits.max_claims`), so the scores count each of them.
     """
     flags = list(dict.fromkeys(flags))
-    reliability = reliability_score(verdicts)
+    reliability = reliability_score(verdicts, unlisted)
     if not verdicts and {"empty_answer", "no_context"} & set(flags):
         reliability = 0.0
     level = policy.decide_level(reliability)
@@ -74,9 +78,9 @@ def build_report(
         level = "MEDIUM"
     return ReliabilityReport(
         claims=list(verdicts),
-        **label_counts(verdicts),
+        **label_counts(verdicts, unlisted),
         reliability_score=reliability,
-        hallucination_rate=hallucination_rate(verdicts),
+        hallucination_rate=hallucination_rate(verdicts, unlisted),
         hallucination_score=hallucination_score(verdicts),
         level=level,
         flags=flags,

@@ -155,7 +155,7 @@ class LLMClaimExtractor(ClaimExtractor):
         claims = self._locate_all(answer, items, errors)
         claims = self._hold_to_spans(answer, question, claims, errors)
         claims = self._cover_the_rest(answer, claims, errors)
-        return ExtractionResult(claims=claims, cost=cost, errors=errors)
+        return ExtractionResult(claims=with_span_claims(answer, claims), cost=cost, errors=errors)
 
     def _hold_to_spans(
         self, answer: str, question: str, claims: list[Claim], errors: list[str]
@@ -321,6 +321,33 @@ def closest(answer: str, texts: list[str], candidates: list[Span]) -> tuple[Span
 
 
 # --- helpers ----------------------------------------------------------------------
+
+
+def with_span_claims(answer: str, claims: list[Claim]) -> list[Claim]:
+    """`claims`, plus the text of each span that says more than, or otherwise than, its claims.
+
+    The model's claim is checked, but its span is what the user sees, and the two may
+    differ in ways the mapping checks do not catch (an antonym, a qualifier, a
+    scope). Each span is read against its own claims with the rules layer (the
+    claims as the passage): where a rule finds the span saying something they do
+    not, the span's own text becomes a claim, checked against the real passages, so
+    the span is shown only when what it says is supported (`coverage`: a character
+    in any unsupported claim's span is not covered).
+    """
+    from langchain_reliable.schemas import Passage
+    from langchain_reliable.verifiers.base import default_rules
+
+    rules = default_rules()
+    added = []
+    for span in dict.fromkeys(c.span for c in claims):
+        text = " ".join(answer[span[0] : span[1]].split())
+        own = [c.text for c in claims if c.span == span]
+        if not text or any(" ".join(t.split()).lower() == text.lower() for t in own):
+            continue
+        carried = Passage(index=0, text=" ".join(own))
+        if rules.findings([Claim(text=text, span=(0, len(text)))], [carried])[0] is not None:
+            added.append(Claim(text=text, span=span))
+    return sorted([*claims, *added], key=lambda c: c.span)
 
 
 def _whole(answer: str) -> Span:

@@ -101,7 +101,7 @@ def reply_statement(question: str, reply: str) -> str:
         negative = _NEGATIVE_REPLY.match(said) is not None
         stated = _statement_of(q)
         if stated:
-            stated = _capital(stated)
+            stated = _capital(stated.rstrip(" .!"))
             return (
                 f"It is not true that {stated[0].lower()}{stated[1:]}."
                 if negative

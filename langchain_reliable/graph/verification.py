@@ -233,9 +233,15 @@ class Verification:
     def _report(
         self, plan: _Plan, result: VerificationResult, extracted: Extracted, policy: Policy
     ) -> ReliabilityReport:
-        verdicts = result.verdicts + [
-            ClaimVerdict.uncertain(c, "not verified: over the claim limit") for c in plan.overflow
-        ]
+        verdicts, unlisted = list(result.verdicts), 0
+        if plan.overflow:  # one verdict stands for them all: the report's size stays bounded
+            first, last = plan.overflow[0].span[0], max(c.span[1] for c in plan.overflow)
+            rest = Claim(
+                text=f"{len(plan.overflow)} more claims past Limits.max_claims, not verified",
+                span=(first, last),
+            )
+            verdicts.append(ClaimVerdict.uncertain(rest, "not verified: over the claim limit"))
+            unlisted = len(plan.overflow) - 1
         if result.errors:
             plan.flags.append("verifier_error")
             plan.notes.extend(f"verifier: {e}" for e in result.errors)
@@ -247,6 +253,7 @@ class Verification:
             verifier=self.verifier.name,
             extractor=self.extractor.name,
             cost=extracted.cost + result.cost,
+            unlisted=unlisted,
         )
 
     async def _run_verifier(self, claims: list[Claim], prepared: Prepared) -> VerificationResult:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -44,7 +46,12 @@ ENV_HASH_QUESTIONS = "RELIABLE_RAG_HASH_QUESTIONS"
 ENV_MAX_BATCH = "RELIABLE_RAG_MAX_BATCH"
 RAG_PATH = "/reliable-rag"
 VERIFY_PATH = "/verify"
-DEFAULT_WORKERS = 8
+DEFAULT_WORKERS = max(2, os.cpu_count() or 2)
+"""Graphs run at once: one a core. More would only queue for the interpreter lock and
+starve the event loop (`/health`); further requests wait their turn without blocking it."""
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds the interpreter lock before another may run (Python's default is
+0.005): the event loop gets it back sooner while graphs run in worker threads."""
 
 
 def _not_blank(value: str) -> str:
@@ -210,7 +217,8 @@ def create_app(
         max_body_bytes: the largest request body (413 above); None reads
             `RELIABLE_RAG_MAX_BODY_BYTES`, else 1,000,000.
         max_json_depth: the deepest JSON nesting accepted (400 deeper).
-        workers: threads that run the graphs, off the event loop.
+        workers: threads that run the graphs, off the event loop (default: one a core;
+            more requests wait their turn without blocking it).
         environ: the environment to read (default `os.environ`).
         audit_dir: folder shared by all replicas for the audit chains of the RAG
             graph built here; this replica writes ``audit-<replica>.jsonl`` with its
@@ -269,9 +277,15 @@ def create_app(
     rag_input, verify_input = _bounded(RAGRequest, limits), _bounded(VerifyRequest, limits)
 
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reliable-rag")
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # What start-up built (modules, graphs, schemas) lives as long as the server:
+        # kept out of the collector's full passes, which otherwise hold the interpreter
+        # lock for tens of milliseconds while a large answer is verified.
+        gc.collect()
+        gc.freeze()
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 

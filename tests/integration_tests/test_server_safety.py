@@ -24,6 +24,7 @@ from tests.integration_tests._servers import (
     running,
     serving_app,
 )
+from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -275,3 +276,23 @@ def test_serve_hashes_questions_in_the_audit_log(tmp_path):
     records = [json.loads(line) for line in text.splitlines()]
     assert records and all(r["question_hashed"] for r in records)
     assert QUESTION not in text
+
+
+# -- round two: content dressed as glue, text that renders otherwise -----------------
+
+
+@pytest.mark.parametrize("case", ROUND_TWO, ids=[c[0] for c in ROUND_TWO])
+def test_round_two_over_http(server, case):
+    """Each attack is neither returned nor shown filtered; its control is returned."""
+    _, attack, attack_q, control, control_q, bad = case
+    with client(server) as http:
+        for answer, question, is_control in ((attack, attack_q, False), (control, control_q, True)):
+            body = {"answer": answer, "context": PASSAGES, "question": question}
+            r = http.post("/verify/invoke", json={"input": body})
+            assert r.status_code == 200, r.text
+            out = r.json()["output"]
+            if is_control:
+                assert out["decision"] == "return", out["claims"]
+                continue
+            shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
+            assert out["decision"] != "return" and bad not in shown

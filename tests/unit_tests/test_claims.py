@@ -576,3 +576,29 @@ def test_a_heading_that_ends_a_sentence_is_checked() -> None:
     answer = "The dose is 2550 mg.\n# Metformin cures cancer."
     claims = SentenceClaimExtractor().extract(answer).claims
     assert [c.text for c in claims] == ["The dose is 2550 mg.", "Metformin cures cancer."]
+
+
+@pytest.mark.parametrize(
+    ("span", "claim"),
+    [
+        ("Metformin always lowers blood glucose.", "Metformin lowers blood glucose."),
+        ("Metformin raises blood glucose.", "Metformin lowers blood glucose."),
+        ("Metformin only lowers blood glucose.", "Metformin lowers blood glucose."),
+    ],
+)
+def test_what_the_llm_extractor_shows_is_what_was_checked(span: str, claim: str) -> None:
+    """A span that says more than, or otherwise than, its claim is checked itself."""
+    from langchain_reliable import create_verifier
+
+    context = ["Metformin lowers blood glucose by reducing glucose production in the liver."]
+    model = ScriptedChatModel([extracted((claim, span))])
+    out = create_verifier(extractor="llm", model=model).invoke({"answer": span, "context": context})
+    assert out["decision"] != "return"
+    assert span not in (out["filtered_answer"] or "")
+    assert any(c["text"] == span and c["label"] != "supported" for c in out["claims"])
+    # control: the span says what its claim says
+    model = ScriptedChatModel([extracted((claim, claim))])
+    out = create_verifier(extractor="llm", model=model).invoke(
+        {"answer": claim, "context": context}
+    )
+    assert out["decision"] == "return"

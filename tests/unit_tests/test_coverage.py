@@ -302,3 +302,22 @@ def test_an_answer_that_renders_otherwise_is_flagged(case) -> None:
     out = verify(case[1], case[2], "balanced")
     assert "render_mismatch" in out["flags"] and out["decision"] == "refuse"
     assert any("renders otherwise" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize("case", ROUND_TWO, ids=[c[0] for c in ROUND_TWO])
+def test_round_two_through_the_cli(case, capsys) -> None:
+    """The same attacks and controls through `reliable-rag verify --json`."""
+    import json
+
+    from langchain_reliable.cli import EXIT_NOT_VERIFIED, EXIT_OK, main
+
+    _, attack, attack_q, control, control_q, bad = case
+    for answer, question, want in ((attack, attack_q, None), (control, control_q, "return")):
+        args = ["verify", "--answer", answer, "--context", PASSAGES[0], "--json"]
+        code = main([*args, "--question", question] if question else args)
+        out = json.loads(capsys.readouterr().out)
+        if want:
+            assert (code, out["decision"]) == (EXIT_OK, "return"), out["claims"]
+        else:
+            assert code == EXIT_NOT_VERIFIED
+            assert bad not in _shown(out, answer)
