@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from langchain_reliable.audit.chain import json_objects
 from langchain_reliable.batch.engine import default_workers, run_local
 from langchain_reliable.batch.io import ResultWriter, Row, count_rows, done_ids, read_rows
 from langchain_reliable.batch.work import VerifierSpec, error_line
@@ -50,6 +51,8 @@ class BatchSummary:
             repeated id, a changed row).
         duplicates: rows whose id repeats an earlier row's (an error row each).
         changed: rows whose id is in the output for another input (an error row each).
+        errors_in_output: error records in the output after the run, this run's and
+            earlier ones' (a resumed run skips the rows they stand for).
 
     """
 
@@ -59,6 +62,7 @@ class BatchSummary:
     errors: int = 0
     duplicates: int = 0
     changed: int = 0
+    errors_in_output: int = 0
 
 
 def verify_batch(
@@ -159,6 +163,7 @@ def verify_batch(
         finally:
             if bar is not None:
                 bar.close()
+    summary.errors_in_output = sum("error" in record for record in json_objects(out))
     return summary
 
 

@@ -20,14 +20,15 @@ from langchain_reliable.verifiers import VERIFIERS
 EXIT_CODES = (
     "exit codes:\n"
     "  0  every row verified (whatever the decisions)\n"
-    "  1  some rows could not be verified: their records hold an `error`\n"
+    "  1  some rows could not be verified (their records hold an `error`, this run's or\n"
+    "     an earlier one's still in OUT), or IN holds no rows\n"
     "  2  usage error (no such file, missing pyarrow or ray)\n"
     "  3  runtime failure (rerun: the rows already written are skipped)"
 )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the batch; print a summary line; exit 1 when some rows hold an error."""
+    """Run the batch; print a summary line; exit 1 while error records remain or IN is empty."""
     from langchain_reliable.batch import verify_batch
 
     if args.input == args.output:
@@ -52,7 +53,16 @@ def run(args: argparse.Namespace) -> int:
         f"{summary.changed} changed since written ({summary.rows} rows read)",
         file=sys.stdout,
     )
-    return EXIT_NOT_VERIFIED if summary.errors else EXIT_OK
+    if summary.rows == 0:
+        print(f"{args.input} holds no rows: nothing was verified", file=sys.stderr)
+        return EXIT_NOT_VERIFIED
+    if summary.errors_in_output > summary.errors:
+        print(
+            f"{summary.errors_in_output} error records remain in {args.output} (a resumed "
+            "run skips their rows: remove those records, or run with --no-resume)",
+            file=sys.stderr,
+        )
+    return EXIT_NOT_VERIFIED if summary.errors_in_output else EXIT_OK
 
 
 TEXT = """\

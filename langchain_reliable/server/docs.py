@@ -13,6 +13,7 @@ terms (`nullable` for a `null` alternative, numeric exclusive bounds as flags).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -107,3 +108,37 @@ def mount_docs(app: FastAPI) -> bool:
         return get_swagger_ui_oauth2_redirect_html()
 
     return True
+
+
+_LANDING = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title><link rel="icon" href="data:,">
+<style>body{{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;line-height:1.5}}
+code{{background:#f3f3f3;padding:0 .25rem}}</style></head>
+<body><h1>{title} {version}</h1>
+<p>Answers verified claim by claim against their sources.</p>
+<ul>
+<li><a href="{root}/reliable-rag/playground/">Reliable RAG playground</a>: ask a question;
+retrieve, answer, verify, then return, filter or refuse.</li>
+<li><a href="{root}/verify/playground/">Verify playground</a>: check text made anywhere
+against your passages.</li>
+<li><a href="{root}/docs">API docs</a> (the routes' schemas) and
+<a href="{root}/health">health</a>.</li>
+</ul>{key}
+</body></html>
+"""
+
+
+def mount_landing(app: FastAPI, *, version: str, api_key_required: bool) -> None:
+    """Serve `/`: a page linking the playgrounds, the API docs and `/health`."""
+    key = (
+        "\n<p>This server needs its API key: send it as the <code>X-API-Key</code> header "
+        "(or <code>Authorization: Bearer</code>).</p>"
+        if api_key_required
+        else ""
+    )
+
+    @app.get("/", include_in_schema=False)
+    async def landing(request: Request) -> HTMLResponse:
+        root = html.escape(request.scope.get("root_path", "").rstrip("/"))
+        page = _LANDING.format(title=html.escape(app.title), version=version, root=root, key=key)
+        return HTMLResponse(page)

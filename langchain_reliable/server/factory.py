@@ -22,7 +22,7 @@ from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import Decision, Level, ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, resolve_api_key
-from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs
+from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs, mount_landing
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
 from langchain_reliable.server.guard import (
     DEFAULT_MAX_BATCH_INPUTS,
@@ -298,6 +298,7 @@ def create_app(
         **fastapi_docs_kwargs(),
     )
     mount_docs(app)
+    mount_landing(app, version=__version__, api_key_required=key is not None)
     app.add_middleware(
         RequestGuard,
         max_body_bytes=body_limit,

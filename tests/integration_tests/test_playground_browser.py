@@ -173,3 +173,21 @@ def test_docs_render_offline(server, page):
     assert page.page.locator(".opblock-summary-path", has_text="/reliable-rag/invoke").count() >= 1
     page.shot("docs")
     page.assert_clean()
+
+
+def test_the_landing_page_links_the_playgrounds_and_docs(server, page):
+    """`/` in Chromium: its links lead to the two playgrounds and the API docs."""
+    p = page.page
+    p.goto(f"{server}/")
+    p.get_by_role("heading", name="langchain-reliable").wait_for()
+    p.get_by_role("link", name="Verify playground").click()
+    p.get_by_role("heading", name="Try it").wait_for()
+    assert p.url.endswith("/verify/playground/")
+    p.goto(f"{server}/")
+    p.get_by_role("link", name="Reliable RAG playground").click()
+    p.get_by_role("heading", name="Try it").wait_for()
+    p.goto(f"{server}/")
+    p.get_by_role("link", name="API docs").click()
+    p.wait_for_url("**/docs")
+    page.shot("landing")
+    page.assert_clean()

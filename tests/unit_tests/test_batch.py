@@ -236,3 +236,22 @@ def test_resume_keys_on_the_id_and_the_input(tmp_path):
     assert (summary.skipped, summary.changed, summary.errors, summary.verified) == (0, 1, 1, 0)
     last = json.loads(out.read_text("utf-8").splitlines()[-1])
     assert "changed since" in last["error"] and "decision" not in last
+
+
+def test_a_rerun_exits_non_zero_while_error_records_remain(tmp_path, capsys):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"id": "bad", "answer": 3, "context": []}\n', "utf-8")
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(source), str(out), "--workers", "1", "--no-progress"]
+    assert main(args) == EXIT_NOT_VERIFIED
+    capsys.readouterr()
+    assert main(args) == EXIT_NOT_VERIFIED  # nothing new, but the error row is still there
+    assert "1 error records remain" in capsys.readouterr().err
+
+
+def test_an_empty_input_says_so_and_exits_non_zero(tmp_path, capsys):
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n", "utf-8")
+    code = main(["batch", str(source), str(tmp_path / "out.jsonl"), "--no-progress"])
+    assert code == EXIT_NOT_VERIFIED
+    assert "holds no rows" in capsys.readouterr().err
