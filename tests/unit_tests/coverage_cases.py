@@ -102,4 +102,6 @@ ROUND_TWO = [
      "\u200b"),
     ("latex", "The maximum daily dose of metformin is $2550^{2}$ mg.", "",
      "The maximum daily dose of metformin is 2550 mg.", "", "$"),
+    ("html_entity", "The usual starting dose is &#53;00 mg twice daily.", "", TRUE_2, "", "&#"),
+    ("image", f"{TRUE_2} ![the real dose](dose.png)", "", TRUE_2, "", "!["),
 ]  # fmt: skip

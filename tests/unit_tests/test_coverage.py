@@ -297,7 +297,10 @@ def test_round_two_attack_is_not_shown_and_its_control_is(case, policy) -> None:
     assert (rag(control, control_q, policy)["decision"]) == "return"
 
 
-@pytest.mark.parametrize("case", [c for c in ROUND_TWO if c[5] in "~~<del><s><!--$\u202e\u200b"])
+RENDERS = ("~~", "<del>", "<s>", "<!--", "$", "\u202e", "\u200b", "&#", "![")
+
+
+@pytest.mark.parametrize("case", [c for c in ROUND_TWO if c[5] in RENDERS])
 def test_an_answer_that_renders_otherwise_is_flagged(case) -> None:
     out = verify(case[1], case[2], "balanced")
     assert "render_mismatch" in out["flags"] and out["decision"] == "refuse"
