@@ -17,6 +17,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messag
 from langchain_core.prompt_values import PromptValue
 from langgraph.types import Command
 
+from langchain_reliable.errors import InputError
+
 _WHAT = "question must be a non-empty string, a prompt value or chat messages"
 
 
@@ -28,14 +30,15 @@ def as_question(value: Any) -> str:
     `{"role": "user", "content": "..."}` dicts).
 
     Raises:
-        ValueError: anything else, or no human message, or only whitespace.
+        InputError: anything else, or no human message, or only whitespace (a
+            `ValueError` and a `TypeError`).
 
     """
     text = _text_of(value)
     if text is None:
-        raise ValueError(f"{_WHAT} (the last human message is the question); got {_kind(value)}")
+        raise InputError(f"{_WHAT} (the last human message is the question); got {_kind(value)}")
     if not text.strip():
-        raise ValueError(f"{_WHAT}; got an empty question")
+        raise InputError(f"{_WHAT}; got an empty question")
     return text
 
 
@@ -68,13 +71,16 @@ def as_rag_input(value: Any) -> Any:
     `None` (resume from a checkpoint) and LangGraph commands pass through unchanged.
 
     Raises:
-        ValueError: `value` is no question in an accepted form.
+        InputError: `value` is no question in an accepted form, or a dict without one.
 
     """
     if value is None or isinstance(value, Command):
         return value
     if isinstance(value, Mapping):
-        if "question" in value and not isinstance(value["question"], str):
+        if "question" not in value:
+            keys = ", ".join(map(repr, value)) or "none"
+            raise InputError(f'the graph\'s input needs a "question"; got a dict with keys {keys}')
+        if not isinstance(value["question"], str):
             return {**value, "question": as_question(value["question"])}
         return value
     return {"question": as_question(value)}

@@ -14,13 +14,14 @@ changes for LCEL:
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableGenerator
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
 
-from langchain_reliable.errors import UnverifiedAnswerError
+from langchain_reliable.errors import InputError, UnverifiedAnswerError
 from langchain_reliable.graph.inputs import as_rag_input
 from langchain_reliable.graph.shown import chunks
 from langchain_reliable.schemas import OnFail, ReliabilityReport
@@ -35,7 +36,12 @@ class ReliableVerifierGraph(CompiledStateGraph):
     """A compiled graph whose `values` stream holds only its output keys."""
 
     def _coerce(self, input: Any) -> Any:
-        return input
+        if input is None or isinstance(input, (Mapping, Command)):
+            return input
+        raise InputError(
+            'the verifier takes a dict {"answer": str, "context": [str | Document, ...], '
+            f'"question": str (optional)}}; got {type(input).__name__}'
+        )
 
     def _stream_args(self, input: Any, kwargs: dict[str, Any]) -> Any:
         if kwargs.get("output_keys") is None and _shows_values(

@@ -110,3 +110,20 @@ def test_cancelling_the_callers_task_still_cancels() -> None:
             await task
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("bad", ["just a string", 5, ["an answer"]])
+def test_the_verifier_names_a_wrong_input_type(bad) -> None:
+    from langchain_reliable import InputError
+
+    with pytest.raises(InputError, match="the verifier takes a dict"):
+        create_verifier().invoke(bad)
+
+
+@pytest.mark.parametrize("bad", [{}, {"q": "When?"}])
+def test_the_graph_names_a_missing_question(bad) -> None:
+    from langchain_reliable import InputError
+
+    rag = create_reliable_rag(ScriptedChatModel([AIMessage(TRUE)]), PASSAGES, k=1)
+    with pytest.raises(InputError, match='needs a "question"'):
+        rag.invoke(bad)
