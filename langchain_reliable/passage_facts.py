@@ -276,6 +276,8 @@ class ClaimFacts:
                 if any(matches(q, x, ctx.years) for x in stated):
                     continue
                 clash = next((x for x in stated if conflicts(q, x)), None)
+                if clash is None and q.kind == "count":
+                    clash = _other_count(self.text, q, ctx.units[i], stated)
                 if clash is not None:
                     return i, f"'{q.text}' against '{clash.text}'"
             close = self.word_coverage[i] >= 0.7 and self.cosine[i] >= 0.6

@@ -31,6 +31,7 @@ from langchain_reliable.claims.mapping import mismatch, overlapping, uncarried, 
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape
 from langchain_reliable.schemas import Claim, Cost
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
 
@@ -324,15 +325,15 @@ def closest(answer: str, texts: list[str], candidates: list[Span]) -> tuple[Span
 
 
 def with_span_claims(answer: str, claims: list[Claim]) -> list[Claim]:
-    """`claims`, plus the text of each span that says more than, or otherwise than, its claims.
+    """`claims`, plus the text of each span its claims do not bear out.
 
     The model's claim is checked, but its span is what the user sees, and the two may
-    differ in ways the mapping checks do not catch (an antonym, a qualifier, a
-    scope). Each span is read against its own claims with the rules layer (the
-    claims as the passage): where a rule finds the span saying something they do
-    not, the span's own text becomes a claim, checked against the real passages, so
-    the span is shown only when what it says is supported (`coverage`: a character
-    in any unsupported claim's span is not covered).
+    differ in ways the mapping checks do not catch (another word, an antonym, a
+    qualifier). A span is borne out when every content word of it is in its claims
+    and the rules layer, reading the span against its claims as the passage, finds
+    nothing; otherwise the span's own text becomes a claim, checked against the real
+    passages, so the span is shown only when what it says is supported (`coverage`:
+    a character in any unsupported claim's span is not covered).
     """
     from langchain_reliable.schemas import Passage
     from langchain_reliable.verifiers.base import default_rules
@@ -341,13 +342,18 @@ def with_span_claims(answer: str, claims: list[Claim]) -> list[Claim]:
     added = []
     for span in dict.fromkeys(c.span for c in claims):
         text = " ".join(answer[span[0] : span[1]].split())
-        own = [c.text for c in claims if c.span == span]
-        if not text or any(" ".join(t.split()).lower() == text.lower() for t in own):
+        own = " ".join(c.text for c in claims if c.span == span)
+        if not text or " ".join(own.split()).lower() == text.lower():
             continue
-        carried = Passage(index=0, text=" ".join(own))
-        if rules.findings([Claim(text=text, span=(0, len(text)))], [carried])[0] is not None:
+        missing = _content_stems(text) - _content_stems(own)
+        carried = [Passage(index=0, text=own)]
+        if missing or rules.findings([Claim(text=text, span=(0, len(text)))], carried)[0]:
             added.append(Claim(text=text, span=span))
     return sorted([*claims, *added], key=lambda c: c.span)
+
+
+def _content_stems(text: str) -> set[str]:
+    return {stem(t) for t in tokenize(text) if t not in STOPWORDS}
 
 
 def _whole(answer: str) -> Span:

@@ -396,6 +396,8 @@ async def test_llm_sources_not_verbatim_are_located() -> None:
     assert spans == {
         "The treaty was signed in 1919.": "The treaty was signed in 1919",
         "The treaty entered into force in 1920.": "it came into force in 1920.",
+        # the span says "came", which its claim does not: it is checked itself too
+        "it came into force in 1920.": "it came into force in 1920.",
         "Metformin is cheap.": "Metformin is cheap and widely used.",
         "Metformin is widely used.": "Metformin is cheap and widely used.",
     }
@@ -584,6 +586,11 @@ def test_a_heading_that_ends_a_sentence_is_checked() -> None:
         ("Metformin always lowers blood glucose.", "Metformin lowers blood glucose."),
         ("Metformin raises blood glucose.", "Metformin lowers blood glucose."),
         ("Metformin only lowers blood glucose.", "Metformin lowers blood glucose."),
+        ("Metformin used to lower blood glucose.", "Metformin lowers blood glucose."),
+        ("Metformin still lowers blood glucose.", "Metformin lowers blood glucose."),
+        ("It is false that metformin lowers blood glucose.", "Metformin lowers blood glucose."),
+        ("Every patient on metformin lowers blood glucose.", "Metformin lowers blood glucose."),
+        ("Metformin lowers blood glucose in severe cases.", "Metformin lowers blood glucose."),
     ],
 )
 def test_what_the_llm_extractor_shows_is_what_was_checked(span: str, claim: str) -> None:

@@ -224,3 +224,31 @@ def test_passages_that_agree_still_support() -> None:
         {"answer": "The maximum daily dose of metformin is 2550 mg.", "context": passages}
     )
     assert out["claims"][0]["label"] == "supported"
+
+
+DISAGREEING = [
+    (
+        "The Treaty of Versailles was signed in 1919.",
+        "The Treaty of Versailles was signed in 1921.",
+    ),
+    ("The bridge is 1,200 metres long.", "The bridge is 1,500 metres long."),
+    ("The drug was approved in 2005.", "The drug was approved in 2011."),
+    ("The survey covered 40% of households.", "The survey covered 60% of households."),
+    ("The company employs 300 people.", "The company employs 3,000 people."),
+    ("Aspirin is safe in pregnancy.", "Aspirin is not safe in pregnancy."),
+    ("The vaccine was approved for children.", "The vaccine was not approved for children."),
+    ("The museum opens on Mondays.", "The museum does not open on Mondays."),
+]
+
+
+@pytest.mark.parametrize(("one", "other"), DISAGREEING)
+def test_a_poisoned_passage_makes_the_claim_contested(one: str, other: str) -> None:
+    """Whichever side the claim takes, it is `contradicted` when the passages disagree."""
+    passages = [f"Background. {one}", f"Other news. {other}"]
+    for claim in (one, other):
+        out = create_verifier().invoke({"answer": claim, "context": passages})
+        assert out["claims"][0]["label"] == "contradicted", (claim, out["claims"][0])
+        assert out["decision"] == "refuse"
+    # control: without the disagreeing passage, the claim is supported
+    out = create_verifier().invoke({"answer": one, "context": [f"Background. {one}"]})
+    assert out["decision"] == "return", out["claims"]
