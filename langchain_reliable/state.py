@@ -80,11 +80,12 @@ class RAGOutput(TypedDict):
     attempts: Annotated[int, Field(description="Generations made (1 + retries used).")]
     report: Annotated[dict[str, Any], Field(description="ReliabilityReport of the final attempt.")]
     documents: Annotated[list[Document], Field(description="The retrieved passages.")]
-    sources: NotRequired[
-        Annotated[
-            list[dict[str, Any]],
-            Field(description="With citations on: the passages each [n] marker points to."),
-        ]
+    sources: Annotated[
+        list[dict[str, Any]],
+        Field(
+            description="The passages each [n] marker points to (citations on); "
+            "empty when nothing is cited, the answer refused included."
+        ),
     ]
 
 

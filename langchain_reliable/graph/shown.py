@@ -115,8 +115,8 @@ async def aemit_verified(text: str, config: RunnableConfig) -> None:
 
 
 def sources_output(sources: list[Source]) -> dict[str, Any]:
-    """The `sources` output key, present only when the answer cites any."""
-    return {"sources": [s.model_dump() for s in sources]} if sources else {}
+    """The `sources` output key: the cited passages, always present (empty: none cited)."""
+    return {"sources": [s.model_dump() for s in sources]}
 
 
 __all__ = [

@@ -80,6 +80,10 @@ class RAGResponse(BaseModel):
     attempts: int = Field(description="Generations made (1 + retries used).")
     report: ReliabilityReport = Field(description="Claim-level report of the final attempt.")
     documents: list[Document] = Field(default_factory=list, description="Retrieved passages.")
+    sources: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The passages each [n] marker points to; empty when nothing is cited.",
+    )
 
 
 class VerifyRequest(BaseModel):
