@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from langchain_reliable.schemas import ClaimVerdict
+from langchain_reliable.schemas import ClaimVerdict, Evidence
+from langchain_reliable.text import content_stems
 
 MAX_PASSAGES_PER_CLAIM = 3
 _QUOTE_CHARS = 160
@@ -70,7 +71,7 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
         if text[end - 1] in ".!?":
             end -= 1
         numbers: list[int] = []
-        for evidence in sorted(verdict.evidence, key=lambda e: -e.score):
+        for evidence in _supporting(verdict):
             if evidence.passage not in sources:
                 sources[evidence.passage] = Source(
                     number=len(sources) + 1,
@@ -87,6 +88,18 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
     for position, marker in reversed(inserts):
         text = text[:position] + marker + text[position:]
     return text, list(sources.values())
+
+
+def _supporting(verdict: ClaimVerdict) -> list[Evidence]:
+    """The evidence a marker may cite.
+
+    The quote the verdict rests on, and any other quote holding every content word and
+    number of the claim: a passage only about the same topic is never cited.
+    """
+    first, *rest = verdict.evidence
+    needed = set(content_stems(verdict.text))
+    held = [e for e in rest if needed <= set(content_stems(e.quote))]
+    return [first, *sorted(held, key=lambda e: -e.score)]
 
 
 def sources_block(sources: Sequence[Source], heading: str = "Sources:") -> str:

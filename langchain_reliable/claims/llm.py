@@ -31,7 +31,7 @@ from langchain_reliable.claims.mapping import mismatch, overlapping, uncarried, 
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape
 from langchain_reliable.schemas import Claim, Cost
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.text import content_stems
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
 
@@ -345,15 +345,11 @@ def with_span_claims(answer: str, claims: list[Claim]) -> list[Claim]:
         own = " ".join(c.text for c in claims if c.span == span)
         if not text or " ".join(own.split()).lower() == text.lower():
             continue
-        missing = _content_stems(text) - _content_stems(own)
+        missing = set(content_stems(text)) - set(content_stems(own))
         carried = [Passage(index=0, text=own)]
         if missing or rules.findings([Claim(text=text, span=(0, len(text)))], carried)[0]:
             added.append(Claim(text=text, span=span))
     return sorted([*claims, *added], key=lambda c: c.span)
-
-
-def _content_stems(text: str) -> set[str]:
-    return {stem(t) for t in tokenize(text) if t not in STOPWORDS}
 
 
 def _whole(answer: str) -> Span:

@@ -1,6 +1,7 @@
 """The graphs and the guard composed with real LangChain pieces (prompts, parsers, fake models)."""
 
 import asyncio
+import re
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -24,6 +25,7 @@ from langchain_reliable import (
 from langchain_reliable.citations import cite
 from langchain_reliable.graph.inputs import as_question
 from langchain_reliable.outcomes import CANNOT_ANSWER
+from tests.fakes import ScriptedChatModel
 
 PASSAGES = [
     "The treaty was signed on 28 June 1919.",
@@ -293,3 +295,22 @@ def test_renderings_escape_and_mark_spans():
     text = render_markdown(report, answer)
     assert "<script>" not in text and f"~~{PAID}~~ *(unsupported)*" in text
     assert f"{SIGNED} [1]" in text and "| 1 | " in text
+
+
+def test_a_marker_cites_only_passages_that_support_its_claim():
+    """The HbA1c passage is never cited for the dose claim, though it is retrieved."""
+    passages = [
+        "The maximum daily dose of metformin is 2550 mg.",
+        "Metformin typically reduces HbA1c by about 1.5%.",
+        "Common side effects of metformin include nausea.",
+    ]
+    answer = "The maximum daily dose of metformin is 2550 mg. Metformin reduces HbA1c by 1.5%."
+    model = ScriptedChatModel([AIMessage(answer)] * 3)
+    out = create_reliable_rag(model, passages, k=3, citations=True).invoke("Tell me.")
+    assert out["decision"] == "return"
+    cited = {s["number"]: s["quote"] for s in out["sources"]}
+    body = out["answer"].split("\n\nSources:")[0]
+    first, second = body.split(". ")[:2]
+    for sentence, must in ((first, "2550"), (second, "HbA1c")):
+        numbers = [int(n) for n in re.findall(r"\[(\d+)\]", sentence)]
+        assert numbers and all(must in cited[n] for n in numbers), (sentence, cited)
