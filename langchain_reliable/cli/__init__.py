@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="reliable-rag",
         description="Verify RAG answers claim by claim against their sources.",
-        epilog=EXIT_CODES,
+        epilog=f"{EXIT_CODES}\n(each COMMAND --help lists its own)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")

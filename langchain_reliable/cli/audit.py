@@ -15,13 +15,14 @@ from langchain_reliable.cli.common import (
     Subparsers,
     UsageError,
     add_command,
+    exit_codes,
 )
 
 _SHOWN = 50
 """Problems printed at most; the rest are counted."""
 
-EXIT_CODES = (
-    "exit codes:\n  0  chain intact\n  1  tampered or damaged\n  2  usage error (no such file)"
+EXIT_CODES = exit_codes(
+    ok="chain intact", not_verified="tampered, damaged, or records a witness saw are gone"
 )
 
 

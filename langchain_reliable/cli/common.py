@@ -23,13 +23,25 @@ from langchain_reliable.verifiers import needs_model, verifier_specs_help
 
 EXIT_OK, EXIT_NOT_VERIFIED, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
 
-EXIT_CODES = (
-    "exit codes:\n"
-    "  0  ok: verified and returned as is (audit: chain intact)\n"
-    "  1  not verified: filtered or refused (audit: chain broken)\n"
-    "  2  usage error\n"
-    "  3  runtime failure"
+
+def exit_codes(**meanings: str) -> str:
+    """A command's exit-code block.
+
+    ``ok`` (0) and ``not_verified`` (1) as the command gives them, then the usage
+    error (2) and the runtime failure (3) every command shares.
+    """
+    lines = ["exit codes:"]
+    for code, key in ((EXIT_OK, "ok"), (EXIT_NOT_VERIFIED, "not_verified")):
+        if key in meanings:
+            lines.append(f"  {code}  {meanings[key]}")
+    lines += [f"  {EXIT_USAGE}  usage error", f"  {EXIT_FAILURE}  runtime failure"]
+    return "\n".join(lines)
+
+
+EXIT_CODES = exit_codes(
+    ok="verified and returned as is", not_verified="not verified: filtered or refused"
 )
+"""The exit codes of the commands that verify an answer (verify, ask, demo)."""
 
 Subparsers = argparse._SubParsersAction
 
@@ -180,6 +192,7 @@ __all__ = [
     "build_chat_model",
     "cited_evidence",
     "configuring",
+    "exit_codes",
     "non_negative_int",
     "one_line",
     "passage_ref",

@@ -12,6 +12,7 @@ from langchain_reliable.cli.common import (
     Subparsers,
     UsageError,
     add_command,
+    exit_codes,
     non_negative_int,
     positive_int,
 )
@@ -66,7 +67,7 @@ Exit 0 when at least one file was indexed, 3 when none.
 
 def add(sub: Subparsers) -> None:
     """Add the ``ingest`` command."""
-    parser = add_command(sub, "ingest", TEXT)
+    parser = add_command(sub, "ingest", TEXT, epilog=exit_codes(ok="the index was written"))
     parser.add_argument("dir", metavar="DIR", help="folder (or file) to index")
     parser.add_argument(
         "--index", required=True, metavar="PATH", help="folder to save the index in"

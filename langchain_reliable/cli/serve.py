@@ -9,6 +9,7 @@ from langchain_reliable.cli.common import (
     Subparsers,
     add_command,
     configuring,
+    exit_codes,
     positive_int,
 )
 from langchain_reliable.policy import PRESETS
@@ -68,7 +69,7 @@ RELIABLE_RAG_API_KEY requires a key on both routes (a blank key is an error).
 
 def add(sub: Subparsers) -> None:
     """Add the ``serve`` command."""
-    parser = add_command(sub, "serve", TEXT)
+    parser = add_command(sub, "serve", TEXT, epilog=exit_codes(ok="the server stopped"))
     parser.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--index", default=None, metavar="PATH", help="FAISS index folder")

@@ -503,3 +503,20 @@ def test_real_process_stdin_json_and_usage_error():
     assert done.returncode == EXIT_USAGE
     assert "no such file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "says", "never"),
+    [
+        (["ingest"], "0  the index was written", "  1  "),
+        (["serve"], "0  the server stopped", "  1  "),
+        (["verify"], "1  not verified: filtered or refused", "chain"),
+        (["audit", "verify"], "0  chain intact", "refused"),
+        (["batch"], "IN holds no rows", "chain"),
+    ],
+)
+def test_each_command_lists_its_own_exit_codes(capsys, command, says, never):
+    assert main([*command, "--help"]) == EXIT_OK
+    out = capsys.readouterr().out
+    exit_block = out[out.index("exit codes:") :]
+    assert says in exit_block and never not in exit_block
