@@ -68,6 +68,7 @@ class VerifyDeps:
         presentation: refusal and caveat texts, citations; run settings adjust it.
         context_key: the state key holding the passages.
         answer_key: the state key holding the answer to verify.
+        audit: where each decision is recorded, if anywhere.
     """
 
     verification: Verification
@@ -75,6 +76,7 @@ class VerifyDeps:
     presentation: Presentation = field(default_factory=Presentation)
     context_key: str = "context"
     answer_key: str = "answer"
+    audit: AuditLog | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,13 +87,11 @@ class RAGDeps(VerifyDeps):
         chat: the chat model that answers.
         retriever: searches the knowledge for the question.
         max_retries: regenerations allowed unless a run's settings say otherwise.
-        audit: where each decision is recorded, if anywhere.
     """
 
     chat: BaseChatModel
     retriever: BaseRetriever
     max_retries: int = 1
-    audit: AuditLog | None = None
     context_key: str = "documents"
     answer_key: str = "draft"
 
@@ -179,12 +179,19 @@ def write_verdicts(report: ReliabilityReport) -> None:
 
 async def averify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Verify, then decide at once: the report's fields are the verifier graph's output."""
-    return decided(state, deps, *await achecked(state, config, deps))
+    return audited(state, config, deps, decided(state, deps, *await achecked(state, config, deps)))
 
 
 def verify_alone(state: VerifyState, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Sync path of `averify_alone`."""
-    return decided(state, deps, *checked(state, config, deps))
+    return audited(state, config, deps, decided(state, deps, *checked(state, config, deps)))
+
+
+def audited(state: dict, config: RunnableConfig, deps: VerifyDeps, out: dict) -> dict:
+    """`out`, recorded in the audit log (the verifier graph's decision), if one is kept."""
+    if deps.audit is not None:
+        deps.audit.record_decision(state, {"decision": out["decision"], "report": out}, config)
+    return out
 
 
 def decided(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
+from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
 from langchain_reliable.graph import nodes
@@ -27,6 +30,7 @@ def create_verifier(
     limits: Limits | None = None,
     citations: bool = False,
     caveat_text: str | None = None,
+    audit_log: Any = None,
 ) -> ReliableVerifierGraph:
     """Build the verifier graph: answer + context (+ question) -> `ReliabilityReport` fields.
 
@@ -39,6 +43,8 @@ def create_verifier(
         limits: input bounds; see `Limits`.
         citations: cite the sources in `filtered_answer` (`[n]` and a sources list).
         caveat_text: your note after `filtered_answer`; `{removed}` is the count.
+        audit_log: an `AuditLog`, a path for one, or None: each decision is recorded
+            (question or its hash, claims, decision, models, latency).
 
     Raises:
         ConfigurationError: an argument names something unknown or is out of range.
@@ -56,6 +62,7 @@ def create_verifier(
             verification=Verification.build(verifier, extractor, model, limits),
             policy=as_policy(policy),
             presentation=Presentation(caveat_text=caveat_text, citations=citations),
+            audit=as_audit_log(audit_log),
         )
     builder = StateGraph(
         VerifyState,

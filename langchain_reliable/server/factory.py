@@ -224,8 +224,8 @@ def create_app(
         workers: threads that run the graphs, off the event loop (default: one a core;
             more requests wait their turn without blocking it).
         environ: the environment to read (default `os.environ`).
-        audit_dir: folder shared by all replicas for the audit chains of the RAG
-            graph built here; this replica writes ``audit-<replica>.jsonl`` with its
+        audit_dir: folder shared by all replicas for the audit chains of the graphs
+            built here (both routes); this replica writes ``audit-<replica>.jsonl`` with its
             id from `RELIABLE_RAG_REPLICA_ID`, else ``<hostname>-<pid>``. None reads
             `RELIABLE_RAG_AUDIT_DIR`; neither set keeps no audit log.
         hash_questions: store a SHA-256 of each question in the audit log instead
@@ -269,15 +269,17 @@ def create_app(
     shared: dict[str, Any] = {"policy": floor.policy, "limits": limits}
     audit_dir = audit_dir or env.get(ENV_AUDIT_DIR, "").strip() or None
     replica = default_replica_id(env)
+    hashed = _flag(hash_questions, env, ENV_HASH_QUESTIONS)
+    audit = replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
     if rag is None:
-        hashed = _flag(hash_questions, env, ENV_HASH_QUESTIONS)
-        audit = replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
         rag = default_rag(
             model=model, index=index, verifier=spec, environ=environ, **shared,
             max_retries=max_retries, audit_log=audit,
         )  # fmt: skip
     if verifier is None or spec is not None:
-        verifier = default_verifier(verifier=spec, model=model, environ=environ, **shared)
+        verifier = default_verifier(
+            verifier=spec, model=model, environ=environ, **shared, audit_log=audit
+        )
     rag_input, verify_input = _bounded(RAGRequest, limits), _bounded(VerifyRequest, limits)
 
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reliable-rag")

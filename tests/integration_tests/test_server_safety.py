@@ -259,7 +259,7 @@ def test_health_answers_while_a_pathological_answer_is_verified(server):
 
 
 def test_serve_hashes_questions_in_the_audit_log(tmp_path):
-    """`serve --audit-dir D --hash-questions`: the question is never stored in clear."""
+    """`serve --audit-dir D --hash-questions`: both routes recorded, no question in clear."""
     pytest.importorskip("langserve")
     port = free_port()
     audit = tmp_path / "audit"
@@ -272,9 +272,11 @@ def test_serve_hashes_questions_in_the_audit_log(tmp_path):
         client(base) as http,
     ):
         assert http.post("/reliable-rag/invoke", json=_rag()).status_code == 200
+        verify = {**VERIFY, "question": QUESTION}
+        assert http.post("/verify/invoke", json={"input": verify}).status_code == 200
     text = "".join(p.read_text("utf-8") for p in audit.glob("audit-*.jsonl"))
     records = [json.loads(line) for line in text.splitlines()]
-    assert records and all(r["question_hashed"] for r in records)
+    assert len(records) == 2 and all(r["question_hashed"] for r in records)  # both routes
     assert QUESTION not in text
 
 

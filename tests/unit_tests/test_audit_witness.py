@@ -89,3 +89,20 @@ def test_a_witness_of_a_broken_chain_is_refused(tmp_path, capsys):
     lines = _lines(path)
     path.write_text(lines[0].replace("q0", "qX") + lines[1], "utf-8")
     assert main(["audit", "anchor", str(path), "--export", "-"]) == EXIT_NOT_VERIFIED
+
+
+def test_the_verifier_graph_keeps_an_audit_log(tmp_path):
+    """`create_verifier(audit_log=...)` records each decision, hashed questions too."""
+    from langchain_reliable import create_verifier
+    from langchain_reliable.audit import verify_chain
+
+    path = tmp_path / "verify.jsonl"
+    check = create_verifier(audit_log=AuditLog(path, hash_questions=True))
+    inputs = {"answer": "Paris is in France.", "context": ["Paris is in France."]}
+    assert check.invoke({**inputs, "question": "Where is Paris?"})["decision"] == "return"
+    assert check.invoke({**inputs, "answer": "Paris is in Spain."})["decision"] != "return"
+    records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    assert [r["decision"] for r in records][0] == "return" and len(records) == 2
+    assert "Where is Paris?" not in path.read_text("utf-8")
+    assert records[1]["claims"][0]["label"] != "supported"
+    assert verify_chain(path).ok
