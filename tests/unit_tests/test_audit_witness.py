@@ -102,7 +102,7 @@ def test_the_verifier_graph_keeps_an_audit_log(tmp_path):
     assert check.invoke({**inputs, "question": "Where is Paris?"})["decision"] == "return"
     assert check.invoke({**inputs, "answer": "Paris is in Spain."})["decision"] != "return"
     records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-    assert [r["decision"] for r in records][0] == "return" and len(records) == 2
+    assert len(records) == 2 and records[0]["decision"] == "return"
     assert "Where is Paris?" not in path.read_text("utf-8")
     assert records[1]["claims"][0]["label"] != "supported"
     assert verify_chain(path).ok
