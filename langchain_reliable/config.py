@@ -61,7 +61,7 @@ class ReliabilityContext:
         str | None,
         Field(
             description="Lowest level filtered once retries are spent: "
-            "'HIGH', 'MEDIUM', 'LOW' or 'none'."
+            "'HIGH', 'MEDIUM', 'LOW', or 'refuse' (also 'none': never filter, refuse)."
         ),
     ] = None
     max_retries: Annotated[
@@ -117,7 +117,7 @@ def resolve_policy(base: Policy, settings: dict[str, Any]) -> Policy:
     }
     if "filter_at" in settings:
         value = settings["filter_at"]
-        updates["filter_at"] = None if str(value).lower() == "none" else value
+        updates["filter_at"] = None if str(value).lower() in ("none", "refuse") else value
     if not updates:
         return policy
     try:

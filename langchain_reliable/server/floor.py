@@ -2,7 +2,7 @@
 
 A setting is *looser* when it lets more text reach the user: a lower
 `high_threshold` or `medium_threshold`, a lower `return_at` or `filter_at`
-(`filter_at: none`, refuse instead of filter, is the strictest),
+(`filter_at: refuse` (or `none`): refuse instead of filter, the strictest),
 `return_without_claims` where the server refuses such answers, a preset whose
 blocking labels are fewer (``strict`` > ``balanced`` > ``lenient``), or more
 regenerations (`max_retries` above the server's: each retry is another chance
@@ -44,7 +44,7 @@ COMPARED = frozenset(
 
 
 def _show(level: str | None) -> str:
-    return "none (refuse)" if level is None else level
+    return "refuse" if level is None else level
 
 
 class PolicyRejected(Exception):

@@ -69,7 +69,7 @@ def settings_config(floor: PolicyFloor) -> type[BaseModel]:
     preset = policy.name if policy.name in PRESETS and not floor.locked else None
     server = "locked on this server" if floor.locked else f"the server's: {policy.name}"
     own = "Leave empty for the preset's value"
-    filter_at = "none (refuse)" if policy.filter_at is None else policy.filter_at
+    filter_at = "refuse" if policy.filter_at is None else policy.filter_at
     fields = {
         "policy": _setting(
             str,
@@ -98,9 +98,9 @@ def settings_config(floor: PolicyFloor) -> type[BaseModel]:
         ),
         "filter_at": _setting(
             str,
-            {"type": "string", "enum": [*_LEVELS, "none"]},
+            {"type": "string", "enum": [*_LEVELS, "refuse"]},
             "Lowest level at which unverified claims are removed once retries are spent; "
-            f"below it, or 'none', the answer is refused. {own} (server: {filter_at}).",
+            f"below it, or 'refuse', the answer is refused. {own} (server: {filter_at}).",
         ),
         "max_retries": _setting(
             int,

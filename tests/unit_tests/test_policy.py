@@ -97,3 +97,8 @@ def test_settings_merge_context_then_configurable():
     p = resolve_policy(PRESETS["balanced"], merged)
     assert p.high_threshold == 0.99 and p.filter_at is None
     assert resolve_policy(PRESETS["balanced"], {"filter_at": "none"}).filter_at is None
+
+
+def test_refuse_is_a_name_for_never_filtering():
+    """The playground offers 'refuse' beside its empty choice (the server's value)."""
+    assert resolve_policy(PRESETS["balanced"], {"filter_at": "refuse"}).filter_at is None
