@@ -120,6 +120,17 @@ _REQUEST = re.compile(
     r"(?:(?:so|and|ok|okay|well|then)\W+)*(?:can|could|would|will) you (?:please )?(?:tell|give|"
     r"explain|show|describe|list|share|help|summari[sz]e|provide|elaborate|talk)\b(?!.*\b(?:whether|if)\b)"
 )
+# A question about the assistant's own taste or experience ("Do you like jazz?", "Have
+# you tried it?"): its yes or no states no fact a passage could hold. A closed list of
+# verbs, and no clause after them ("Do you know that X?" is not one).
+_PERSONAL = re.compile(
+    r"(?:(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|"
+    r"might|must)\b)[^?]*,\s*)?(?:(?:so|and|ok|okay|well|then|also)\W+)*"
+    r"(?:do|did|have|would|will|are) you "
+    r"(?:ever |also |still |really |even )?(?:like|love|enjoy|prefer|watch|read|play|listen|"
+    r"follow|try|tried|hear|heard|visit|visited|use|used|own|eat|cook|travel|been|go|went|"
+    r"have a favou?rite|a fan)\b(?!.*\b(?:that|whether|if|how|why|what|when|where|who)\b)"
+)
 _WHETHER = re.compile(r"\b(?:whether|if)\b|, (?:right|correct|true)$")
 # A question a yes or a no cannot answer: it asks what, who, when, how much ...
 _WH_QUESTION = re.compile(
@@ -133,14 +144,15 @@ _PIECE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\|\s*")
 def is_yes_no_question(question: str) -> bool:
     """Tell whether a yes or a no could answer `question`, whatever its phrasing.
 
-    Any question but a wh-question or a request counts ("Is it safe?", "So, is it
+    Any question but a wh-question, a request, or a question about the assistant's
+    own taste or experience ("Do you like jazz?") counts ("Is it safe?", "So, is it
     safe?", "Tell me whether it is safe", "It is safe, right?"), read in its last
     sentence, so a reply to it is checked with it.
     """
     last = last_question(question)
     norm = normalise(last)
     asks = last.rstrip(" \t\n*_\"')").endswith("?") or _WHETHER.search(norm) is not None
-    return asks and _WH_QUESTION.match(norm) is None and _REQUEST.match(norm) is None
+    return asks and not any(p.match(norm) for p in (_WH_QUESTION, _REQUEST, _PERSONAL))
 
 
 def last_question(question: str) -> str:

@@ -324,3 +324,23 @@ def test_round_two_through_the_cli(case, capsys) -> None:
         else:
             assert code == EXIT_NOT_VERIFIED
             assert bad not in _shown(out, answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "checked"),
+    [
+        ("Do you like the Patriots?", False),
+        ("i love using amazon, have you tried it?", False),
+        ("Do you ever read the Bible?", False),
+        ("Do you know that metformin cures cancer?", True),
+        ("Have you heard that metformin was banned?", True),
+        ("Is it safe, do you like it?", True),
+        ("Is 5000 mg the maximum daily dose of metformin?", True),
+    ],
+)
+def test_a_yes_to_a_question_about_the_assistant_states_no_fact(question, checked) -> None:
+    """A "Yes" to "Do you like X?" is about the assistant; to "Do you know that X?" it is X."""
+    from langchain_reliable.coverage import is_yes_no_question
+
+    assert is_yes_no_question(question) is checked
+    assert is_glue("Yes.", yes_no_question=is_yes_no_question(question)) is not checked
