@@ -255,3 +255,52 @@ def test_an_empty_input_says_so_and_exits_non_zero(tmp_path, capsys):
     code = main(["batch", str(source), str(tmp_path / "out.jsonl"), "--no-progress"])
     assert code == EXIT_NOT_VERIFIED
     assert "holds no rows" in capsys.readouterr().err
+
+
+_OK = {"answer": "Paris is the capital of France.", "context": ["Paris is the capital of France."]}
+_FALSE = {
+    "answer": "Paris is the capital of Spain.",
+    "context": ["Paris is the capital of France."],
+}
+# Two rows each: an earlier true row, then a later false row whose id collides with it.
+COLLIDING_IDS = [
+    ("int_and_str", 7, "7"),
+    ("same_str", "q1", "q1"),
+    ("same_int", 3, 3),
+    ("line_number_and_explicit", None, 1),  # the first row has no id: it is row 1
+    ("str_and_int", "12", 12),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "second"), COLLIDING_IDS, ids=[c[0] for c in COLLIDING_IDS]
+)
+def test_a_colliding_id_never_gives_the_false_row_a_report(tmp_path, name, first, second):
+    rows = [{**_OK, "id": first}, {**_FALSE, "id": second}]
+    rows = [{k: v for k, v in r.items() if v is not None} for r in rows]
+    source = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.duplicates, summary.errors, summary.verified) == (1, 1, 1)
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    reports = [r for r in records if "decision" in r]
+    assert len(reports) == 1 and reports[0]["claims"][0]["text"] == _OK["answer"]
+    # control: distinct ids, both verified
+    rows[1]["id"] = "other"
+    source = write_jsonl(tmp_path / "in2.jsonl", rows)
+    summary = verify_batch(source, tmp_path / "out2.jsonl", workers=1, progress=False)
+    assert (summary.duplicates, summary.errors, summary.verified) == (0, 0, 2)
+
+
+@pytest.mark.parametrize("field", ["answer", "context", "question"])
+def test_a_row_changed_in_any_field_is_not_resumed(tmp_path, field):
+    row = {**_OK, "id": "q", "question": "What is the capital of France?"}
+    source = write_jsonl(tmp_path / "in.jsonl", [row])
+    out = tmp_path / "out.jsonl"
+    assert verify_batch(source, out, workers=1, progress=False).verified == 1
+    changed = {"answer": _FALSE["answer"], "context": ["Paris is in Spain."], "question": "Why?"}
+    write_jsonl(source, [{**row, field: changed[field]}])
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.changed, summary.skipped) == (1, 0)
+    write_jsonl(source, [row])  # control: the row as written is skipped
+    assert verify_batch(source, out, workers=1, progress=False).skipped == 1
