@@ -106,3 +106,29 @@ def test_the_verifier_graph_keeps_an_audit_log(tmp_path):
     assert "Where is Paris?" not in path.read_text("utf-8")
     assert records[1]["claims"][0]["label"] != "supported"
     assert verify_chain(path).ok
+
+
+def test_a_log_emptied_with_its_anchor_deleted_is_caught(tmp_path, capsys):
+    path = tmp_path / "audit.jsonl"
+    _write(AuditLog(path), 2)
+    witness = tmp_path / "elsewhere.json"
+    assert main(["audit", "anchor", str(path), "--export", str(witness)]) == EXIT_OK
+    path.write_text("", "utf-8")
+    Path(f"{path}.anchor").unlink()
+    assert main(["audit", "verify", str(path), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
+    assert "witnessed with 2 records, has 0" in capsys.readouterr().out
+
+
+def test_a_replica_chain_swapped_for_another_is_caught(tmp_path, capsys):
+    folder = tmp_path / "audit"
+    _write(replica_log(folder, "r1"), 2)
+    witness = tmp_path / "elsewhere.json"
+    assert main(["audit", "anchor", str(folder), "--export", str(witness)]) == EXIT_OK
+    other = tmp_path / "other"
+    _write(replica_log(other, "r1"), 2)  # the same replica id, another history
+    for file in other.glob("audit-r1.jsonl*"):
+        file.replace(folder / file.name)
+    assert main(["audit", "verify", str(folder)]) == EXIT_OK  # it verifies on its own
+    capsys.readouterr()
+    assert main(["audit", "verify", str(folder), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
+    assert "rewritten" in capsys.readouterr().out
