@@ -89,8 +89,9 @@ class Policy(BaseModel):
         flags = set(report.flags)
         if "no_context" in flags:
             return "refuse"
-        if {"render_mismatch", "extractor_error", "generator_error"} & flags:
-            # what was checked is not what would be shown, or a part failed
+        if {"render_mismatch", "extractor_error", "generator_error", "off_topic"} & flags:
+            # what was checked is not what would be shown, a part failed, or the
+            # answer does not address the question: filtering cannot mend any of them
             return "retry" if retries_left > 0 else "refuse"
         covered = not {"empty_answer", "uncovered_text"} & flags
         allowed = self.return_without_claims or "abstention" in flags

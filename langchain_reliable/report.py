@@ -64,17 +64,18 @@ def build_report(
 ) -> ReliabilityReport:
     """Score verdicts into a report.
 
-    With nothing to check (no answer, no passages) it is LOW; an answer with no claim
-    is never HIGH: at most MEDIUM, whatever the thresholds (nothing in it was verified).
+    With nothing verified (no answer, no passages, no claim: an abstention) the
+    reliability is 0.0, so it is LOW. An answer flagged `off_topic` (no claim
+    addresses the question) is never HIGH: at most MEDIUM, whatever the thresholds.
     `unlisted` counts uncertain claims that one listed verdict stands for (the claims
     past `Limits.max_claims`), so the scores count each of them.
     """
     flags = list(dict.fromkeys(flags))
     reliability = reliability_score(verdicts, unlisted)
-    if not verdicts and {"empty_answer", "no_context"} & set(flags):
+    if not verdicts and not unlisted:  # nothing verified: an abstention is not reliable
         reliability = 0.0
     level = policy.decide_level(reliability)
-    if not verdicts and level == "HIGH":
+    if (not verdicts or "off_topic" in flags) and level == "HIGH":
         level = "MEDIUM"
     return ReliabilityReport(
         claims=list(verdicts),

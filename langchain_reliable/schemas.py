@@ -34,6 +34,7 @@ Flag = Literal[
     "render_mismatch",
     "extractor_error",
     "generator_error",
+    "off_topic",
 ]
 """A condition met while verifying an answer; the report's `notes` say why."""
 FailAction = Literal["refuse", "filter", "raise"]

@@ -49,7 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 2: leaf detectors over text
     ("checks",),
     # 3: per-passage indexes and the embedded models
-    ("passage_index", "embeddings", "entailment", "retrieval", "ingest"),
+    ("passage_index", "embeddings", "entailment", "retrieval", "ingest", "relevance"),
     # 4: what the passages say about one answer
     ("evidence", "passage_facts"),
     # 5: the two seams and the rules layer

@@ -15,6 +15,7 @@ from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import InputError
 from langchain_reliable.policy import Policy
+from langchain_reliable.relevance import off_topic
 from langchain_reliable.rendering import render_hazards
 from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
@@ -223,6 +224,10 @@ class Verification:
                 f"only the first {self.limits.max_claims} of {len(extracted.claims)} claims "
                 "verified; the rest count as uncertain and are never shown as verified"
             )
+        unrelated = off_topic(prepared.question, [c.text for c in claims])
+        if unrelated:
+            flags.append("off_topic")
+            notes.append(unrelated)
         early = None
         if not claims:
             early = VerificationResult(verdicts=[])

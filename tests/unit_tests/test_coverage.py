@@ -100,12 +100,13 @@ def test_claims_past_the_claim_limit_are_never_shown(policy) -> None:
 
 
 def test_no_claims_is_never_high_and_strict_refuses_it_unless_it_abstains() -> None:
+    """Nothing verified: reliability 0 (LOW), whatever is returned."""
     hello = verify("Hello! Thanks for asking.", "", "balanced")
-    assert (hello["decision"], hello["level"]) == ("return", "MEDIUM")
+    assert (hello["decision"], hello["level"], hello["reliability_score"]) == ("return", "LOW", 0)
     assert "no_claims" in hello["flags"]
     assert verify("Hello! Thanks for asking.", "", "strict")["decision"] == "refuse"
     idk = verify("I don't know.", "", "strict")
-    assert (idk["decision"], idk["level"]) == ("return", "MEDIUM")
+    assert (idk["decision"], idk["level"], idk["reliability_score"]) == ("return", "LOW", 0)
     assert {"no_claims", "abstention"} <= set(idk["flags"])
 
 
