@@ -15,9 +15,17 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from langchain_reliable.coverage import last_question
 from langchain_reliable.text import content_stems
+
+_ASKS = re.compile(
+    r"\?\s*$|^\W*(?:please\s+)?(?:tell|explain|describe|list|give|show|summari[sz]e|"
+    r"name|define|compare)\b",
+    re.IGNORECASE,
+)
 
 RELEVANT_AT = 0.2
 """The cosine at which a claim counts as about the question. Measured on hand-made
@@ -28,16 +36,19 @@ and paraphrase included) at or above 0.39; the tests hold both sides."""
 def off_topic(question: str, claims: Sequence[str], embeddings=None) -> str | None:
     """Why no claim addresses `question`, or None (some claim does, or nothing to compare).
 
-    A question of fewer than two content words ("When?", "Tell me more.") leans on the
-    conversation before it: it cannot be compared, so it is not judged.
+    What is judged is the question's last sentence, when it asks: it ends with "?" or
+    is a request ("Tell me about X", "Explain X"). A statement (a dialogue turn passed
+    as the question) is not judged, nor is a question of fewer than two content words
+    ("When?", "Tell me more."), which leans on the conversation before it.
     """
-    if len(content_stems(question)) < 2 or not claims:
+    asked = last_question(question)
+    if not _ASKS.search(asked) or len(content_stems(asked)) < 2 or not claims:
         return None
     if embeddings is None:
         from langchain_reliable.embeddings import default_embeddings
 
         embeddings = default_embeddings()
-    vectors = embeddings.encode([question, *claims])
+    vectors = embeddings.encode([asked, *claims])
     best = float((vectors[1:] @ vectors[0]).max())
     if best >= RELEVANT_AT:
         return None
