@@ -211,9 +211,7 @@ def is_glue(text: str, *, yes_no_question: bool = False) -> bool:
 
 # Signs that markdown or HTML uses as markup; any other symbol or digit is content.
 _MARKUP_SIGNS = frozenset("#*_~`|>-+•‣◦▪<=^")
-_REPLY_HEDGE = re.compile(
-    r"(?:not necessarily|maybe|perhaps|possibly|probably|i (?:think|believe|guess) so)\b"
-)
+_REPLY_HEDGE = re.compile(r"(?:maybe|perhaps|possibly|probably|i (?:think|believe|guess) so)\b")
 
 
 def _is_sign(char: str) -> bool:
@@ -256,11 +254,9 @@ CONTENT_FREE_WORDS = (
         for pattern in (*_OPENER_PATTERNS, _GREETING.pattern, _CONNECTOR.pattern, *HEDGES)
         for w in re.findall(r"[a-z][a-z'’]+", pattern.replace("(?:", " ").replace("\\s", " "))
     )
-    | frozenset(
-        """concise quick brief short core pieces covering following key main important
-        summary overview takeaway takeaways facts points notes reference references here's
-        what says states indicates shows mentions explains reports suggests addition
-        example instance it's that's i'm i'd yes""".split()  # noqa: SIM905
+    | frozenset(  # words of lead-ins the patterns above do not spell out
+        """concise quick core pieces covering following important takeaway reference
+        here's what""".split()  # noqa: SIM905
     )
 )
 """The closed vocabulary glue is made of: a piece with any other word is content."""

@@ -239,9 +239,7 @@ class ClaimFacts:
                 self.relevance[anchor] - _RELEVANCE_MARGIN
             ):
                 continue
-            clash = next((x for x in in_anchor if conflicts(q, x)), None)
-            if clash is None and q.kind == "count":
-                clash = _other_count(self.text, q, ctx.units[anchor], in_anchor)
+            clash = _clash(self.text, q, ctx.units[anchor], in_anchor)
             if clash is not None and self.strong_anchor:
                 conflict = conflict or (q, clash)
             elif not homes:
@@ -275,9 +273,7 @@ class ClaimFacts:
             for q in claimed:
                 if any(matches(q, x, ctx.years) for x in stated):
                     continue
-                clash = next((x for x in stated if conflicts(q, x)), None)
-                if clash is None and q.kind == "count":
-                    clash = _other_count(self.text, q, ctx.units[i], stated)
+                clash = _clash(self.text, q, ctx.units[i], stated)
                 if clash is not None:
                     return i, f"'{q.text}' against '{clash.text}'"
             close = self.word_coverage[i] >= 0.7 and self.cosine[i] >= 0.6
@@ -342,6 +338,14 @@ def _counted(text: str, end: int) -> str | None:
     """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
     m = _NEXT_WORD.match(text, end)
     return stem(m.group(1).lower()) if m else None
+
+
+def _clash(text: str, q: Quantity, unit: Unit, stated: list[Quantity]) -> Quantity | None:
+    """A value of `unit` (holding `stated`) of the same kind as `q` but another, if any."""
+    clash = next((x for x in stated if conflicts(q, x)), None)
+    if clash is None and q.kind == "count":
+        clash = _other_count(text, q, unit, stated)
+    return clash
 
 
 def _other_count(

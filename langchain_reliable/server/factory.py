@@ -136,30 +136,18 @@ def _flag(value: bool | None, environ: Mapping[str, str], name: str) -> bool:
     raise ConfigurationError(f"{name}={text!r}: expected 1/true/yes or 0/false/no")
 
 
-def _positive(value: int | None, environ: Mapping[str, str], name: str, default: int) -> int:
+def _positive(
+    value: int | None, environ: Mapping[str, str], name: str, default: int, setting: str
+) -> int:
     """`value`, else the positive integer in `environ[name]`, else `default`."""
     if value is None:
         text = environ.get(name, "").strip()
-        if not text:
-            return default
         try:
-            value = int(text)
+            value = int(text) if text else default
         except ValueError:
-            raise ConfigurationError(f"{name} must be a positive integer, got {text!r}") from None
+            raise ConfigurationError(f"{name}={text!r}: expected a positive integer") from None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(f"{name.lower()} must be a positive integer, got {value!r}")
-    return value
-
-
-def _max_body(value: int | None, environ: Mapping[str, str]) -> int:
-    if value is None:
-        text = environ.get(ENV_MAX_BODY_BYTES, "").strip()
-        try:
-            value = int(text) if text else DEFAULT_MAX_BODY_BYTES
-        except ValueError:
-            raise ConfigurationError(f"{ENV_MAX_BODY_BYTES}={text!r}: expected bytes") from None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(f"max_body_bytes must be a positive integer, got {value!r}")
+        raise ConfigurationError(f"{setting} must be a positive integer, got {value!r}")
     return value
 
 
@@ -263,7 +251,9 @@ def create_app(
     if workers < 1 or max_json_depth < 1:
         raise ConfigurationError("workers and max_json_depth must be at least 1")
     floor = PolicyFloor(as_policy(policy), max_retries, _flag(lock_policy, env, ENV_LOCK_POLICY))
-    body_limit = _max_body(max_body_bytes, env)
+    body_limit = _positive(
+        max_body_bytes, env, ENV_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, "max_body_bytes"
+    )
     limits = limits or Limits()
     spec = verifier if isinstance(verifier, str) else None
     shared: dict[str, Any] = {"policy": floor.policy, "limits": limits}
@@ -310,7 +300,9 @@ def create_app(
         max_body_bytes=body_limit,
         max_json_depth=max_json_depth,
         batch_inputs={RAG_PATH: rag_input, VERIFY_PATH: verify_input},
-        max_batch_inputs=_positive(max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS),
+        max_batch_inputs=_positive(
+            max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS, "max_batch_inputs"
+        ),
     )
 
     @app.get("/health", tags=["health"])
