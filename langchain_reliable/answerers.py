@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
 from langchain_reliable.text import content_stems, is_question, split_passage_sentences
@@ -47,8 +49,12 @@ class PromptAnswerer(BaseChatModel):
     """A chat model that answers from the graph's prompt by rule, not by a language model.
 
     Subclasses implement `reply`: the whole prompt and its `<question>` in, the text
-    and the ``response_metadata`` of the answer out.
+    and the ``response_metadata`` of the answer out. Streamed, the answer comes word
+    by word, `tokens_per_second` words a second when set (a model's pace, for demos
+    and benchmarks), else at once.
     """
+
+    tokens_per_second: float | None = Field(default=None, gt=0)
 
     def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
         """The answer's text and metadata for `prompt` (its question already read out)."""
@@ -61,11 +67,37 @@ class PromptAnswerer(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        prompt = "\n".join(str(m.content) for m in messages)
-        match = _QUESTION.search(prompt)
-        text, metadata = self.reply(prompt, match.group(1).strip() if match else "")
+        text, metadata = self._answer(messages)
+        if self.tokens_per_second:  # as long as the streamed answer takes
+            time.sleep(max(0, len(_pieces(text)) - 1) / self.tokens_per_second)
         message = AIMessage(content=text, response_metadata=metadata)
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        text, metadata = self._answer(messages)
+        pieces = _pieces(text)
+        for i, piece in enumerate(pieces):
+            if self.tokens_per_second and i:
+                time.sleep(1 / self.tokens_per_second)
+            last = i == len(pieces) - 1
+            chunk = AIMessageChunk(content=piece, response_metadata=metadata if last else {})
+            yield ChatGenerationChunk(message=chunk)
+
+    def _answer(self, messages: list[BaseMessage]) -> tuple[str, dict[str, Any]]:
+        prompt = "\n".join(str(m.content) for m in messages)
+        match = _QUESTION.search(prompt)
+        return self.reply(prompt, match.group(1).strip() if match else "")
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` as streamed: each word with the space after it."""
+    return re.findall(r"\S+\s*|\s+", text) or [""]
 
 
 class ExtractiveAnswerer(PromptAnswerer):

@@ -96,13 +96,15 @@ class RAGState(TypedDict, total=False):
     attempt's `ReliabilityReport` as a dict from the moment `verify` writes it:
     `stream(..., stream_mode="values" | "updates")` shows it as it always has.
     `draft` is the attempt's unverified answer: working state, never output; `answer`
-    is written once, by the node that ends the run.
+    is written once, by the node that ends the run. `streamed` is the verified text
+    the `custom` stream has given so far (`sentence_stream`).
     """
 
     question: str
     documents: list[Document]
     started_at: float
     draft: str
+    streamed: str
     generation_error: str | None
     answer: str
     attempts: int

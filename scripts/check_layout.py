@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 1: settings, routing, scores, rendering, the audit log, formats
     (
         "_llm",
+        "_stream",
         "state",
         "policy",
         "config",

@@ -12,36 +12,32 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
-from langgraph.graph import StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
 from langchain_reliable._aio import fails_closed
 from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
+from langchain_reliable._stream import astream_with_timeout, stream_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
-from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.graph.inputs import as_question
-from langchain_reliable.graph.runnable import ReliableVerifierGraph
-from langchain_reliable.graph.shown import (
-    Presentation,
-    Shown,
-    aemit_verified,
-    emit_verified,
-    gate,
-    sources_output,
+from langchain_reliable.graph.sentence_stream import (
+    SentenceGate,
+    StreamVerified,
+    aadvance,
+    advance,
+    astream_draft,
+    sentence_gate,
+    stream_draft,
 )
+from langchain_reliable.graph.shown import Presentation, Shown, gate, sources_output
 from langchain_reliable.graph.verification import Verification, check_question_length
 from langchain_reliable.policy import Policy
 from langchain_reliable.prompts import load_prompt, wrap_passages
@@ -53,9 +49,6 @@ logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from langchain_reliable.audit import AuditLog
-
-TAGS = ["langchain-reliable"]
-G = TypeVar("G", bound=CompiledStateGraph)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,11 +80,15 @@ class RAGDeps(VerifyDeps):
         chat: the chat model that answers.
         retriever: searches the knowledge for the question.
         max_retries: regenerations allowed unless a run's settings say otherwise.
+        stream_verified: "sentence" (each sentence streamed once verified, where the
+            policy may filter), "answer" (the whole answer verified first) or "auto"
+            ("sentence" where verifying calls no model).
     """
 
     chat: BaseChatModel
     retriever: BaseRetriever
     max_retries: int = 1
+    stream_verified: StreamVerified = "auto"
     context_key: str = "documents"
     answer_key: str = "draft"
 
@@ -261,47 +258,75 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Answer from the passages; the stricter prompt from the second attempt on.
 
     The chat model gets `Limits.generate_timeout` seconds; past it the attempt's
-    answer is empty, which the verification refuses (fails closed).
+    answer is empty, which the verification refuses (fails closed). Where sentences
+    stream (`sentence_stream`), each verified sentence is emitted as it completes.
     """
     timeout = deps.verification.limits.generate_timeout
+    sentences = gate_for(state, config, deps)
+    held = state.get("streamed", "")
     try:
-        reply = invoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
+        if sentences is None:
+            draft = invoke_with_timeout(deps.chat, prompt(state), timeout, config=config).text
+        else:
+            pieces = stream_with_timeout(deps.chat, prompt(state), timeout, config=config)
+            draft, held = stream_draft(pieces, sentences, held, config)
     except TimeoutError:
-        return timed_out(state, timeout)
+        return timed_out(state, timeout, held)
     except BaseException as exc:
         if not fails_closed(exc):
             raise
-        return generation_failed(state, exc)
-    return generated(state, reply)
+        return generation_failed(state, exc, held)
+    return generated(state, str(draft), held)
 
 
 async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Async path of `generate`."""
     timeout = deps.verification.limits.generate_timeout
+    sentences = gate_for(state, config, deps)
+    held = state.get("streamed", "")
     try:
-        reply = await ainvoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
+        if sentences is None:
+            reply = await ainvoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
+            draft = reply.text
+        else:
+            pieces = astream_with_timeout(deps.chat, prompt(state), timeout, config=config)
+            draft, held = await astream_draft(pieces, sentences, held, config)
     except TimeoutError:
-        return timed_out(state, timeout)
+        return timed_out(state, timeout, held)
     except BaseException as exc:
         if not fails_closed(exc):
             raise
-        return generation_failed(state, exc)
-    return generated(state, reply)
+        return generation_failed(state, exc, held)
+    return generated(state, str(draft), held)
 
 
-def timed_out(state: RAGState, timeout: float | None) -> dict:
+def gate_for(state: RAGState, config: RunnableConfig, deps: RAGDeps) -> SentenceGate | None:
+    """The sentence gate of this attempt, or None where the whole answer is verified first."""
+    settings = run_settings(config, deps.policy)
+    return sentence_gate(
+        deps.stream_verified,
+        settings.policy,
+        deps.presentation.for_run(settings).citations,
+        verification=deps.verification,
+        passages=list(state.get("documents") or []),
+        question=as_question(state.get("question")),
+    )
+
+
+def timed_out(state: RAGState, timeout: float | None, streamed: str) -> dict:
     """The update when the chat model did not answer in time: no answer to show."""
     logger.warning("generation timed out after %s s; the attempt has no answer", timeout)
-    return {"draft": "", "attempts": state.get("attempts", 0) + 1}
+    return {"draft": "", "attempts": state.get("attempts", 0) + 1, "streamed": streamed}
 
 
-def generation_failed(state: RAGState, exc: BaseException) -> dict:
+def generation_failed(state: RAGState, exc: BaseException, streamed: str) -> dict:
     """The update when the chat model failed: no answer, and why (flag `generator_error`)."""
     logger.warning("generation failed (%s); the attempt has no answer", type(exc).__name__)
     return {
         "draft": "",
         "attempts": state.get("attempts", 0) + 1,
         "generation_error": f"{type(exc).__name__}: {exc}",
+        "streamed": streamed,
     }
 
 
@@ -318,12 +343,13 @@ def prompt(state: RAGState) -> list[BaseMessage]:
     ]
 
 
-def generated(state: RAGState, reply: AIMessage) -> dict:
-    """The update after a generation: the draft (unverified, not output) and one more attempt."""
+def generated(state: RAGState, draft: str, streamed: str) -> dict:
+    """The update after a generation: the unverified draft, one more attempt, what streamed."""
     return {
-        "draft": str(reply.text),
+        "draft": draft,
         "attempts": state.get("attempts", 0) + 1,
         "generation_error": None,
+        "streamed": streamed,
     }
 
 
@@ -354,7 +380,7 @@ def retry(state: RAGState, config: RunnableConfig) -> dict:
 def finish(state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: Decision) -> dict:
     """Write the graph's output for `decision` (the report as a dict), audit and stream it."""
     out = finished(state, config, deps, decision)
-    emit_verified(out["answer"], config)
+    advance(state.get("streamed", ""), out["answer"], config, final=True)
     return out
 
 
@@ -363,7 +389,7 @@ async def afinish(
 ) -> dict:
     """Async path of `finish`."""
     out = finished(state, config, deps, decision)
-    await aemit_verified(out["answer"], config)
+    await aadvance(state.get("streamed", ""), out["answer"], config, final=True)
     return out
 
 
@@ -399,51 +425,3 @@ def route_after_retrieve(state: RAGState) -> Literal["generate", "refuse"]:
 def route_after_verify(state: RAGState) -> Route:
     """Follow the route the policy chose in `verify`."""
     return state["route"]
-
-
-# -- wiring ----------------------------------------------------------------------------
-
-
-def as_node(
-    name: str,
-    func: Callable[..., Any],
-    afunc: Callable[..., Any] | None = None,
-    **bound: Any,
-) -> Runnable:
-    """A node from a sync and an optional async body, with `bound` keyword arguments bound.
-
-    The node carries a run name, tags and metadata for tracing.
-    """
-    if bound:
-        func = partial(func, **bound)
-        afunc = partial(afunc, **bound) if afunc is not None else None
-    return RunnableLambda(func, afunc=afunc, name=name).with_config(
-        run_name=name,
-        tags=[*TAGS, f"reliable:{name}"],
-        metadata={"langchain_reliable_node": name},
-    )
-
-
-def compile_graph(builder: StateGraph, name: str, cls: type[G] = ReliableVerifierGraph) -> G:
-    """Compile as `cls` with tags, streaming output values by default.
-
-    Streaming values (not per-node updates) makes the graph a drop-in step of an
-    LCEL chain: under `chain.stream` the next step receives the graph's output.
-    Per-node updates remain one argument away: `stream(..., stream_mode="updates")`.
-    """
-    compiled = builder.compile(name=name)
-    graph = cls(**{k: v for k, v in vars(compiled).items() if k != "__orig_class__"})
-    graph = graph.with_config(tags=TAGS)
-    graph.stream_mode = "values"
-    return graph
-
-
-@contextmanager
-def configuration_errors() -> Iterator[None]:
-    """Raise the `ValueError`s of building a graph as `ConfigurationError` (same message)."""
-    try:
-        yield
-    except ConfigurationError:
-        raise
-    except ValueError as exc:
-        raise ConfigurationError(str(exc)) from exc

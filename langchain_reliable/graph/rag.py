@@ -11,10 +11,12 @@ from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
 from langchain_reliable.graph import nodes
-from langchain_reliable.graph.nodes import RAGDeps, as_node, compile_graph, configuration_errors
+from langchain_reliable.graph.nodes import RAGDeps
 from langchain_reliable.graph.runnable import ReliableRAGGraph
+from langchain_reliable.graph.sentence_stream import STREAM_VERIFIED, StreamVerified
 from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
+from langchain_reliable.graph.wiring import as_node, compile_graph, configuration_errors
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.retrieval import as_chat_model, as_retriever
 from langchain_reliable.schemas import DECISIONS
@@ -36,6 +38,7 @@ def create_reliable_rag(
     citations: bool = False,
     refusal_text: str | None = None,
     caveat_text: str | None = None,
+    stream_verified: StreamVerified = "auto",
 ) -> ReliableRAGGraph:
     """Build the Reliable RAG graph: retrieve, generate, verify, then return/retry/filter/refuse.
 
@@ -53,6 +56,12 @@ def create_reliable_rag(
             the answer (output key `sources`); per run: `configurable={"citations": True}`.
         refusal_text: your refusal text (any language); verified claims are listed under it.
         caveat_text: your note after a filtered answer; `{removed}` is the count, "" for none.
+        stream_verified: "sentence": under a policy that may filter, each sentence of
+            the draft is verified as it completes and streamed (`custom` items
+            `verified_chunk`) once supported; "answer": the whole answer is verified
+            first; "auto" (default): "sentence" where verifying calls no model (the
+            embedded verifier, the sentence extractor). The final answer and report
+            are the same either way.
 
     Returns:
         A compiled LangGraph graph (`ReliableRAGGraph`). It also takes the question as
@@ -72,6 +81,10 @@ def create_reliable_rag(
     with configuration_errors():
         if not isinstance(max_retries, int) or max_retries < 0:
             raise ValueError(f"max_retries must be a non-negative integer, got {max_retries!r}")
+        if stream_verified not in STREAM_VERIFIED:
+            raise ValueError(
+                f"stream_verified must be one of {list(STREAM_VERIFIED)}, got {stream_verified!r}"
+            )
         chat = as_chat_model(model)
         deps = RAGDeps(
             chat=chat,
@@ -79,6 +92,7 @@ def create_reliable_rag(
             verification=Verification.build(verifier, extractor, chat, limits),
             policy=as_policy(policy),
             max_retries=max_retries,
+            stream_verified=stream_verified,
             audit=as_audit_log(audit_log, chat_model=chat),
             presentation=Presentation(
                 refusal_text=refusal_text, caveat_text=caveat_text, citations=citations

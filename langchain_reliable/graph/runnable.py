@@ -23,7 +23,7 @@ from langgraph.types import Command
 
 from langchain_reliable.errors import InputError, UnverifiedAnswerError
 from langchain_reliable.graph.inputs import as_rag_input
-from langchain_reliable.graph.shown import chunks
+from langchain_reliable.graph.sentence_stream import chunks
 from langchain_reliable.schemas import OnFail, ReliabilityReport
 
 

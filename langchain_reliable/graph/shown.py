@@ -1,4 +1,4 @@
-"""What a graph shows the user: the gate before it returns, the texts, citations, verified chunks.
+"""What a graph shows the user: the gate before it returns, the texts, citations.
 
 `gate` is the last check before either graph returns: it builds the text for the
 decision and refuses when that text fails `check_coverage`. Citations, the caveat
@@ -8,22 +8,14 @@ notes: no sentence of the answer is added or changed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
-
-from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
-from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_stream_writer
 
 from langchain_reliable.citations import Source, cite, sources_block
 from langchain_reliable.config import RunSettings
 from langchain_reliable.coverage import check_coverage
 from langchain_reliable.outcomes import caveat, filter_answer, refusal
 from langchain_reliable.schemas import Decision, ReliabilityReport
-
-VERIFIED_CHUNK = "verified_chunk"
-"""Name of the custom event (and key of the `custom` stream item) that carries verified text."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,39 +85,14 @@ def gate(
     return Shown(decision, "\n\n".join(p for i, p in enumerate(parts) if p or i == 0), sources)
 
 
-def chunks(text: str) -> list[str]:
-    """`text` cut after each run of whitespace: the pieces verified streaming emits."""
-    return [piece for piece in re.split(r"(?<=\s)(?=\S)", text) if piece]
-
-
-def emit_verified(text: str, config: RunnableConfig) -> None:
-    """Stream the verified `text`: `custom` stream items and `verified_chunk` events."""
-    writer = get_stream_writer()
-    for piece in chunks(text):
-        writer({VERIFIED_CHUNK: piece})
-        dispatch_custom_event(VERIFIED_CHUNK, piece, config=config)
-
-
-async def aemit_verified(text: str, config: RunnableConfig) -> None:
-    """Async path of `emit_verified`."""
-    writer = get_stream_writer()
-    for piece in chunks(text):
-        writer({VERIFIED_CHUNK: piece})
-        await adispatch_custom_event(VERIFIED_CHUNK, piece, config=config)
-
-
 def sources_output(sources: list[Source]) -> dict[str, Any]:
     """The `sources` output key: the cited passages, always present (empty: none cited)."""
     return {"sources": [s.model_dump() for s in sources]}
 
 
 __all__ = [
-    "VERIFIED_CHUNK",
     "Presentation",
     "Shown",
-    "aemit_verified",
-    "chunks",
-    "emit_verified",
     "gate",
     "sources_output",
 ]

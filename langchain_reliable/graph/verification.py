@@ -12,6 +12,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_reliable._aio import fails_closed, run_sync
 from langchain_reliable.claims import ClaimExtractor, get_extractor
 from langchain_reliable.claims.base import ExtractionResult
+from langchain_reliable.claims.sentences import SentenceClaimExtractor
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import InputError
 from langchain_reliable.policy import Policy
@@ -81,6 +82,13 @@ class Verification:
         """Build from the specs the graph factories accept (`None`, "llm", an instance...)."""
         chat = as_chat_model(model) if model is not None else None
         return cls(get_extractor(extractor, chat), get_verifier(verifier, chat), limits)
+
+    @property
+    def offline(self) -> bool:
+        """Whether verifying calls no model: the sentence extractor and a local verifier."""
+        return isinstance(self.verifier, BlockingVerifier) and isinstance(
+            self.extractor, SentenceClaimExtractor
+        )
 
     def prepare(self, answer: Any, context: Any, question: Any = "") -> Prepared:
         """Validate the input and cut it to the limits, recording every cut.

@@ -11,10 +11,11 @@ from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
 from langchain_reliable.graph import nodes
-from langchain_reliable.graph.nodes import VerifyDeps, as_node, compile_graph, configuration_errors
+from langchain_reliable.graph.nodes import VerifyDeps
 from langchain_reliable.graph.runnable import ReliableVerifierGraph
 from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
+from langchain_reliable.graph.wiring import as_node, compile_graph, configuration_errors
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.state import VerifyInput, VerifyState
