@@ -18,8 +18,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+
+from langchain_reliable.server.auth import KEY_PATH, KeyRequired, holds_key
 
 DOCS_PATH = "/docs"
 ASSETS_PATH = "/docs/assets"
@@ -110,11 +112,14 @@ def mount_docs(app: FastAPI) -> bool:
     return True
 
 
-_LANDING = """<!doctype html>
+_HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title><link rel="icon" href="data:,">
 <style>body{{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;line-height:1.5}}
 code{{background:#f3f3f3;padding:0 .25rem}}</style></head>
-<body><h1>{title} {version}</h1>
+"""
+_LANDING = (
+    _HEAD
+    + """<body><h1>{title} {version}</h1>
 <p>Answers verified claim by claim against their sources.</p>
 <ul>
 <li><a href="{root}/reliable-rag/playground/">Reliable RAG playground</a>: ask a question;
@@ -126,19 +131,101 @@ against your passages.</li>
 </ul>{key}
 </body></html>
 """
+)
+_REFUSED = (
+    _HEAD
+    + """<body><h1>API key needed</h1>
+<p>This page needs the server's API key, and this browser holds none (or an old one).</p>
+{key}
+<p><a href="{root}/">{title}</a></p>
+</body></html>
+"""
+)
+_KEY_HELP = """
+<h2>API key</h2>
+<p>This server needs its API key. Programs send it as the <code>X-API-Key</code> header
+(or <code>Authorization: Bearer</code>). In this browser, enter it once below: the browser then
+keeps a cookie derived from it (HttpOnly, this site only, 12 hours; never the key itself, never
+in a URL) and the playgrounds work. <em>Forget the key</em> deletes the cookie.</p>"""
+_KEY_FORM = """
+<form id="key-form" method="post" action="{url}" data-key-url="{url}">
+<label for="api-key">API key</label> <input id="api-key" type="password" autocomplete="off"
+required> <button type="submit">Use this key</button></form>
+<p id="key-status" role="alert"></p>"""
+_KEY_HELD = """
+<p id="key-status" role="status">This browser holds the server's key.
+<button id="forget-key" type="button" data-key-url="{url}">Forget the key</button></p>"""
+# The key goes in a JSON body (the input has no name: no form submission can put it in a URL).
+_KEY_SCRIPT = """
+<script>
+const keyForm = document.getElementById("key-form");
+const forget = document.getElementById("forget-key");
+const keyStatus = document.getElementById("key-status");
+if (keyForm) keyForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("api-key");
+  const response = await fetch(keyForm.dataset.keyUrl, {
+    method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({key: input.value}), credentials: "same-origin"});
+  input.value = "";
+  if (response.ok) { location.reload(); return; }
+  const body = await response.json().catch(() => ({}));
+  keyStatus.textContent = response.status === 401
+    ? "Wrong key: that is not this server's API key (401)."
+    : `Refused (${response.status}): ${JSON.stringify(body.detail ?? "")}`;
+});
+if (forget) forget.addEventListener("click", async () => {
+  await fetch(forget.dataset.keyUrl, {method: "DELETE", credentials: "same-origin"});
+  location.reload();
+});
+</script>"""
+# The key's pages run only their own inline script and talk only to this server.
+_KEY_CSP = (
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 
-def mount_landing(app: FastAPI, *, version: str, api_key_required: bool) -> None:
-    """Serve `/`: a page linking the playgrounds, the API docs and `/health`."""
-    key = (
-        "\n<p>This server needs its API key: send it as the <code>X-API-Key</code> header "
-        "(or <code>Authorization: Bearer</code>).</p>"
-        if api_key_required
-        else ""
-    )
+def _root(request: Request) -> str:
+    return html.escape(request.scope.get("root_path", "").rstrip("/"))
+
+
+def _key_section(root: str, held: bool) -> str:
+    url = f"{root}{KEY_PATH}"
+    return (_KEY_HELD if held else _KEY_FORM).format(url=url) + _KEY_SCRIPT
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser's navigation: a GET that accepts HTML (the playground's own fetches do not)."""
+    return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+
+
+def mount_landing(app: FastAPI, *, version: str, api_key: str | None = None) -> None:
+    """Serve `/`: a page linking the playgrounds, the API docs and `/health`.
+
+    With `api_key`, the page also holds the key form (or *Forget the key*), and a
+    browser's page refused for want of the key (401) is a page with the form; other
+    requests get the JSON 401.
+    """
+    title = html.escape(app.title)
+    headers = {"Content-Security-Policy": _KEY_CSP, "Cache-Control": "no-store"}
 
     @app.get("/", include_in_schema=False)
     async def landing(request: Request) -> HTMLResponse:
-        root = html.escape(request.scope.get("root_path", "").rstrip("/"))
-        page = _LANDING.format(title=html.escape(app.title), version=version, root=root, key=key)
-        return HTMLResponse(page)
+        root = _root(request)
+        key = ""
+        if api_key is not None:
+            key = _KEY_HELP + _key_section(root, holds_key(request, api_key))
+        page = _LANDING.format(title=title, version=version, root=root, key=key)
+        return HTMLResponse(page, headers=headers if api_key is not None else None)
+
+    if api_key is None:
+        return
+
+    @app.exception_handler(KeyRequired)
+    async def refused(request: Request, exc: KeyRequired) -> Response:
+        if not _wants_page(request):
+            return JSONResponse({"detail": exc.detail}, status_code=401, headers=exc.headers)
+        root = _root(request)
+        page = _REFUSED.format(title=title, root=root, key=_key_section(root, held=False))
+        return HTMLResponse(page, status_code=401, headers={**headers, **(exc.headers or {})})

@@ -10,6 +10,12 @@ checked against `Content-Length` first and then as it streams in) and checked:
 - 422, naming the item, when one input of a `batch` request does not match the
   route's input schema; 413 when a `batch` request holds more than `max_batch_inputs`.
 
+A route may take a plain string as its input (`string_inputs`): on its `invoke`,
+`batch`, `stream`, `stream_log` and `stream_events` (and their `/c/{hash}/` forms),
+an input that is a JSON string becomes `{field: string}` before the route sees it,
+so `{"input": "What is X?"}` is read as `{"input": {"question": "What is X?"}}`, as
+the graph reads a string in Python. Other routes' string inputs stay a 422.
+
 Errors a route raises before it has answered become JSON too: a
 `ConfigurationError`, an `InputError` (a malformed input the schema let through)
 or a pydantic `ValidationError` is 422, anything else 500
@@ -33,6 +39,7 @@ DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_MAX_JSON_DEPTH = 32
 DEFAULT_MAX_BATCH_INPUTS = 64
 _DRAIN_FACTOR = 64  # past this many times the limit, the connection is closed instead
+_INPUT_ENDPOINTS = frozenset({"invoke", "batch", "stream", "stream_log", "stream_events"})
 
 
 class BadRequest(Exception):
@@ -53,6 +60,8 @@ class RequestGuard:
         batch_inputs: route prefix (e.g. ``/verify``) -> the model each item of
             its `batch` inputs must match.
         max_batch_inputs: the most inputs one `batch` request may hold.
+        string_inputs: route prefix (e.g. ``/reliable-rag``) -> the field a plain
+            string input stands for (e.g. ``question``).
     """
 
     def __init__(
@@ -63,8 +72,10 @@ class RequestGuard:
         max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
         batch_inputs: Mapping[str, type[BaseModel]] | None = None,
         max_batch_inputs: int = DEFAULT_MAX_BATCH_INPUTS,
+        string_inputs: Mapping[str, str] | None = None,
     ) -> None:
         self.app = app
+        self.string_inputs = dict(string_inputs or {})
         self.max_batch_inputs = max_batch_inputs
         self.max_body_bytes = max_body_bytes
         self.max_json_depth = max_json_depth
@@ -88,7 +99,9 @@ class RequestGuard:
                 if body is None:  # the client went away
                     return
                 if body.strip():
-                    self._check(scope["path"], body)
+                    checked = self._check(scope["path"], body)
+                    if checked is not body:
+                        scope, body = _with_length(scope, len(checked)), checked
                 receive = _replay(body, receive)
             await self.app(scope, receive, tracked)
         except BadRequest as bad:
@@ -129,7 +142,8 @@ class RequestGuard:
             raise _too_large(limit)
         return b"".join(chunks)
 
-    def _check(self, path: str, body: bytes) -> None:
+    def _check(self, path: str, body: bytes) -> bytes:
+        """`body` if well-formed; re-encoded when a string input was read as an object."""
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -141,8 +155,15 @@ class RequestGuard:
         except ValueError as exc:
             raise BadRequest(400, f"request body is not valid JSON: {exc}") from None
         _walk(data, self.max_json_depth)
+        if not isinstance(data, dict):
+            return body  # LangServe answers 422 itself
+        coerced = False
+        for prefix, field in self.string_inputs.items():
+            endpoint = _endpoint(path, prefix)
+            if endpoint is not None:
+                coerced = _strings_as_objects(data, endpoint == "batch", field) or coerced
         for prefix, model in self.batch_inputs.items():
-            if path == f"{prefix}/batch" and isinstance(data, dict):
+            if _endpoint(path, prefix) == "batch":
                 inputs = data.get("inputs")
                 if isinstance(inputs, list) and len(inputs) > self.max_batch_inputs:
                     raise BadRequest(
@@ -151,6 +172,45 @@ class RequestGuard:
                         f"{self.max_batch_inputs}; send it in smaller batches",
                     )
                 _check_batch(inputs, model)
+        return json.dumps(data, ensure_ascii=False).encode("utf-8") if coerced else body
+
+
+def _endpoint(path: str, prefix: str) -> str | None:
+    """The input-taking endpoint `path` names under `prefix` (``/c/{hash}/`` too), or None.
+
+    Example:
+        >>> _endpoint("/verify/c/abc/batch", "/verify"), _endpoint("/verify/invoke", "/verify")
+        ('batch', 'invoke')
+        >>> _endpoint("/verify/input_schema", "/verify") is None
+        True
+
+    """
+    if not path.startswith(f"{prefix}/"):
+        return None
+    rest = path[len(prefix) + 1 :].split("/")
+    if len(rest) == 3 and rest[0] == "c":
+        rest = rest[2:]
+    return rest[0] if len(rest) == 1 and rest[0] in _INPUT_ENDPOINTS else None
+
+
+def _strings_as_objects(data: dict[str, Any], batch: bool, field: str) -> bool:
+    """Read each plain-string input of request `data` as `{field: string}`; True if any."""
+    if not batch:
+        if isinstance(data.get("input"), str):
+            data["input"] = {field: data["input"]}
+            return True
+        return False
+    inputs = data.get("inputs")
+    if isinstance(inputs, list) and any(isinstance(item, str) for item in inputs):
+        data["inputs"] = [{field: item} if isinstance(item, str) else item for item in inputs]
+        return True
+    return False
+
+
+def _with_length(scope: dict, length: int) -> dict:
+    """A copy of `scope` whose `Content-Length` header says `length`."""
+    headers = [(k, v) for k, v in scope.get("headers", ()) if k != b"content-length"]
+    return {**scope, "headers": [*headers, (b"content-length", str(length).encode())]}
 
 
 def _content_length(scope: dict) -> int | None:

@@ -138,8 +138,8 @@ def test_rag_playground_renders(server, page):
     page.assert_clean()
 
 
-def test_verify_playground_runs_and_shows_the_result(server, page):
-    _open_playground(page, f"{server}/verify/playground/")
+def _run_verify(page: Page) -> str:
+    """Fill the verify playground as a person would, press Start; the output's text."""
     p = page.page
     assert p.locator("select").first.input_value() == "balanced"
     p.locator('textarea[id="#/properties/answer-input"]').fill(ANSWER)
@@ -154,15 +154,23 @@ def test_verify_playground_runs_and_shows_the_result(server, page):
     p.get_by_role("button", name="Start").click()
     output = p.locator("h2", has_text="Output").locator("xpath=following-sibling::div[1]")
     output.get_by_text('"claims"').wait_for()
-    text = output.inner_text()
-    page.shot("verify-playground-result")
+    return output.inner_text()
 
+
+def _assert_verify_result(text: str) -> None:
     assert '"decision": "filter"' in text or '"decision": "refuse"' in text, text
     assert '"answer":' in text and "28 June 1919" in text
     assert '"label": "supported"' in text
     assert any(f'"label": "{label}"' in text for label in LABELS[1:]), text
     for internal in ("prepared", "extracted", "history", "route"):
         assert f'"{internal}"' not in text, text
+
+
+def test_verify_playground_runs_and_shows_the_result(server, page):
+    _open_playground(page, f"{server}/verify/playground/")
+    text = _run_verify(page)
+    page.shot("verify-playground-result")
+    _assert_verify_result(text)
     page.assert_clean()
 
 
@@ -191,3 +199,67 @@ def test_the_landing_page_links_the_playgrounds_and_docs(server, page):
     p.wait_for_url("**/docs")
     page.shot("landing")
     page.assert_clean()
+
+
+# -- with an API key: the key form ------------------------------------------------------
+
+API_KEY = "browser-key-7d1e"
+
+
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    pytest.importorskip("langserve")
+    with serving_app(tmp_path_factory.mktemp("browser-key"), RELIABLE_RAG_API_KEY=API_KEY) as base:
+        yield base
+
+
+def _enter_key(page: Page, key: str) -> None:
+    """Type `key` in the key form and send it, as a person would."""
+    page.page.get_by_label("API key").fill(key)
+    page.page.get_by_role("button", name="Use this key").click()
+
+
+def test_a_keyed_playground_is_used_with_the_key_form(keyed_server, page):
+    """Refused without the key; the key typed once in the form; the playground runs; forgotten."""
+    p = page.page
+    url = f"{keyed_server}/verify/playground/"
+
+    refused = p.goto(url)
+    assert refused is not None and refused.status == 401
+    p.get_by_role("heading", name="API key needed").wait_for()
+    assert p.get_by_role("heading", name="Try it").count() == 0
+    page.shot("keyed-playground-refused")
+
+    _enter_key(page, "not-the-key")
+    p.get_by_text("Wrong key").wait_for()
+    assert "(401)" in p.locator("#key-status").inner_text()
+    assert p.url == url and p.context.cookies() == []
+    page.shot("keyed-playground-wrong-key")
+
+    _enter_key(page, API_KEY)
+    p.get_by_role("heading", name="Try it").wait_for()  # the same address, now served
+    p.get_by_text("Policy", exact=True).first.wait_for()
+    assert p.url == url
+    (cookie,) = p.context.cookies()
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
+    assert API_KEY not in cookie["value"]
+    assert p.evaluate("document.cookie") == ""  # the page's scripts cannot read it
+
+    text = _run_verify(page)
+    page.shot("keyed-playground-result")
+    _assert_verify_result(text)
+    assert API_KEY not in p.content()
+
+    p.goto(f"{keyed_server}/")
+    p.get_by_text("This browser holds the server's key").wait_for()
+    assert API_KEY not in p.content()
+    p.get_by_role("button", name="Forget the key").click()
+    p.get_by_role("button", name="Use this key").wait_for()
+    assert p.context.cookies() == []
+    page.shot("keyed-landing-forgotten")
+    again = p.goto(url)
+    assert again is not None and again.status == 401
+
+    # The only errors: Chromium's console lines for the 401s this test asked for.
+    unexpected = [e for e in page.errors if "status of 401" not in e]
+    assert not unexpected, unexpected
