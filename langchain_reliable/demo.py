@@ -20,8 +20,8 @@ from langchain_core.language_models import BaseChatModel
 
 from langchain_reliable.answerers import PromptAnswerer
 from langchain_reliable.prompts import load_prompt
-from langchain_reliable.render import cited_evidence, passage_ref, short
-from langchain_reliable.schemas import DECISIONS
+from langchain_reliable.render import cited_evidence, passage_ref, report_fields, short
+from langchain_reliable.schemas import DECISIONS, ReliabilityReport
 
 NO_RECORDED_ANSWER = (
     "I cannot answer this: no answer was recorded for this question "
@@ -137,7 +137,7 @@ def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
     for update in rag.stream({"question": question}, stream_mode="updates"):
         for node, values in update.items():
             if node == "retrieve":
-                _print_passages(values.get("documents") or [], out)
+                _print_passages(values.get("passages") or [], out)
             elif node == "generate":
                 print(f"\n  attempt {values['attempts']} answer:\n    {values['draft']}", file=out)
             elif node == "verify":
@@ -150,7 +150,7 @@ def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
 
 def _print_final(final: dict[str, Any], on_script: bool, out: TextIO) -> None:
     if on_script:
-        status = f"(attempts: {final['attempts']}, confidence: {final['confidence']})"
+        status = f"(attempts: {final['attempts']}, level: {final['level']})"
     else:
         status = "— no recorded answer for this question: NOT a verified answer"
     print(
@@ -165,7 +165,8 @@ def _print_passages(documents: list[Document], out: TextIO) -> None:
     print(f"  passages retrieved: {' · '.join(names) or '(none)'}", file=out)
 
 
-def _print_report(report: dict[str, Any], out: TextIO) -> None:
+def _print_report(report: ReliabilityReport | dict[str, Any], out: TextIO) -> None:
+    report = report_fields(report)
 
     print("  claims:", file=out)
     for claim in report["claims"]:
@@ -199,7 +200,9 @@ def summary_line(results: list[dict[str, Any]]) -> str:
     scripted = [r for r in results if r.get("recorded", True)]
     decisions = Counter(r["decision"] for r in scripted)
     retries = sum(max(0, r["attempts"] - 1) for r in scripted)
-    labels = Counter(c["label"] for r in scripted for c in (r.get("report") or {})["claims"])
+    labels = Counter(
+        c["label"] for r in scripted for c in report_fields(r.get("report") or {})["claims"]
+    )
     counted = ", ".join(f"{n} {label}" for label, n in sorted(labels.items())) or "none"
     line = (
         f"Summary: {_plural(len(results), 'question')}: {decisions['return']} returned, "

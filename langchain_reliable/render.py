@@ -214,8 +214,16 @@ def cited_evidence(claim: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return "evidence", []
 
 
-def print_report(report: dict[str, Any], out: TextIO, *, decision: str | None = None) -> None:
+def report_fields(report: ReliabilityReport | Mapping[str, Any]) -> dict[str, Any]:
+    """A report as plain data (`model_dump()`), whether given as the model or its fields."""
+    return report.model_dump() if isinstance(report, ReliabilityReport) else dict(report)
+
+
+def print_report(
+    report: ReliabilityReport | Mapping[str, Any], out: TextIO, *, decision: str | None = None
+) -> None:
     """Print a report's claims as a table: label, score, claim, then evidence or reason."""
+    report = report_fields(report)
     claims = report.get("claims") or []
     width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
     text_width = width - 25

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
 from langchain_core.documents import Document
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from langchain_reliable.errors import InputError
 
@@ -196,9 +197,66 @@ class ReliabilityReport(BaseModel):
     extractor: str = ""
     cost: Cost = Field(default_factory=Cost)
 
+    @computed_field(description="The headline score, 0-1: `reliability_score`.")  # type: ignore[prop-decorator]
+    @property
+    def score(self) -> float:
+        """The headline score (RAGAS/DeepEval style): `reliability_score`."""
+        return self.reliability_score
+
+    @computed_field(description="Whether the answer passed as written: decision 'return'.")  # type: ignore[prop-decorator]
+    @property
+    def passed(self) -> bool:
+        """Pass/fail: the answer is shown as written (`decision == "return"`)."""
+        return self.decision == "return"
+
+    @computed_field(description="Why the answer passed or not, in one sentence.")  # type: ignore[prop-decorator]
+    @property
+    def reason(self) -> str:
+        """Why the answer passed or not: the claim counts, the first failing claim, the flags."""
+        total = self.supported + self.unsupported + self.contradicted + self.uncertain
+        parts = [f"{self.supported} of {total} claims supported"] if total else ["no claims"]
+        failing = [
+            (n, label)
+            for n, label in (
+                (self.contradicted, "contradicted"),
+                (self.unsupported, "unsupported"),
+                (self.uncertain, "uncertain"),
+            )
+            if n
+        ]
+        parts += [f"{n} {label}" for n, label in failing]
+        first = next((c for c in self.claims if c.label != "supported"), None)
+        if first is not None:
+            text = first.text if len(first.text) <= 80 else first.text[:79] + "…"
+            parts.append(f"first not supported: {text!r} ({first.label})")
+        if self.flags:
+            parts.append("flags: " + ", ".join(self.flags))
+        verdict = {"return": "passed", "filter": "filtered", "refuse": "refused"}
+        head = verdict.get(self.decision or "", "not decided")
+        return f"{head}: " + "; ".join(parts) + "."
+
     def verified_claims(self) -> list[ClaimVerdict]:
         """Claims labelled `supported`."""
         return [c for c in self.claims if c.label == "supported"]
+
+    def __getitem__(self, key: str) -> Any:
+        """`report["claims"]`, as when the graph's report was a dict (deprecated)."""
+        _dict_access()
+        return self.model_dump()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """`report.get("flags")`, as when the graph's report was a dict (deprecated)."""
+        _dict_access()
+        return self.model_dump().get(key, default)
+
+
+def _dict_access() -> None:
+    warnings.warn(
+        "the graph's report is a ReliabilityReport: read its attributes (report.claims) "
+        "or report.model_dump(); reading it as a dict will be removed",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 OnFail = FailAction | Callable[[str, ReliabilityReport], str]

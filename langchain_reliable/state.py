@@ -12,7 +12,7 @@ import operator
 from typing import Annotated, Any
 
 from langchain_core.documents import Document
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 from typing_extensions import NotRequired, TypedDict
 
 from langchain_reliable.schemas import (
@@ -22,6 +22,7 @@ from langchain_reliable.schemas import (
     Flag,
     Level,
     Passage,
+    ReliabilityReport,
     Route,
 )
 
@@ -62,6 +63,17 @@ class VerifyState(VerifyInput, total=False):
     extracted: Extracted
 
 
+VerifyOutput = create_model(
+    "VerifyOutput",
+    __doc__="Output of the verifier graph: a `ReliabilityReport`'s fields, headline included.",
+    **{name: (f.annotation, f) for name, f in ReliabilityReport.model_fields.items()},
+    **{
+        name: (c.return_type, Field(description=c.description))
+        for name, c in ReliabilityReport.model_computed_fields.items()
+    },
+)
+
+
 class RAGInput(TypedDict):
     """Input of the Reliable RAG graph."""
 
@@ -74,12 +86,13 @@ class RAGOutput(TypedDict):
     question: str
     answer: Annotated[str, Field(description="Final text shown to the user.")]
     decision: Decision
-    confidence: Annotated[
-        Level, Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
-    ]
+    level: Annotated[Level, Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")]
     attempts: Annotated[int, Field(description="Generations made (1 + retries used).")]
-    report: Annotated[dict[str, Any], Field(description="ReliabilityReport of the final attempt.")]
-    documents: Annotated[list[Document], Field(description="The retrieved passages.")]
+    report: Annotated[
+        ReliabilityReport,
+        Field(description="The final attempt's report: verdicts, scores, headline, cost."),
+    ]
+    passages: Annotated[list[Document], Field(description="The retrieved passages.")]
     sources: Annotated[
         list[dict[str, Any]],
         Field(
@@ -93,15 +106,15 @@ class RAGState(TypedDict, total=False):
     """Working state of the Reliable RAG graph.
 
     `report` is part of the graph's output (`RAGOutput`), so it holds the latest
-    attempt's `ReliabilityReport` as a dict from the moment `verify` writes it:
-    `stream(..., stream_mode="values" | "updates")` shows it as it always has.
+    attempt's `ReliabilityReport` from the moment `verify` writes it:
+    `stream(..., stream_mode="values" | "updates")` shows it.
     `draft` is the attempt's unverified answer: working state, never output; `answer`
     is written once, by the node that ends the run. `streamed` is the verified text
     the `custom` stream has given so far (`sentence_stream`).
     """
 
     question: str
-    documents: list[Document]
+    passages: list[Document]
     started_at: float
     draft: str
     streamed: str
@@ -110,11 +123,11 @@ class RAGState(TypedDict, total=False):
     attempts: int
     prepared: Prepared
     extracted: Extracted
-    report: dict[str, Any]
+    report: ReliabilityReport
     sources: list[dict[str, Any]]
     route: Route
     decision: Decision
-    confidence: Level
+    level: Level
     history: Annotated[list[dict[str, Any]], operator.add]
 
 
@@ -125,5 +138,6 @@ __all__ = [
     "RAGOutput",
     "RAGState",
     "VerifyInput",
+    "VerifyOutput",
     "VerifyState",
 ]

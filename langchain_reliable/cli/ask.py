@@ -22,6 +22,7 @@ from langchain_reliable.cli.common import (
     print_report,
     require_model,
 )
+from langchain_reliable.render import report_fields
 
 EXTRACTIVE_NOTE = (
     "extractive answer: the passages' sentences that best match the question, quoted "
@@ -78,15 +79,16 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
         print(out["answer"])
         print()
         print_report(out["report"], sys.stdout, decision=out["decision"])
-        print(f"attempts: {out['attempts']} · confidence: {out['confidence']}")
+        print(f"attempts: {out['attempts']} · level: {out['level']}")
     return EXIT_OK if out["decision"] == "return" else EXIT_NOT_VERIFIED
 
 
 def _jsonable(out: dict[str, Any]) -> dict[str, Any]:
     result = dict(out)
-    result["documents"] = [
+    result["report"] = report_fields(out["report"])
+    result["passages"] = [
         {"id": d.id, "page_content": d.page_content, "metadata": d.metadata}
-        for d in out.get("documents") or []
+        for d in out.get("passages") or []
     ]
     return result
 

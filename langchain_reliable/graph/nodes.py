@@ -89,7 +89,7 @@ class RAGDeps(VerifyDeps):
     retriever: BaseRetriever
     max_retries: int = 1
     stream_verified: StreamVerified = "auto"
-    context_key: str = "documents"
+    context_key: str = "passages"
     answer_key: str = "draft"
 
 
@@ -231,14 +231,14 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Search the knowledge for the question."""
     started_at = time.time()
     docs = deps.retriever.invoke(question_of(state, deps), config)
-    return {"documents": docs, "started_at": started_at}
+    return {"passages": docs, "started_at": started_at}
 
 
 async def aretrieve(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Async path of `retrieve`."""
     started_at = time.time()
     docs = await deps.retriever.ainvoke(question_of(state, deps), config)
-    return {"documents": docs, "started_at": started_at}
+    return {"passages": docs, "started_at": started_at}
 
 
 def question_of(state: RAGState, deps: RAGDeps) -> str:
@@ -308,7 +308,7 @@ def gate_for(state: RAGState, config: RunnableConfig, deps: RAGDeps) -> Sentence
         settings.policy,
         deps.presentation.for_run(settings).citations,
         verification=deps.verification,
-        passages=list(state.get("documents") or []),
+        passages=list(state.get("passages") or []),
         question=as_question(state.get("question")),
     )
 
@@ -333,7 +333,7 @@ def generation_failed(state: RAGState, exc: BaseException, streamed: str) -> dic
 def prompt(state: RAGState) -> list[BaseMessage]:
     """The messages for one attempt: passages and question wrapped in tags, as data."""
     strict = state.get("attempts", 0) >= 1
-    passages = [Passage.from_any(i, d) for i, d in enumerate(state.get("documents", []))]
+    passages = [Passage.from_any(i, d) for i, d in enumerate(state.get("passages", []))]
     return [
         SystemMessage(load_prompt("generate_strict" if strict else "generate")),
         HumanMessage(
@@ -366,10 +366,10 @@ def verify(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
 def routed(
     state: RAGState, deps: RAGDeps, report: ReliabilityReport, settings: RunSettings
 ) -> dict:
-    """The report (as output: a dict) and the policy's route, given the retries left."""
+    """The report (an output key) and the policy's route, given the retries left."""
     used = state.get("attempts", 1) - 1
     retries_left = max(0, settings.max_retries(deps.max_retries) - used)
-    return {"report": report.model_dump(), "route": settings.policy.route(report, retries_left)}
+    return {"report": report, "route": settings.policy.route(report, retries_left)}
 
 
 def retry(state: RAGState, config: RunnableConfig) -> dict:
@@ -378,7 +378,7 @@ def retry(state: RAGState, config: RunnableConfig) -> dict:
 
 
 def finish(state: RAGState, config: RunnableConfig, *, deps: RAGDeps, decision: Decision) -> dict:
-    """Write the graph's output for `decision` (the report as a dict), audit and stream it."""
+    """Write the graph's output for `decision`, audit it and stream the shown text."""
     out = finished(state, config, deps, decision)
     advance(state.get("streamed", ""), out["answer"], config, final=True)
     return out
@@ -396,7 +396,7 @@ async def afinish(
 def finished(state: RAGState, config: RunnableConfig, deps: RAGDeps, decision: Decision) -> dict:
     """The graph's output for `decision`, recorded in the audit log."""
     if state.get("report"):
-        report = ReliabilityReport.model_validate(state["report"])
+        report = ReliabilityReport.model_validate(state["report"]).model_copy(deep=True)
     else:  # nothing was retrieved and no verifier ran
         report = build_report(
             [], deps.policy, flags=["no_context"], notes=["nothing was retrieved for the question"]
@@ -406,9 +406,9 @@ def finished(state: RAGState, config: RunnableConfig, deps: RAGDeps, decision: D
     out = {
         "answer": shown.text,
         "decision": shown.decision,
-        "confidence": report.level,
+        "level": report.level,
         "attempts": state.get("attempts", 0),
-        "report": report.model_dump(),
+        "report": report,
         **sources_output(shown.sources),
     }
     if deps.audit is not None:
@@ -418,7 +418,7 @@ def finished(state: RAGState, config: RunnableConfig, deps: RAGDeps, decision: D
 
 def route_after_retrieve(state: RAGState) -> Literal["generate", "refuse"]:
     """Refuse at once when nothing was retrieved: there is nothing to ground an answer in."""
-    docs = state.get("documents") or []
+    docs = state.get("passages") or []
     return "generate" if any(d.page_content.strip() for d in docs) else "refuse"
 
 

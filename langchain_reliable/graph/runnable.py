@@ -26,6 +26,40 @@ from langchain_reliable.graph.inputs import as_rag_input
 from langchain_reliable.graph.sentence_stream import chunks
 from langchain_reliable.schemas import OnFail, ReliabilityReport
 
+RENAMED = {"confidence": "level", "documents": "passages"}
+"""Former output keys of the RAG graph and their names now (read with a DeprecationWarning)."""
+
+
+class RenamedKeys(dict):
+    """The RAG graph's output: a dict whose former key names still read, with a warning.
+
+    `out["confidence"]` reads `out["level"]` and `out["documents"]` reads
+    `out["passages"]` (deprecated: removed in the next minor release).
+    """
+
+    def __missing__(self, key: Any) -> Any:
+        if key in RENAMED and RENAMED[key] in self:
+            return self[_renamed(key)]
+        raise KeyError(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key not in self and key in RENAMED and RENAMED[key] in self:
+            return self[_renamed(key)]
+        return super().get(key, default)
+
+
+def _renamed(key: str) -> str:
+    warnings.warn(
+        f"the output key {key!r} is now {RENAMED[key]!r}; {key!r} will be removed",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return RENAMED[key]
+
+
+def _renaming(value: Any) -> Any:
+    return RenamedKeys(value) if type(value) is dict else value
+
 
 def _shows_values(stream_mode: Any) -> bool:
     modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode or [])
@@ -64,6 +98,14 @@ class ReliableRAGGraph(ReliableVerifierGraph):
 
     def _coerce(self, input: Any) -> Any:
         return as_rag_input(input)
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        """`CompiledStateGraph.invoke`; the output also reads its former key names (deprecated)."""
+        return _renaming(super().invoke(input, config, **kwargs))
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Async `invoke`."""
+        return _renaming(await super().ainvoke(input, config, **kwargs))
 
     def with_answer_only(
         self, *, on_fail: OnFail = "refuse", on_refuse: Any = None

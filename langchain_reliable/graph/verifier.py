@@ -17,8 +17,7 @@ from langchain_reliable.graph.shown import Presentation
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.graph.wiring import as_node, compile_graph, configuration_errors
 from langchain_reliable.policy import Policy, as_policy
-from langchain_reliable.schemas import ReliabilityReport
-from langchain_reliable.state import VerifyInput, VerifyState
+from langchain_reliable.state import VerifyInput, VerifyOutput, VerifyState
 from langchain_reliable.verifiers import ClaimVerifier
 
 
@@ -69,7 +68,7 @@ def create_verifier(
         VerifyState,
         context_schema=ReliabilityContext,
         input_schema=VerifyInput,
-        output_schema=ReliabilityReport,
+        output_schema=VerifyOutput,
     )
     builder.add_node(
         "extract_claims",

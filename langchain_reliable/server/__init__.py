@@ -8,7 +8,7 @@ input/output/config schemas and the playground (`/reliable-rag/playground/`);
 The playground (`playground`) renders the settings as a form (no `null` types,
 the preset as a dropdown), takes `/verify`'s passages as texts, and shows a
 readable result: each route's `stream_log`, the playground's feed, streams a
-`VerifyResult` or `RAGResult` (decision, answer, confidence, one line per claim)
+`VerifyResult` or `RAGResult` (decision, answer, level, score, reason, one line per claim)
 in place of the graph's state snapshots; the other endpoints are unchanged.
 
 Run it:

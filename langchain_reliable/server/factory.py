@@ -21,7 +21,7 @@ from langchain_reliable.config import Limits
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import Decision, Level, ReliabilityReport
-from langchain_reliable.server.auth import api_key_dependency, resolve_api_key
+from langchain_reliable.server.auth import api_key_dependency, mount_key_form, resolve_api_key
 from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs, mount_landing
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
 from langchain_reliable.server.guard import (
@@ -61,7 +61,11 @@ def _not_blank(value: str) -> str:
 
 
 class RAGRequest(BaseModel):
-    """Input of `/reliable-rag`."""
+    """Input of `/reliable-rag`. A plain string input is read as its question.
+
+    `{"input": "What is X?"}` is `{"input": {"question": "What is X?"}}`, as
+    `rag.invoke("What is X?")` is in Python.
+    """
 
     question: str = Field(
         description="The user's question.", min_length=1, max_length=Limits().max_question_chars
@@ -76,10 +80,10 @@ class RAGResponse(BaseModel):
     question: str = Field(description="The question asked.")
     answer: str = Field(description="Final text shown to the user.")
     decision: Decision = Field(description="What the policy decided: return, filter or refuse.")
-    confidence: Level = Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
+    level: Level = Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
     attempts: int = Field(description="Generations made (1 + retries used).")
     report: ReliabilityReport = Field(description="Claim-level report of the final attempt.")
-    documents: list[Document] = Field(default_factory=list, description="Retrieved passages.")
+    passages: list[Document] = Field(default_factory=list, description="Retrieved passages.")
     sources: list[dict[str, Any]] = Field(
         default_factory=list,
         description="The passages each [n] marker points to; empty when nothing is cited.",
@@ -294,12 +298,15 @@ def create_app(
         **fastapi_docs_kwargs(),
     )
     mount_docs(app)
-    mount_landing(app, version=__version__, api_key_required=key is not None)
+    mount_landing(app, version=__version__, api_key=key)
+    if key is not None:
+        mount_key_form(app, key)
     app.add_middleware(
         RequestGuard,
         max_body_bytes=body_limit,
         max_json_depth=max_json_depth,
         batch_inputs={RAG_PATH: rag_input, VERIFY_PATH: verify_input},
+        string_inputs={RAG_PATH: "question"},  # as `rag.invoke("...")` in Python
         max_batch_inputs=_positive(
             max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS, "max_batch_inputs"
         ),

@@ -154,8 +154,12 @@ class VerifyResult(BaseModel):
 
     decision: str = Field(description="return, filter or refuse.")
     answer: str = Field(description="The text the user receives under that decision.")
-    confidence: str = Field(description="HIGH, MEDIUM or LOW.")
-    reliability: float = Field(description="(supported + 0.5 * uncertain) / claims.")
+    level: str = Field(description="HIGH, MEDIUM or LOW.")
+    passed: bool = Field(description="Whether the answer passed as written (decision return).")
+    score: float = Field(
+        description="The headline score, 0-1: (supported + 0.5 * uncertain) / claims."
+    )
+    reason: str = Field(description="Why the answer passed or not, in one sentence.")
     claims: list[ClaimResult] = Field(default_factory=list, description="One per claim.")
     flags: list[str] = Field(default_factory=list, description="What needs a second look.")
 
@@ -165,7 +169,7 @@ class RAGResult(VerifyResult):
 
     question: str = Field(description="The question asked.")
     attempts: int = Field(description="Generations made (1 + retries used).")
-    sources: list[str] = Field(default_factory=list, description="Retrieved passages.")
+    passages: list[str] = Field(default_factory=list, description="Retrieved passages.")
 
 
 def _get(data: Any, key: str, default: Any = None) -> Any:
@@ -197,12 +201,14 @@ def verify_view(request: Any, output: Any) -> VerifyResult:
     decision = report.decision or "refuse"
     answer, question = _get(request, "answer", ""), _get(request, "question", "")
     shown = gate(answer, question, report.model_copy(deep=True), decision, Presentation())
-    decision, text = shown.decision, shown.text
+    report.decision = shown.decision
     return VerifyResult(
-        decision=decision,
-        answer=text,
-        confidence=report.level,
-        reliability=round(report.reliability_score, 3),
+        decision=shown.decision,
+        answer=shown.text,
+        level=report.level,
+        passed=report.passed,
+        score=round(report.score, 3),
+        reason=report.reason,
         claims=_claims(report),
         flags=list(report.flags),
     )
@@ -222,12 +228,14 @@ def rag_view(request: Any, output: Any) -> RAGResult:
         question=str(_get(output, "question", "")),
         decision=str(_get(output, "decision", "")),
         answer=str(_get(output, "answer", "")),
-        confidence=str(_get(output, "confidence", report.level)),
-        reliability=round(report.reliability_score, 3),
+        level=str(_get(output, "level", report.level)),
+        passed=report.passed,
+        score=round(report.score, 3),
+        reason=report.reason,
         attempts=int(_get(output, "attempts", 1)),
         claims=_claims(report),
         flags=list(report.flags),
-        sources=[_source(d) for d in _get(output, "documents", None) or []],
+        passages=[_source(d) for d in _get(output, "passages", None) or []],
     )
 
 

@@ -70,9 +70,9 @@ def test_remote_invoke_and_batch(server):
     out = rag.invoke({"question": RETURNED})
     assert out["decision"] == "return"
     assert out["attempts"] == 1
-    assert out["confidence"] == "HIGH"
+    assert out["level"] == "HIGH"
     assert all(c["label"] == "supported" for c in out["report"]["claims"])
-    assert all(isinstance(d, Document) for d in out["documents"])  # revived by the client
+    assert all(isinstance(d, Document) for d in out["passages"])  # revived by the client
 
     outs = rag.batch([{"question": RETURNED}, {"question": FILTERED}])
     assert [(o["decision"], o["attempts"]) for o in outs] == [("return", 1), ("filter", 2)]
@@ -186,7 +186,7 @@ def test_openapi_playground_and_health(server):
         assert schemas["RAGRequest"]["required"] == ["question"]
         assert {"answer", "context", "question"} <= set(schemas["VerifyRequest"]["properties"])
         assert set(schemas["VerifyRequest"]["required"]) == {"answer", "context"}
-        assert {"answer", "decision", "confidence", "attempts", "report"} <= set(
+        assert {"answer", "decision", "level", "attempts", "report"} <= set(
             schemas["RAGResponse"]["properties"]
         )
         assert {"claims", "reliability_score", "level", "decision"} <= set(

@@ -131,7 +131,7 @@ def test_quickstart(kernel_name: str):
 
 def test_graph_in_lcel(kernel_name: str):
     text = execute("02_graph_in_lcel.ipynb", kernel_name)
-    routes = re.findall(r"^route: (.+?)\s+confidence: (\w+)", text, flags=re.M)
+    routes = re.findall(r"^route: (.+?)\s+level: (\w+)", text, flags=re.M)
     assert routes == [
         ("return", "HIGH"),
         ("retry → return", "HIGH"),

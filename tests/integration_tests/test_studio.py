@@ -105,7 +105,7 @@ def test_blocking_run_of_the_full_graph(studio):
     out = _wait(studio, "reliable_rag", {"input": {"question": RETURNED}})
     assert out["decision"] == "return"
     assert out["attempts"] == 1
-    assert out["confidence"] == "HIGH"
+    assert out["level"] == "HIGH"
     report = out["report"]
     assert report["decision"] == "return"
     assert report["claims"] and all(c["label"] == "supported" for c in report["claims"])

@@ -417,7 +417,7 @@ def test_graph_writes_one_record_per_decision(tmp_path):
     records = [json.loads(line) for line in lines(path)]
     assert len(records) == 1
     assert records[0]["decision"] == out["decision"]
-    assert records[0]["claims"][0]["label"] == out["report"]["claims"][0]["label"]
+    assert records[0]["claims"][0]["label"] == out["report"].claims[0].label
     assert "treaty signed?" not in path.read_text("utf-8")
     assert verify_chain(path).ok
 

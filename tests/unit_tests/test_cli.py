@@ -265,7 +265,7 @@ def test_ask_with_a_scripted_model(index, capsys, tmp_path):
     result = json.loads(out)
     assert result["decision"] == "return"
     assert result["answer"] == GOOD
-    assert result["documents"][0]["metadata"]["source"] == "treaty.md"
+    assert result["passages"][0]["metadata"]["source"] == "treaty.md"
     prompt = "\n".join(str(m.content) for m in model.prompts[0])
     assert "Hall of Mirrors" in prompt  # the retrieved chunk reached the model
     record = json.loads(log.read_text("utf-8"))

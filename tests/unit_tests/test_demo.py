@@ -41,9 +41,9 @@ def test_off_script_question_says_no_recorded_answer():
     assert result["recorded"] is False
     assert "no recorded answer for this question" in text
     assert "NOT a verified answer" in text
-    assert "confidence: HIGH" not in text
+    assert "level: HIGH" not in text
     assert result["answer"] == NO_RECORDED_ANSWER
-    assert result["report"]["claims"] == []  # an abstention: nothing shown as verified
+    assert result["report"].claims == []  # an abstention: nothing shown as verified
     assert "The sources do not say" not in text
     assert "1 without a recorded answer (not verified)" in text.splitlines()[-1]
 
@@ -53,7 +53,7 @@ def test_served_default_graph_answers_off_script_plainly():
 
     out = default_rag(environ={}).invoke({"question": OFF_SCRIPT})
     assert "no answer was recorded for this question" in out["answer"]
-    assert out["report"]["claims"] == []
+    assert out["report"].claims == []
 
 
 def test_recorded_model_marks_off_script_replies():

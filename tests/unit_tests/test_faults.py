@@ -78,8 +78,8 @@ def test_a_failing_generator_refuses_with_a_flag(error, call) -> None:
     inputs = {"question": "What is the maximum daily dose of metformin?"}
     out = rag.invoke(inputs) if call == "invoke" else asyncio.run(rag.ainvoke(inputs))
     assert out["decision"] == "refuse" and out["answer"] != TRUE
-    assert "generator_error" in out["report"]["flags"]
-    assert any("generation failed" in n for n in out["report"]["notes"])
+    assert "generator_error" in out["report"].flags
+    assert any("generation failed" in n for n in out["report"].notes)
 
 
 def test_a_generator_that_recovers_on_the_retry_is_verified() -> None:
@@ -88,7 +88,7 @@ def test_a_generator_that_recovers_on_the_retry_is_verified() -> None:
         {"question": "What is the maximum daily dose of metformin?"}
     )
     assert (out["decision"], out["answer"]) == ("return", TRUE)
-    assert "generator_error" not in out["report"]["flags"]
+    assert "generator_error" not in out["report"].flags
 
 
 def test_cancelling_the_callers_task_still_cancels() -> None:

@@ -54,12 +54,12 @@ def test_pass_first_time():
     out = rag.invoke({"question": "When was the treaty signed?"})
     assert out["decision"] == "return"
     assert out["attempts"] == 1
-    assert out["confidence"] == "HIGH"
+    assert out["level"] == "HIGH"
     assert out["answer"] == f"{SIGNED} {FORCE}"
-    assert out["report"]["decision"] == "return"
-    assert out["report"]["supported"] == 2
-    assert out["report"]["cost"]["llm_calls"] == 1  # the judge; extraction is offline
-    assert [len(d.page_content) > 0 for d in out["documents"]] == [True, True]
+    assert out["report"].decision == "return"
+    assert out["report"].supported == 2
+    assert out["report"].cost.llm_calls == 1  # the judge; extraction is offline
+    assert [len(d.page_content) > 0 for d in out["passages"]] == [True, True]
     assert len(model.prompts) == 2  # generate + judge
 
 
@@ -96,7 +96,7 @@ def test_retry_then_filter():
     )
     out = rag.invoke({"question": "Tell me about the treaty."})
     assert (out["decision"], out["attempts"]) == ("filter", 2)
-    assert out["confidence"] == "MEDIUM"
+    assert out["level"] == "MEDIUM"
     assert out["answer"].startswith(f"{SIGNED} {FORCE} {HALL}\n\nNote: 1 statement")
     assert "442" not in out["answer"]
 
@@ -113,7 +113,7 @@ def test_retry_then_refuse_lists_what_is_verified():
     out = rag.invoke({"question": "How much did Germany pay?"})
     assert (out["decision"], out["attempts"]) == ("refuse", 2)
     assert out["answer"] == CANNOT_ANSWER
-    assert out["report"]["decision"] == "refuse"
+    assert out["report"].decision == "refuse"
 
 
 def test_judge_failure_fails_closed():
@@ -128,9 +128,9 @@ def test_judge_failure_fails_closed():
     out = rag.invoke({"question": "When was the treaty signed?"})
     assert out["decision"] == "refuse"
     report = out["report"]
-    assert "verifier_error" in report["flags"]
-    assert {c["label"] for c in report["claims"]} == {"uncertain"}
-    assert any("judge is down" in n for n in report["notes"])
+    assert "verifier_error" in report.flags
+    assert {c.label for c in report.claims} == {"uncertain"}
+    assert any("judge is down" in n for n in report.notes)
 
 
 def test_malformed_judge_output_fails_closed():
@@ -138,21 +138,21 @@ def test_malformed_judge_output_fails_closed():
     _, rag = rag_with([AIMessage(SIGNED), bad], max_retries=0)
     out = rag.invoke({"question": "When was the treaty signed?"})
     assert out["decision"] == "refuse"
-    assert out["report"]["claims"][0]["label"] == "uncertain"
+    assert out["report"].claims[0].label == "uncertain"
 
 
 def test_no_claims_is_returned_and_flagged():
     _, rag = rag_with([AIMessage("I don't know.")])
     out = rag.invoke({"question": "Who won the 1998 World Cup?"})
     assert out["decision"] == "return"
-    assert "no_claims" in out["report"]["flags"]
+    assert "no_claims" in out["report"].flags
 
 
 def test_empty_answer_is_refused():
     _, rag = rag_with([AIMessage(""), AIMessage("  ")])
     out = rag.invoke({"question": "When was the treaty signed?"})
     assert (out["decision"], out["attempts"]) == ("refuse", 2)
-    assert "empty_answer" in out["report"]["flags"]
+    assert "empty_answer" in out["report"].flags
 
 
 class NothingRetriever(BaseRetriever):
@@ -167,7 +167,7 @@ def test_nothing_retrieved_refuses_without_calling_any_model():
     assert out["decision"] == "refuse"
     assert out["answer"] == CANNOT_ANSWER
     assert out["attempts"] == 0
-    assert "no_context" in out["report"]["flags"]
+    assert "no_context" in out["report"].flags
     assert model.prompts == []
 
 
@@ -218,8 +218,8 @@ def test_settings_through_configurable_and_context():
         {"question": "q?"},
         {"configurable": {"high_threshold": 0.7, "medium_threshold": 0.5, "max_retries": 0}},
     )
-    assert (out["decision"], out["confidence"]) == ("filter", "HIGH")
-    assert "uncovered_text" in out["report"]["flags"]
+    assert (out["decision"], out["level"]) == ("filter", "HIGH")
+    assert "uncovered_text" in out["report"].flags
 
 
 def test_bad_setting_is_a_clear_error():
@@ -295,7 +295,7 @@ def test_documents_are_accepted_as_knowledge():
     model = ScriptedChatModel([AIMessage(SIGNED), judge((SIGNED, "supported"))])
     out = create_reliable_rag(model, docs, verifier="llm", k=2).invoke({"question": "When?"})
     assert out["decision"] == "return"
-    assert out["report"]["claims"][0]["evidence"][0]["passage_id"] in {"s0", "s1"}
+    assert out["report"].claims[0].evidence[0].passage_id in {"s0", "s1"}
 
 
 def test_claim_verdicts_on_the_custom_stream_and_values_by_default():
@@ -313,3 +313,22 @@ def test_claim_verdicts_on_the_custom_stream_and_values_by_default():
         RunnableLambda(lambda q: {"question": q}) | rag | RunnableLambda(lambda o: o["decision"])
     )
     assert list(chain.stream("When?")) == ["return"]
+
+
+def test_former_output_names_read_with_a_deprecation_warning():
+    """`confidence`, `documents` and the report read as a dict still work, with a warning."""
+    _, rag = rag_with(
+        [AIMessage(f"{SIGNED} {FORCE}"), judge((SIGNED, "supported"), (FORCE, "supported"))]
+    )
+    out = rag.invoke({"question": "When was the treaty signed?"})
+    assert {"level", "passages"} <= set(out) and not {"confidence", "documents"} & set(out)
+    with pytest.warns(DeprecationWarning, match="'confidence' is now 'level'"):
+        assert out["confidence"] == out["level"] == "HIGH"
+    with pytest.warns(DeprecationWarning, match="'documents' is now 'passages'"):
+        assert out.get("documents") == out["passages"]
+    with pytest.warns(DeprecationWarning, match="ReliabilityReport"):
+        assert out["report"]["claims"] == out["report"].model_dump()["claims"]
+    assert out["report"].passed and out["report"].score == 1.0
+    assert out["report"].reason == "passed: 2 of 2 claims supported."
+    with pytest.raises(KeyError):
+        out["no_such_key"]

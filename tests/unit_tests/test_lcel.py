@@ -136,8 +136,8 @@ def test_answer_only_on_refuse():
 
 def test_stream_yields_output_keys_only():
     rag = rag_for(MEDIUM)
-    output_keys = {"question", "answer", "decision", "confidence", "attempts", "report"}
-    output_keys |= {"documents", "sources"}
+    output_keys = {"question", "answer", "decision", "level", "attempts", "report"}
+    output_keys |= {"passages", "sources"}
     chunks = list(rag.stream({"question": "When?"}))
     assert chunks and all(set(c) <= output_keys for c in chunks)
     # the unverified draft is working state: no streamed value holds it

@@ -77,7 +77,7 @@ def test_the_final_answer_and_report_are_those_of_the_whole_answer_mode() -> Non
     _, sentence = run([SUPPORTED])
     events, answer = run([SUPPORTED], stream_verified="answer")
     assert sentence["answer"] == answer["answer"]
-    assert sentence["report"]["claims"] == answer["report"]["claims"]
+    assert sentence["report"].claims == answer["report"].claims
     assert not first_chunk_before(events, "generate")  # today's behaviour, kept
 
 
