@@ -7,7 +7,7 @@ Example:
     >>> from langchain_reliable import create_verifier
     >>> check = create_verifier()
     >>> report = check.invoke({"answer": "Paris is the capital of France.",
-    ...                        "context": ["Paris is the capital and largest city of France."]})
+    ...                        "passages": ["Paris is the capital and largest city of France."]})
     >>> report["decision"]
     'return'
 

@@ -26,7 +26,7 @@ Example:
     >>> from langchain_reliable.defaults import default_verifier
     >>> check = default_verifier()  # offline unless RELIABLE_RAG_VERIFIER says otherwise
     >>> check.invoke({"answer": "Paris is in France.",
-    ...               "context": ["Paris is the capital of France."]})["decision"]
+    ...               "passages": ["Paris is the capital of France."]})["decision"]
     'return'
 
 """

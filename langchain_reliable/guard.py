@@ -108,7 +108,7 @@ class ReliableGuard(Runnable[Any, str]):
         child = patch_config(config, callbacks=run_manager.get_child())
         if context is None:
             context = self.retriever.invoke(question or answer, child)  # type: ignore[union-attr]
-        payload = {"answer": answer, "context": context, "question": question or ""}
+        payload = {"answer": answer, "passages": context, "question": question or ""}
         report = ReliabilityReport.model_validate(self.check.invoke(payload, child))
         return self._shown(answer, report, config)
 
@@ -119,7 +119,7 @@ class ReliableGuard(Runnable[Any, str]):
         child = patch_config(config, callbacks=run_manager.get_child())
         if context is None:
             context = await self.retriever.ainvoke(question or answer, child)  # type: ignore[union-attr]
-        payload = {"answer": answer, "context": context, "question": question or ""}
+        payload = {"answer": answer, "passages": context, "question": question or ""}
         report = ReliabilityReport.model_validate(await self.check.ainvoke(payload, child))
         return self._shown(answer, report, config)
 

@@ -10,7 +10,7 @@ Example:
     >>> from langchain_reliable import create_verifier
     >>> answer = "Paris is in France. It has 90 million people."
     >>> report = create_verifier().invoke(
-    ...     {"answer": answer, "context": ["Paris is the capital of France."]})
+    ...     {"answer": answer, "passages": ["Paris is the capital of France."]})
     >>> print(render_html(report, answer).splitlines()[1])  # doctest: +ELLIPSIS
     <p><mark class="supported" title="supported...">Paris is in France.</mark>...
 
@@ -100,7 +100,7 @@ def render_markdown(report: ReliabilityReport | Mapping[str, Any], answer: str) 
         >>> from langchain_reliable import create_verifier
         >>> answer = "Paris is in France."
         >>> report = create_verifier().invoke(
-        ...     {"answer": answer, "context": ["Paris is the capital of France."]})
+        ...     {"answer": answer, "passages": ["Paris is the capital of France."]})
         >>> print(render_markdown(report, answer).splitlines()[2])
         Paris is in France. [1]
 

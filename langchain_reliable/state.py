@@ -50,8 +50,9 @@ class VerifyInput(TypedDict):
     """Input of the verifier graph."""
 
     answer: Annotated[str, Field(description="The text to verify.")]
-    context: Annotated[
-        list[str | Document], Field(description="Passages the answer must be grounded in.")
+    passages: Annotated[
+        list[str | Document],
+        Field(description="Passages the answer must be grounded in (former name: 'context')."),
     ]
     question: NotRequired[Annotated[str, Field(description="The question the answer responds to.")]]
 

@@ -74,7 +74,7 @@ def guided_sizes(total: int, workers: int, smallest: int) -> list[int]:
 
 
 def _longest_passage(row: Row) -> str:
-    return max(row.inputs["context"], key=len, default="") if row.inputs else ""
+    return max(row.inputs["passages"], key=len, default="") if row.inputs else ""
 
 
 def _init(spec: VerifierSpec, threads: int) -> None:

@@ -1,8 +1,9 @@
 r"""Batch input and output: rows read in chunks (JSONL, Parquet), results appended as they come.
 
-Input rows hold ``answer``, ``context`` and optionally ``question`` and ``id``; other
-fields (our eval format's ``hallucinated``, ``claims``, ...) are ignored. A row
-without ``id`` is named by its 1-based line (JSONL) or row number (Parquet).
+Input rows hold ``answer``, ``passages`` (or ``context``, its former name) and
+optionally ``question`` and ``id``; other fields (our eval format's ``hallucinated``,
+``claims``, ...) are ignored. A row without ``id`` is named by its 1-based line (JSONL)
+or row number (Parquet).
 
 Output is JSONL, one record per input row: ``{"id": ..., **report}``, or
 ``{"id": ..., "error": "..."}`` when the row could not be verified. Each record is
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from langchain_reliable.audit.chain import json_objects
+from langchain_reliable.errors import InputError
+from langchain_reliable.graph.inputs import with_passages
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 _BLOCK = 1 << 20
@@ -55,8 +58,13 @@ class Row:
 
 
 def input_digest(inputs: Mapping[str, Any]) -> str:
-    """A short hash of a row's verifier input (its ``input_digest`` in the output)."""
-    text = json.dumps(inputs, sort_keys=True, ensure_ascii=False, default=str)
+    """A short hash of a row's verifier input (its ``input_digest`` in the output).
+
+    The passages are hashed under their former key ``context``: digests written before
+    the key was renamed still match.
+    """
+    canonical = {("context" if k == "passages" else k): v for k, v in inputs.items()}
+    text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -128,20 +136,24 @@ def _checked_row(data: Mapping[str, Any], number: int) -> Row:
     elif not isinstance(ident, (str, int)) or isinstance(ident, bool):
         return Row(number, error=f"row {number}: 'id' must be a string or an integer")
     where = f"row {number} (id {ident!r})"
-    answer, context, question = data.get("answer"), data.get("context"), data.get("question")
+    try:
+        data = with_passages(data)
+    except InputError as exc:
+        return Row(ident, error=f"{where}: {exc}")
+    answer, context, question = data.get("answer"), data.get("passages"), data.get("question")
     if answer is None:
         return Row(ident, error=f"{where}: no 'answer' field")
     if not isinstance(answer, str):
         return Row(ident, error=f"{where}: 'answer' must be a string, got {type(answer).__name__}")
     if context is None:
-        return Row(ident, error=f"{where}: no 'context' field")
+        return Row(ident, error=f"{where}: no 'passages' field (or 'context', its former name)")
     if isinstance(context, str):
         context = [context]
     if not isinstance(context, (list, tuple)) or not all(isinstance(p, str) for p in context):
-        return Row(ident, error=f"{where}: 'context' must be a list of strings")
+        return Row(ident, error=f"{where}: 'passages' must be a list of strings")
     if question is not None and not isinstance(question, str):
         return Row(ident, error=f"{where}: 'question' must be a string")
-    return Row(ident, {"answer": answer, "context": list(context), "question": question or ""})
+    return Row(ident, {"answer": answer, "passages": list(context), "question": question or ""})
 
 
 def done_ids(path: str | os.PathLike[str]) -> dict[str, set[str | None]]:

@@ -21,6 +21,8 @@ from langchain_reliable.cli.common import (
     read_text,
     require_model,
 )
+from langchain_reliable.errors import InputError
+from langchain_reliable.graph.inputs import with_passages
 
 
 def read_input(args: argparse.Namespace) -> dict[str, Any]:
@@ -33,14 +35,14 @@ def read_input(args: argparse.Namespace) -> dict[str, Any]:
             args.answer if args.answer is not None else read_text(args.answer_file, "--answer-file")
         )
         context: list[Any] = list(args.context or [])
-        context += [read_text(p, "--context-file") for p in args.context_file or []]
-        return {"answer": answer, "context": context, "question": args.question or ""}
+        context += [read_text(p, "--passage-file") for p in args.context_file or []]
+        return {"answer": answer, "passages": context, "question": args.question or ""}
     if args.context or args.context_file:
-        raise UsageError("--context needs --answer or --answer-file")
+        raise UsageError("--passage needs --answer or --answer-file")
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError(
-            "nothing to verify: give --answer/--answer-file and --context/--context-file, "
-            'or pipe one JSON object {"answer", "context", "question"} on stdin'
+            "nothing to verify: give --answer/--answer-file and --passage/--passage-file, "
+            'or pipe one JSON object {"answer", "passages", "question"} on stdin'
         )
     return _stdin_input(sys.stdin.read(), args.question)
 
@@ -52,15 +54,19 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
         raise UsageError(f"stdin: not valid JSON: {one_line(exc)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
         raise UsageError('stdin: expected a JSON object with a string "answer"')
-    context = data.get("context", [])
+    try:
+        data = with_passages(data)
+    except InputError as exc:
+        raise UsageError(f"stdin: {exc}") from None
+    context = data.get("passages", [])
     if isinstance(context, str):
         context = [context]
     if not isinstance(context, list):
-        raise UsageError('stdin: "context" must be a list of passages')
+        raise UsageError('stdin: "passages" must be a list of passages')
     question = data.get("question") or question or ""
     if not isinstance(question, str):
         raise UsageError('stdin: "question" must be a string')
-    return {"answer": data["answer"], "context": context, "question": question}
+    return {"answer": data["answer"], "passages": context, "question": question}
 
 
 def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
@@ -85,9 +91,10 @@ check an answer against its context, claim by claim
 
 Split an answer into claims and check each against the context.
 
-Input: --answer/--answer-file with --context/--context-file (each repeatable,
-one passage each), or one JSON object {"answer", "context", "question"} on stdin:
-  echo '{"answer": "...", "context": ["..."]}' | reliable-rag verify --json
+Input: --answer/--answer-file with --passage/--passage-file (each repeatable,
+one passage each), or one JSON object {"answer", "passages", "question"} on stdin
+("context" is the former name of "passages"):
+  echo '{"answer": "...", "passages": ["..."]}' | reliable-rag verify --json
 """
 """The command's help line, a blank line, then its description."""
 
@@ -103,10 +110,17 @@ def add(sub: Subparsers) -> None:
         help="read the answer from a file (- = stdin)",
     )
     parser.add_argument(
-        "--context", action="append", metavar="TEXT", help="a passage (repeat for more)"
+        "--passage",
+        "--context",
+        dest="context",
+        action="append",
+        metavar="TEXT",
+        help="a passage (repeat for more; --context is its former name)",
     )
     parser.add_argument(
+        "--passage-file",
         "--context-file",
+        dest="context_file",
         action="append",
         metavar="PATH",
         help="a file holding one passage (repeat for more)",

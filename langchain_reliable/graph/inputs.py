@@ -1,4 +1,7 @@
-"""The question as LCEL hands it over: a string, a prompt value, or chat messages.
+"""Inputs as callers hand them over: the question and the passages.
+
+The question may be a string, a prompt value, or chat messages; the passages come
+under `passages` or `context`, their former name.
 
 Example:
     >>> from langchain_core.prompts import ChatPromptTemplate
@@ -10,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +24,35 @@ from langgraph.types import Command
 from langchain_reliable.errors import InputError
 
 _WHAT = "question must be a non-empty string, a prompt value or chat messages"
+FORMER_PASSAGES_KEY = "context"
+"""The passages' former input key: read as `passages` (in Python with a DeprecationWarning)."""
+
+
+def with_passages(data: Mapping[str, Any], *, warn: bool = False) -> dict[str, Any]:
+    """`data` with its passages under `passages`, read from the former key `context` too.
+
+    Raises:
+        InputError: both keys hold passages.
+
+    Example:
+        >>> with_passages({"answer": "A.", "context": ["A."]})
+        {'answer': 'A.', 'passages': ['A.']}
+
+    """
+    data = dict(data)
+    former = data.pop(FORMER_PASSAGES_KEY, None)
+    if former is None:
+        return data
+    if data.get("passages") is not None:
+        raise InputError("give the passages once: 'passages' (its former name: 'context')")
+    if warn:
+        warnings.warn(
+            "the input key 'context' is now 'passages'; 'context' will be removed",
+            DeprecationWarning,
+            stacklevel=4,
+        )
+    data["passages"] = former
+    return data
 
 
 def as_question(value: Any) -> str:

@@ -67,7 +67,7 @@ class VerifyDeps:
     verification: Verification
     policy: Policy
     presentation: Presentation = field(default_factory=Presentation)
-    context_key: str = "context"
+    context_key: str = "passages"
     answer_key: str = "answer"
     audit: AuditLog | None = None
 

@@ -22,7 +22,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from langchain_reliable.errors import InputError, UnverifiedAnswerError
-from langchain_reliable.graph.inputs import as_rag_input
+from langchain_reliable.graph.inputs import as_rag_input, with_passages
 from langchain_reliable.graph.sentence_stream import chunks
 from langchain_reliable.schemas import OnFail, ReliabilityReport
 
@@ -70,10 +70,12 @@ class ReliableVerifierGraph(CompiledStateGraph):
     """A compiled graph whose `values` stream holds only its output keys."""
 
     def _coerce(self, input: Any) -> Any:
-        if input is None or isinstance(input, (Mapping, Command)):
+        if isinstance(input, Mapping):
+            return with_passages(input, warn=True)
+        if input is None or isinstance(input, Command):
             return input
         raise InputError(
-            'the verifier takes a dict {"answer": str, "context": [str | Document, ...], '
+            'the verifier takes a dict {"answer": str, "passages": [str | Document, ...], '
             f'"question": str (optional)}}; got {type(input).__name__}'
         )
 

@@ -52,7 +52,7 @@ def create_verifier(
     Example:
         >>> check = create_verifier()
         >>> report = check.invoke({"answer": "Paris is in France.",
-        ...                        "context": ["Paris is the capital of France."]})
+        ...                        "passages": ["Paris is the capital of France."]})
         >>> report["claims"][0]["label"]
         'supported'
 

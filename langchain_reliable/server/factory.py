@@ -14,11 +14,12 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
-from pydantic import BaseModel, Field, create_model, field_validator
+from pydantic import BaseModel, Field, create_model, field_validator, model_validator
 
 from langchain_reliable.audit.replica import default_replica_id, replica_log
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.graph.inputs import with_passages
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import Decision, Level, ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, mount_key_form, resolve_api_key
@@ -91,29 +92,35 @@ class RAGResponse(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    """Input of `/verify`."""
+    """Input of `/verify`. The passages' former key `context` is read as `passages`."""
 
     answer: str = Field(description="The text to verify.")
-    context: Annotated[
+    passages: Annotated[
         list[str | Document],
         passages_schema(
             "Passages the answer must be grounded in, one text each "
             '(Documents, `{"page_content": ...}`, are accepted too).'
         ),
-    ] = Field(description="Passages the answer must be grounded in.")
+    ] = Field(description="Passages the answer must be grounded in (former name: 'context').")
     question: str = Field(
         default="",
         description="The question the answer responds to.",
         max_length=Limits().max_question_chars,
     )
 
-    @field_validator("context", mode="before")
+    @model_validator(mode="before")
+    @classmethod
+    def _former_name(cls, data: Any) -> Any:
+        """`context`, the passages' former key, is read as `passages`."""
+        return with_passages(data) if isinstance(data, Mapping) else data
+
+    @field_validator("passages", mode="before")
     @classmethod
     def _passages(cls, value: Any) -> Any:
         """A passage given as an object must carry its text (else a 422, not a 500)."""
         for n, item in enumerate(value if isinstance(value, list) else []):
             if isinstance(item, dict) and not isinstance(item.get("page_content"), str):
-                raise ValueError(f"context[{n}] is an object without a 'page_content' string")
+                raise ValueError(f"passages[{n}] is an object without a 'page_content' string")
         return value
 
 

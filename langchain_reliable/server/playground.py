@@ -8,7 +8,7 @@ LangServe's playground draws its forms from JSON schemas and cannot draw a
   applies); its JSON schema names one type, with the preset as a dropdown that
   defaults to the server's preset. Values are checked by the policy floor, not
   here, so an unknown preset still gets the floor's 422 naming it.
-- `passages_schema` shows `/verify`'s `context` as a list of texts; Documents
+- `passages_schema` shows `/verify`'s `passages` as a list of texts; Documents
   (`{"page_content": ...}`) are still accepted.
 - `verify_view` and `rag_view` turn a graph's output into a `VerifyResult` or a
   `RAGResult`: the decision, the text the user receives and one line per claim.
@@ -189,7 +189,7 @@ def _claims(report: ReliabilityReport) -> list[ClaimResult]:
                 label=verdict.label,
                 score=round(verdict.score, 3),
                 evidence=best.quote[:_QUOTE_CHARS] if best else "",
-                source=(best.passage_id or f"context[{best.passage}]") if best else "",
+                source=(best.passage_id or f"passages[{best.passage}]") if best else "",
             )
         )
     return out

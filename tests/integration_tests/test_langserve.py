@@ -184,8 +184,8 @@ def test_openapi_playground_and_health(server):
                 assert f"{route}/{endpoint}" in spec["paths"], (route, endpoint)
         schemas = spec["components"]["schemas"]
         assert schemas["RAGRequest"]["required"] == ["question"]
-        assert {"answer", "context", "question"} <= set(schemas["VerifyRequest"]["properties"])
-        assert set(schemas["VerifyRequest"]["required"]) == {"answer", "context"}
+        assert {"answer", "passages", "question"} <= set(schemas["VerifyRequest"]["properties"])
+        assert set(schemas["VerifyRequest"]["required"]) == {"answer", "passages"}
         assert {"answer", "decision", "level", "attempts", "report"} <= set(
             schemas["RAGResponse"]["properties"]
         )
@@ -248,3 +248,58 @@ def test_api_key_accepts_and_leaves_docs_open(keyed_server):
             assert http.get("/reliable-rag/playground/").status_code == 200
     rag = remote(keyed_server, "/reliable-rag/", headers={"X-API-Key": API_KEY})
     assert rag.invoke({"question": RETURNED})["decision"] == "return"
+
+
+# -- one report shape everywhere -----------------------------------------------------
+
+COMPARED = ("decision", "level", "score", "passed", "reason", "flags", "filtered_answer")
+
+
+def _essentials(report: dict) -> dict:
+    """What must agree across surfaces: all but the cost (timings) and the names of parts."""
+    claims = [
+        {k: c[k] for k in ("text", "span", "label", "score", "evidence")} for c in report["claims"]
+    ]
+    for claim in claims:
+        claim["span"] = list(claim["span"])
+    return {**{k: report[k] for k in COMPARED}, "claims": claims}
+
+
+def test_python_http_and_cli_give_one_report_for_one_answer(server, capsys):
+    """The same answer through `create_verifier`, `/verify` over HTTP and `reliable-rag verify`."""
+    import json
+
+    from langchain_reliable import create_verifier
+    from langchain_reliable.cli import main
+
+    given = {**{k: v for k, v in VERIFY_INPUT.items() if k != "context"}}
+    given["passages"] = VERIFY_INPUT["context"]
+    python = create_verifier().invoke(given)
+    with client(server) as http:
+        response = http.post("/verify/invoke", json={"input": given})
+        assert response.status_code == 200, response.text
+        over_http = response.json()["output"]
+        former = http.post("/verify/invoke", json={"input": VERIFY_INPUT}).json()["output"]
+    args = ["verify", "--answer", given["answer"], "--question", given["question"], "--json"]
+    for passage in given["passages"]:
+        args += ["--passage", passage]
+    main(args)
+    cli = json.loads(capsys.readouterr().out)
+    assert set(python) == set(over_http) == set(cli) >= {"score", "passed", "reason", "level"}
+    assert _essentials(python) == _essentials(over_http) == _essentials(cli)
+    assert _essentials(former) == _essentials(over_http)  # `context`, the former name, still read
+    assert python["decision"] == "refuse" and python["passed"] is False
+    assert python["reason"].startswith("refused: 1 of 2 claims supported")
+
+
+def test_the_rag_report_has_the_python_shape_over_http(server):
+    """`/reliable-rag`'s report holds the fields of `ReliabilityReport.model_dump()`."""
+    from langchain_reliable import ReliabilityReport
+
+    with client(server) as http:
+        out = http.post("/reliable-rag/invoke", json={"input": RETURNED}).json()["output"]
+    report = ReliabilityReport.model_validate(out["report"])
+    assert set(out["report"]) == set(report.model_dump())
+    assert (out["level"], out["decision"]) == (report.level, report.decision)
+    assert out["report"]["passed"] is (out["decision"] == "return")
+    assert set(out) == OUTPUT_KEYS

@@ -143,7 +143,7 @@ def _run_verify(page: Page) -> str:
     p = page.page
     assert p.locator("select").first.input_value() == "balanced"
     p.locator('textarea[id="#/properties/answer-input"]').fill(ANSWER)
-    add = p.locator('[aria-label="Add to Context button"]')
+    add = p.locator('[aria-label="Add to Passages button"]')
     passages = add.locator("xpath=ancestor::table[1]").locator("tbody textarea")
     for index, passage in enumerate(PASSAGES):
         add.click()

@@ -87,7 +87,7 @@ def _wait(base: str, assistant: str, body: dict) -> dict:
 def test_both_graphs_registered_with_described_settings(studio):
     for graph_id, input_fields in (
         ("reliable_rag", {"question"}),
-        ("verifier", {"answer", "context", "question"}),
+        ("verifier", {"answer", "passages", "question"}),
     ):
         assistant = _assistant(studio, graph_id)
         with client(studio) as http:
@@ -137,7 +137,7 @@ def test_blocking_run_of_the_verifier(studio):
             "input": {
                 "answer": "The Treaty of Versailles was signed on 28 June 1919. "
                 "Germany had to pay $442 billion in reparations.",
-                "context": [
+                "passages": [
                     "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors.",
                     {"page_content": "It came into force on 10 January 1920.", "metadata": {}},
                 ],

@@ -39,12 +39,12 @@ def test_local_engine_equals_each_record_alone(tmp_path, cases):
 def test_rows_sharing_their_longest_passage_are_made_adjacent_stably():
     long_a, long_b = "A passage about dosing. " * 20, "A passage about law. " * 20
     given = [
-        Row(1, {"answer": "x", "context": ["short", long_a], "question": ""}),
-        Row(2, {"answer": "x", "context": [long_b], "question": ""}),
-        Row(3, {"answer": "x", "context": [], "question": ""}),
-        Row(4, {"answer": "y", "context": [long_a, "other short"], "question": ""}),
-        Row(5, {"answer": "x", "context": [long_b, "tiny"], "question": ""}),
-        Row(6, {"answer": "z", "context": [long_a], "question": ""}),
+        Row(1, {"answer": "x", "passages": ["short", long_a], "question": ""}),
+        Row(2, {"answer": "x", "passages": [long_b], "question": ""}),
+        Row(3, {"answer": "x", "passages": [], "question": ""}),
+        Row(4, {"answer": "y", "passages": [long_a, "other short"], "question": ""}),
+        Row(5, {"answer": "x", "passages": [long_b, "tiny"], "question": ""}),
+        Row(6, {"answer": "z", "passages": [long_a], "question": ""}),
     ]
     ordered = [row.id for row in by_shared_passage(given)]
     assert sorted(ordered) == [1, 2, 3, 4, 5, 6]  # nothing lost or repeated
@@ -150,7 +150,7 @@ def test_bad_rows_yield_error_records(tmp_path):
     assert "not valid JSON" in got["2"]["error"]
     assert "not a JSON object" in got["3"]["error"]
     assert "no 'answer' field" in got["no-answer"]["error"]
-    assert "'context' must be a list of strings" in got["bad-context"]["error"]
+    assert "'passages' must be a list of strings" in got["bad-context"]["error"]
     for key in ("2", "3", "no-answer", "bad-context"):
         assert set(got[key]) == {"error"}  # fail closed: no report beside the error
     assert got["6"]["claims"] and "error" not in got["6"]

@@ -104,7 +104,7 @@ def test_arbitrary_text_never_crashes_the_verifier(verifier, answer, context, qu
     try:
         out = verifier.invoke({"answer": answer, "context": context, "question": question})
     except ValueError as error:  # a bad input is named, never a traceback from deep inside
-        assert "question" in str(error) or "answer" in str(error) or "context" in str(error)
+        assert any(name in str(error) for name in ("question", "answer", "passages"))
         return
     assert out["decision"] in {"return", "filter", "refuse"}
     if not any(p.strip() for p in context):

@@ -314,3 +314,16 @@ def test_a_marker_cites_only_passages_that_support_its_claim():
     for sentence, must in ((first, "2550"), (second, "HbA1c")):
         numbers = [int(n) for n in re.findall(r"\[(\d+)\]", sentence)]
         assert numbers and all(must in cited[n] for n in numbers), (sentence, cited)
+
+
+def test_the_former_passages_key_reads_with_a_deprecation_warning():
+    """`context` is read as `passages`, with a warning; both at once is an input error."""
+    from langchain_reliable.errors import InputError
+
+    check = create_verifier(verifier=SubstringVerifier())
+    now = check.invoke({"answer": GOOD, "passages": PASSAGES})
+    with pytest.warns(DeprecationWarning, match="'context' is now 'passages'"):
+        former = check.invoke({"answer": GOOD, "context": PASSAGES})
+    assert now["claims"] == former["claims"] and now["decision"] == "return"
+    with pytest.raises(InputError, match="give the passages once"):
+        check.invoke({"answer": GOOD, "passages": PASSAGES, "context": PASSAGES})
