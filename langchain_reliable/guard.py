@@ -11,7 +11,7 @@ Example:
     >>> from langchain_reliable.guard import create_guard
     >>> guard = create_guard(on_fail="filter")
     >>> guard.invoke({"answer": "Paris is in France.",
-    ...               "context": ["Paris is the capital of France."]})
+    ...               "passages": ["Paris is the capital of France."]})
     'Paris is in France.'
 
 """
@@ -31,7 +31,7 @@ from langchain_reliable.citations import cite, sources_block
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, collect_settings
 from langchain_reliable.errors import ConfigurationError, UnverifiedAnswerError
-from langchain_reliable.graph.inputs import as_question
+from langchain_reliable.graph.inputs import as_question, with_passages
 from langchain_reliable.graph.verifier import create_verifier
 from langchain_reliable.outcomes import refusal
 from langchain_reliable.policy import Policy
@@ -62,7 +62,7 @@ class ReliableGuard(Runnable[Any, str]):
         model: BaseChatModel | str | None = None,
         limits: Limits | None = None,
         answer_key: str = "answer",
-        context_key: str = "context",
+        context_key: str = "passages",
         question_key: str = "question",
         citations: bool = False,
         refusal_text: str | None = None,
@@ -130,6 +130,8 @@ class ReliableGuard(Runnable[Any, str]):
         if isinstance(input, Mapping):
             if answer_key not in input:
                 raise ValueError(f"guard input dict has no {answer_key!r} key")
+            if context_key == "passages":  # the default key; `context` is its former name
+                input = with_passages(input)
             context, question = input.get(context_key), input.get(question_key)
             input = input[answer_key]
         answer = str(input.text) if isinstance(input, BaseMessage) else input
