@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "_llm",
         "_stream",
+        "local_chat",
         "state",
         "policy",
         "config",

@@ -4,16 +4,18 @@
 generator with a fixed text, the claim extractor and the judge with functions of
 what they were sent, so a test scripts behaviour (honest, lying, obeying injected
 text) instead of a fixed reply count. `HangingChatModel` implements only a blocking
-`_generate`.
+`_generate` and answers only once let go (`hanging`), so a test of a timeout checks
+that the caller came back while the model still hung, not how long it took.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import re
-import time
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from langchain_core.documents import Document
@@ -22,6 +24,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.retrievers import BaseRetriever
+from pydantic import PrivateAttr
 
 from langchain_reliable.outcomes import filter_answer
 from langchain_reliable.schemas import ClaimVerdict
@@ -143,28 +146,59 @@ def delivered(out: dict[str, Any], answer: str) -> str:
 
 
 class HangingChatModel(BaseChatModel):
-    """A chat model with only a blocking `_generate`, which takes `seconds` to answer."""
+    """A chat model with only a blocking `_generate`, which answers once it is let go.
 
-    seconds: float = 3.0
+    A call waits for `let_go()`, however fast the machine; `seconds` only ends the wait
+    of a hung test (0: answer at once). `answered` counts the calls that came back, so
+    a test sees that a caller gave up on a call (a timeout) while the call still hung.
+    """
+
+    seconds: float = 60.0
+    _gate: threading.Event = PrivateAttr(default_factory=threading.Event)
+    _answers: list[int] = PrivateAttr(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
         return "hanging-blocking"
 
+    @property
+    def answered(self) -> int:
+        """How many calls have come back."""
+        return len(self._answers)
+
+    def let_go(self) -> None:
+        """Let every call waiting now, and every later one, answer at once."""
+        self._gate.set()
+
     def bind_tools(self, tools: Any, **kwargs: Any) -> HangingChatModel:
         return self
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        time.sleep(self.seconds)
+        self._gate.wait(self.seconds)
+        self._answers.append(1)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="late"))])
 
 
 class AsyncHangingChatModel(HangingChatModel):
-    """A chat model with native async that takes `seconds` to answer."""
+    """A chat model with native async that answers once it is let go (a timeout cancels it)."""
 
     async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        await asyncio.sleep(self.seconds)
+        for _ in range(int(self.seconds * 100)):
+            if self._gate.is_set():
+                break
+            await asyncio.sleep(0.01)
+        self._answers.append(1)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="late"))])
+
+
+@contextlib.contextmanager
+def hanging(model_class: type[HangingChatModel] = HangingChatModel) -> Iterator[Any]:
+    """A hanging model, let go when the block ends (its abandoned calls then end too)."""
+    model = model_class()
+    try:
+        yield model
+    finally:
+        model.let_go()
 
 
 class FixedRetriever(BaseRetriever):

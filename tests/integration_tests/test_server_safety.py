@@ -229,33 +229,53 @@ def test_a_body_over_the_limit_gets_413(server):
 # -- CPU-bound work stays off the event loop ---------------------------------------------
 
 
-def test_health_answers_while_a_pathological_answer_is_verified(server):
-    done, outcome = threading.Event(), {}
+def test_health_answers_while_pathological_answers_are_verified(server):
+    """`/health` answers, again and again, while two pathological answers are verified.
+
+    No clock is read: `/health` is asked in turn, each time after the last answer,
+    and only answers that came back while neither heavy request had its response yet
+    are counted. Were the heavy work on the event loop, `/health` would wait for it:
+    only an answer or two given before the server had read the heavy requests, and one
+    sent with the first heavy response, could slip into the count; a free loop gives
+    one for each ask as long as the heavy requests last, many more. Both heavy
+    requests must then complete with their report.
+    """
+    passages = ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."]
+    heavy_body = {"input": {"answer": "a. " * 7000, "passages": passages}}
+    sent, finished, outcomes = threading.Barrier(3), threading.Event(), []
 
     def heavy() -> None:
-        with client(server) as http:
-            body = {"input": {"answer": "a. " * 7000, "context": VERIFY["context"]}}
-            outcome["status"] = http.post("/verify/invoke", json=body).status_code
-        done.set()
+        try:
+            with client(server) as http:
+                http.get("/health")  # connected first: the heavy request goes out at once
+                sent.wait()
+                outcomes.append(http.post("/verify/invoke", json=heavy_body))
+        finally:
+            finished.set()
 
-    latencies = []
+    workers = [threading.Thread(target=heavy) for _ in range(2)]
+    while_heavy = 0
     with client(server) as http:
         http.get("/health")
-        worker = threading.Thread(target=heavy)
-        worker.start()
-        time.sleep(0.3)
-        deadline = time.monotonic() + 8
-        while not done.is_set() and time.monotonic() < deadline:
-            begin = time.perf_counter()
+        for worker in workers:
+            worker.start()
+        sent.wait()
+        while not finished.is_set():
             assert http.get("/health").status_code == 200
-            latencies.append(time.perf_counter() - begin)
-            time.sleep(0.05)
-    worker.join(timeout=180)
-    assert outcome.get("status") == 200
-    assert latencies, "the pathological answer was verified before /health was asked"
-    latencies.sort()
-    assert latencies[len(latencies) // 2] < 0.2, latencies  # median under 200 ms
-    assert latencies[-1] < 1.0, latencies  # never frozen (shared CI machines: 1 s slack)
+            if not finished.is_set():
+                while_heavy += 1
+            time.sleep(0.01)  # a pause between asks, not a measurement
+    for worker in workers:
+        worker.join(timeout=180)  # only a hung server reaches this
+    assert len(outcomes) == 2
+    for response in outcomes:
+        assert response.status_code == 200, response.text[:300]
+        out = response.json()["output"]
+        assert out["decision"] == "refuse"
+        assert {"truncated_answer", "truncated_claims"} <= set(out["flags"])
+        claims = out["claims"]  # the first 64 verified, then one for those past the limit
+        assert len(claims) == 65 and claims[-1]["label"] == "uncertain", claims[-1]
+    assert while_heavy >= 5, f"/health answered {while_heavy} times during the heavy requests"
 
 
 def test_serve_hashes_questions_in_the_audit_log(tmp_path):

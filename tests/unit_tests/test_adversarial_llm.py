@@ -10,7 +10,6 @@ never reach the user with `return` or `filter`, under `strict` or `balanced`.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -37,6 +36,7 @@ from tests.adversarial import (
     HangingChatModel,
     RoleChatModel,
     delivered,
+    hanging,
     obeying,
     verdict,
 )
@@ -275,57 +275,61 @@ def test_full_rag_graph_does_not_deliver_with_an_obeying_judge(policy: str) -> N
 
 
 # --- bounded waits ------------------------------------------------------------------------
+# Each model hangs until the test lets it go: a caller that came back while the model
+# had answered nothing was bounded by its timeout, however busy the machine.
 
 
 def test_judge_timeout_holds_for_a_blocking_only_model() -> None:
-    judge = LLMJudge(HangingChatModel(seconds=3), timeout=0.3)
-    result = judge.verify([Claim(text=FALSE, span=(0, 47))], [Passage(index=0, text=CONTEXT[0])])
+    with hanging() as model:
+        judge = LLMJudge(model, timeout=0.3)
+        result = judge.verify(
+            [Claim(text=FALSE, span=(0, 47))], [Passage(index=0, text=CONTEXT[0])]
+        )
+        assert model.answered == 0
     # the judge gave nothing; the rules layer still reads the claim's 5000 mg against 2550 mg
     assert result.verdicts[0].label in ("uncertain", "contradicted")
     assert "timed out" in result.errors[0]
 
 
 def test_extractor_timeout_holds_for_a_blocking_only_model() -> None:
-    extractor = LLMClaimExtractor(HangingChatModel(seconds=3), timeout=0.3)
-    started = time.perf_counter()
-    result = extractor.extract(FALSE)
-    assert time.perf_counter() - started < 1.5
+    with hanging() as model:
+        result = LLMClaimExtractor(model, timeout=0.3).extract(FALSE)
+        assert model.answered == 0
     assert [c.text for c in result.claims] == [FALSE]  # the deterministic claims, checked
     assert "timed out" in result.errors[0]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-def test_graph_with_a_hanging_judge_fails_closed_in_time(policy: str) -> None:
-    graph = create_verifier(
-        verifier=LLMJudge(HangingChatModel(seconds=3), timeout=0.3), policy=policy
-    )
-    started = time.perf_counter()
-    out = graph.invoke({"answer": FALSE, "context": CONTEXT})
-    assert time.perf_counter() - started < 2
+def test_graph_with_a_hanging_judge_fails_closed_at_the_timeout(policy: str) -> None:
+    with hanging() as model:
+        graph = create_verifier(verifier=LLMJudge(model, timeout=0.3), policy=policy)
+        out = graph.invoke({"answer": FALSE, "passages": CONTEXT})
+        assert model.answered == 0
     assert out["decision"] == "refuse"
 
 
 async def test_ainvoke_with_timeout_bounds_a_blocking_model() -> None:
-    model = HangingChatModel(seconds=3)
-    assert not has_native_async(model)
-    started = time.perf_counter()
-    with pytest.raises(TimeoutError):
-        await ainvoke_with_timeout(model, [HumanMessage(content="hi")], 0.2)
-    assert time.perf_counter() - started < 1
+    with hanging() as model:
+        assert not has_native_async(model)
+        with pytest.raises(TimeoutError):
+            await ainvoke_with_timeout(model, [HumanMessage(content="hi")], 0.2)
+        assert model.answered == 0
 
 
 async def test_ainvoke_with_timeout_returns_and_raises_like_the_model() -> None:
-    reply = await ainvoke_with_timeout(HangingChatModel(seconds=0), "hi", 2)
+    # 60 s only ends a hung test: both models answer at once
+    reply = await ainvoke_with_timeout(HangingChatModel(seconds=0), "hi", 60)
     assert reply.content == "late"
     with pytest.raises(RuntimeError, match="boom"):
-        await ainvoke_with_timeout(ScriptedChatModel([RuntimeError("boom")]), "hi", 2)
+        await ainvoke_with_timeout(ScriptedChatModel([RuntimeError("boom")]), "hi", 60)
 
 
 async def test_ainvoke_with_timeout_awaits_native_async_models() -> None:
-    model = AsyncHangingChatModel(seconds=5)
-    assert has_native_async(model)
-    with pytest.raises(TimeoutError):
-        await ainvoke_with_timeout(model, "hi", 0.1)
+    with hanging(AsyncHangingChatModel) as model:
+        assert has_native_async(model)
+        with pytest.raises(TimeoutError):
+            await ainvoke_with_timeout(model, "hi", 0.1)
+        assert model.answered == 0
 
 
 # --- escaping -----------------------------------------------------------------------------
@@ -369,13 +373,11 @@ async def test_generator_timeout_fails_closed(model_class: type[HangingChatModel
     from langchain_reliable import Limits
 
     passages = ["The maximum daily dose of metformin is 2550 mg."]
-    rag = create_reliable_rag(
-        model_class(seconds=3.0), passages, limits=Limits(generate_timeout=0.3)
-    )
     question = {"question": "What is the maximum daily dose of metformin?"}
-    for run in (lambda: rag.invoke(question), None):
-        started = time.perf_counter()
-        out = run() if run else await rag.ainvoke(question)
-        assert time.perf_counter() - started < 2.5
-        assert out["decision"] == "refuse"
-        assert "late" not in out["answer"]
+    with hanging(model_class) as model:
+        rag = create_reliable_rag(model, passages, limits=Limits(generate_timeout=0.3))
+        for run in (lambda: rag.invoke(question), None):
+            out = run() if run else await rag.ainvoke(question)
+            assert model.answered == 0
+            assert out["decision"] == "refuse"
+            assert "late" not in out["answer"]

@@ -107,16 +107,25 @@ def test_record_fields_and_chain(tmp_path):
 
 
 def test_latency_from_start_time(tmp_path):
+    """The latency runs from the start time given to the moment of recording.
+
+    Bounded by the clock read just before and just after the call: whatever the
+    machine's speed, no other value is right.
+    """
     import time
 
     log = AuditLog(tmp_path / "a.jsonl")
+    started_at = time.time() - 1.5
+    before = time.time()
     log.record_decision(
         {"question": "q"},
         {"decision": "return", "report": REPORT},
-        {"metadata": {"started_at": time.time() - 1.5}},
+        {"metadata": {"started_at": started_at}},
     )
+    after = time.time()
     record = json.loads(lines(tmp_path / "a.jsonl")[0])
-    assert 1400 < record["latency_ms"] < 5000
+    low, high = (before - started_at) * 1000, (after - started_at) * 1000
+    assert low - 0.1 <= record["latency_ms"] <= high + 0.1  # the record rounds to 0.1 ms
 
 
 def test_hash_questions_stores_no_question_text(tmp_path):
@@ -358,17 +367,15 @@ def test_stuck_lock_spills_then_folds(tmp_path):
     """A lock not obtained in time: the record goes to a spill file, not lost; the next
     writer folds it into the chain."""
     import fcntl
-    import time
 
     path = tmp_path / "audit.jsonl"
     log = AuditLog(path, lock_timeout=0.2)
     decide(log, 1)
     fd = os.open(log.lock_path, os.O_RDWR | os.O_CREAT)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # another "process" holds the lock
-        start = time.monotonic()
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another "process" holds the lock, to the end
+        # it came back while the lock was still held: it gave up waiting, and spilled
         assert log.record_decision({"question": "spilled"}, {"decision": "return"}) is True
-        assert time.monotonic() - start < 2
         assert (log.failures, log.spilled, log.written) == (0, 1, 2)
         spills = list(tmp_path.glob("audit.jsonl.spill-*.jsonl"))
         assert len(spills) == 1

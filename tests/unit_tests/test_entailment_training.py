@@ -62,8 +62,12 @@ def test_edits_of_a_window_carry_labels_by_kind() -> None:
     assert all(p["premise"] and p["hyp"] and p["hyp"] != p["premise"] for p in pairs)
 
 
-torch = pytest.importorskip("torch", reason="needs the test-nli group: pip install --group test-nli")
-transformers = pytest.importorskip("transformers", reason="needs the test-nli group: pip install --group test-nli")
+torch = pytest.importorskip(
+    "torch", reason="needs the test-nli group: pip install --group test-nli"
+)
+transformers = pytest.importorskip(
+    "transformers", reason="needs the test-nli group: pip install --group test-nli"
+)
 
 
 @pytest.fixture

@@ -198,8 +198,12 @@ def test_loader_keeps_every_record(tmp_path: Path) -> None:
 
 
 def test_metrics_match_sklearn() -> None:
-    skm = pytest.importorskip("sklearn.metrics", reason="needs the test-nli group: pip install --group test-nli")
-    calibration_curve = pytest.importorskip("sklearn.calibration", reason="needs the test-nli group: pip install --group test-nli").calibration_curve
+    skm = pytest.importorskip(
+        "sklearn.metrics", reason="needs the test-nli group: pip install --group test-nli"
+    )
+    calibration_curve = pytest.importorskip(
+        "sklearn.calibration", reason="needs the test-nli group: pip install --group test-nli"
+    ).calibration_curve
     rng = np.random.default_rng(0)
     for trial in range(20):
         n = int(rng.integers(5, 300))

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs the test-nli group: pip install --group test-nli")
-transformers = pytest.importorskip("transformers", reason="needs the test-nli group: pip install --group test-nli")
+torch = pytest.importorskip(
+    "torch", reason="needs the test-nli group: pip install --group test-nli"
+)
+transformers = pytest.importorskip(
+    "transformers", reason="needs the test-nli group: pip install --group test-nli"
+)
 
 from langchain_reliable.cli import eval as eval_cli  # noqa: E402
 from langchain_reliable.eval.runner import METRIC_KEYS  # noqa: E402
