@@ -13,6 +13,7 @@ from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.graph.sentence_stream import SentenceCutter
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy
+from tests.fakes import ScriptedChatModel, tool_call
 from tests.unit_tests.coverage_cases import (
     ATTACKS,
     PASSAGES,
@@ -169,6 +170,29 @@ def test_the_messages_stream_carries_nothing_from_inside_the_graph() -> None:
     rag = create_reliable_rag(streaming_model("Metformin cures cancer."), PASSAGES, k=1)
     seen = [item for item in rag.stream({"question": QUESTION}, stream_mode="messages")]
     assert seen == []
+    judged = create_reliable_rag(
+        ScriptedChatModel([AIMessage("Metformin cures cancer."), judge_says_supported()]),
+        PASSAGES,
+        verifier="llm",
+        max_retries=0,
+        k=1,
+    )
+    modes = [
+        m for m, _ in judged.stream({"question": QUESTION}, stream_mode=["messages", "values"])
+    ]
+    assert "messages" not in modes and modes
+
+
+def judge_says_supported():
+    """A judge's tool call labelling claim 1 supported, quoting a real passage sentence."""
+    verdict = {
+        "claim_id": 1,
+        "passage": 0,
+        "quote": TRUE_1[:-1],
+        "reason": "r",
+        "label": "supported",
+    }
+    return tool_call("JudgeOutput", {"verdicts": [verdict]})
 
 
 async def test_the_async_path_streams_the_same_text() -> None:
