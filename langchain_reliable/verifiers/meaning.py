@@ -2,8 +2,9 @@
 
 `meaning_finding(claim, facts)` runs, against the passage sentences the claim
 is about, the checks of `checks.polarity` (opposite words, stronger
-quantifiers) and `checks.roles` (swapped roles, another name in the same
-place, an opening name found nowhere, a multiword name found only in part).
+quantifiers), `checks.frequency` (how often, read as a rate) and `checks.roles`
+(swapped roles, another name in the same place, an opening name found nowhere, a
+multiword name found only in part).
 Each finding is a veto: a verifier may turn `supported` into the finding's
 label, never the reverse.
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.frequency import frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
@@ -159,6 +161,7 @@ _SENTENCE_CHECKS: list[tuple[Callable[[str, str], tuple | None], Callable, Calla
         lambda h: h[2],
     ),
     (opposite_direction, _says, lambda h: True),
+    (frequency_conflict, _says, lambda h: True),
     (
         _unbounded_count_conflict,
         lambda h, w: f"{w} counts '{h[1]}', the claim '{h[0]}'",

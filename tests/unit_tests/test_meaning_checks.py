@@ -355,3 +355,37 @@ def test_meaning_edit_set_floor(bench) -> None:
     passed, refused = bench.table(items, returned)["all"]
     assert passed <= 0.25, passed
     assert refused <= 0.10, refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "conflict"),
+    [
+        ("A liver test every month.", "A liver test every three months.", "every month"),
+        ("Backups run every day.", "Backups run every hour.", "every day"),
+        (
+            "A full backup runs every night.",
+            "A full backup runs every Sunday night.",
+            "every night",
+        ),
+        ("It is taken once daily.", "It is taken once weekly.", "once daily"),
+        ("It is taken twice a week.", "It is taken once weekly.", "twice a week"),
+        (
+            "Counts are checked every four days.",
+            "Counts are checked every four weeks.",
+            "every four days",
+        ),
+        ("It is taken once a week.", "It is taken once weekly.", None),
+        ("Take 500 mg twice daily.", "Take 500 mg two times a day.", None),
+        ("Backups run hourly.", "Backups run every hour.", None),
+        ("A backup runs once a week, on Sunday night.", "A backup runs every Sunday night.", None),
+        ("It is taken every other day.", "It is taken every 2 days.", None),
+        ("The dose is 2550 mg a day.", "The maximum dose is 2550 mg.", None),  # an amount's unit
+    ],
+)
+def test_frequency_conflict(claim: str, sentence: str, conflict: str | None) -> None:
+    """How often, read as a rate: other words for the same rate agree, another rate does not."""
+    from langchain_reliable.checks.frequency import frequency_conflict
+
+    found = frequency_conflict(claim, sentence)
+    assert (found and found[0]) == conflict
+    assert found is None or found[1] in sentence
