@@ -54,11 +54,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_reliable.checks.bounds import bounds_finding
+from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
-from langchain_reliable.text import is_question, stem
+from langchain_reliable.text import is_question
 from langchain_reliable.verifiers.meaning import meaning_finding
 
 __all__ = [
@@ -218,7 +219,8 @@ class UnstatedQualifier(Rule):
     """A word that turns or narrows the meaning, which the passages do not say.
 
     A negating prefix on a word the passages use plainly ("unprofitable" where they say
-    "profitable", "non-transferable"), or a qualifier the sentence the claim is about
+    "profitable", "non-transferable") or dropped from one they use with it ("reversibly"
+    where they say "irreversibly"), or a qualifier the sentence the claim is about
     does not hold ("always", "only", "every", "severe", "still", "used to", "It is
     false that"): a claim resting on it asserts more than the passages do.
     """
@@ -246,21 +248,15 @@ class UnstatedQualifier(Rule):
             "untrue",
         ]
     )
-    PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming the word."""
-        words = [w.lower() for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", claim.text)]
-        for word in words:
-            if stem(word) in claim.ctx.stems:
-                continue
-            for prefix in self.PREFIXES:
-                base = word.removeprefix(prefix)
-                if base != word and len(base) >= 4 and stem(base) in claim.ctx.stems:
-                    return self.finding(
-                        "unsupported",
-                        f"the claim says '{word}' where the passages say '{base}'",
-                    )
+        words = words_of(claim.text)
+        found = prefix_change(words, claim.ctx.stems, tuple(u.text for u in claim.ctx.units))
+        if found:
+            return self.finding(
+                "unsupported", f"the claim says '{found[0]}' where the passages say '{found[1]}'"
+            )
         anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
         said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
         if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:

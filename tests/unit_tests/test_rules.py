@@ -252,3 +252,38 @@ def test_a_poisoned_passage_makes_the_claim_contested(one: str, other: str) -> N
     # control: without the disagreeing passage, the claim is supported
     out = create_verifier().invoke({"answer": one, "context": [f"Background. {one}"]})
     assert out["decision"] == "return", out["claims"]
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim", "vetoed"),
+    [
+        (
+            "Aspirin irreversibly inhibits COX-1 and COX-2.",
+            "Aspirin reversibly inhibits COX-1.",
+            True,
+        ),
+        (
+            "The patient was unresponsive on arrival.",
+            "The patient was responsive on arrival.",
+            True,
+        ),
+        ("The witness was unable to attend the hearing.", "The witness was able to attend.", True),
+        ("The shares are non-transferable.", "The shares are transferable.", True),
+        ("The company was profitable in 2020.", "The company was unprofitable in 2020.", True),
+        # A prefix that does not negate: no veto on these controls.
+        ("Scans were imaged at the clinic.", "Patients aged 40 were scanned at the clinic.", False),
+        ("Household income rose in 2020.", "Household income rose in 2020.", False),
+        (
+            "Aspirin irreversibly inhibits COX-1 and COX-2.",
+            "Aspirin irreversibly inhibits COX-1.",
+            False,
+        ),
+    ],
+)
+def test_a_negating_prefix_added_or_dropped_is_not_supported(passage, claim, vetoed) -> None:
+    """A claim dropping the passage's negating prefix ("reversibly"), or adding one."""
+    report = create_verifier().invoke({"answer": claim, "passages": [passage]})
+    reasons = " ".join(c["reason"] for c in report["claims"])
+    assert ("where the passages say" in reasons) is vetoed, reasons
+    if vetoed:
+        assert report["decision"] != "return"
