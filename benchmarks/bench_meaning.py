@@ -55,7 +55,7 @@ def load(*paths: Path) -> list[dict[str, Any]]:
 def decisions(items: list[dict[str, Any]], policy: str, verifier: Any = None) -> list[str]:
     """The decision of the verifier graph on each claim taken as a whole answer."""
     graph = create_verifier(get_verifier(verifier), policy=policy)
-    inputs = [{"answer": it["text"], "context": it["passages"]} for it in items]
+    inputs = [{"answer": it["text"], "passages": it["passages"]} for it in items]
     return [report["decision"] for report in graph.batch(inputs)]
 
 

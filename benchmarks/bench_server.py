@@ -122,7 +122,7 @@ def percentile(values: list[float], q: float) -> float:
 def load(base: str, clients: int, requests: int) -> dict[str, Any]:
     """`clients` threads, each with its own connection, send `requests` verify calls."""
     inputs = [
-        {"answer": a, "context": PASSAGES, "question": q}
+        {"answer": a, "passages": PASSAGES, "question": q}
         for a, q in zip(ANSWERS, QUESTIONS, strict=True)
     ]
 
@@ -165,7 +165,7 @@ def liveness(base: str, heavy: int = 8) -> dict[str, Any]:
     def one() -> None:
         begin = time.perf_counter()
         with httpx.Client(base_url=base, timeout=TIMEOUT, trust_env=False) as http:
-            body = {"answer": PATHOLOGICAL, "context": PASSAGES[:1]}
+            body = {"answer": PATHOLOGICAL, "passages": PASSAGES[:1]}
             r = http.post("/verify/invoke", json={"input": body})
         outcomes.append({"status": r.status_code, "seconds": time.perf_counter() - begin})
 

@@ -59,7 +59,7 @@ t0 = time.perf_counter()
 from langchain_reliable import create_verifier
 from langchain_reliable.verifiers.local import LocalVerifier
 check = create_verifier(verifier=LocalVerifier(entailment=True))
-check.invoke({"answer": "Paris is in France.", "context": ["Paris is the capital of France."]})
+check.invoke({"answer": "Paris is in France.", "passages": ["Paris is the capital of France."]})
 t1 = time.perf_counter()
 print(t1 - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
@@ -161,8 +161,8 @@ def main() -> None:
         verifier=LocalVerifier(embeddings=LocalEmbeddings(cache_size=0), entailment=False)
     )
     seed_embeddings = LocalEmbeddings(cache_size=0)
-    uncached.invoke({"answer": items[-1][0], "context": items[-1][1]})  # load the model
-    lexical.invoke({"answer": items[-1][0], "context": items[-1][1]})
+    uncached.invoke({"answer": items[-1][0], "passages": items[-1][1]})  # load the model
+    lexical.invoke({"answer": items[-1][0], "passages": items[-1][1]})
     seed_method(seed_embeddings, *items[-2])
     ours_ms, lexical_ms, seed_ms = [], [], []
     for run in range(args.runs):

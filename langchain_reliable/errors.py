@@ -28,7 +28,7 @@ class InputError(TypeError, ValueError):
         >>> from langchain_reliable.schemas import Passage
         >>> Passage.from_any(0, {"metadata": {}})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
-        langchain_reliable.errors.InputError: context[0] must be a string, a Document or ...
+        langchain_reliable.errors.InputError: passages[0] must be a string, a Document or ...
 
     """
 

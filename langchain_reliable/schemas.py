@@ -88,7 +88,7 @@ class Passage(BaseModel):
                 pid = item.get("id") or (item.get("metadata") or {}).get("source")
                 return cls(index=index, text=text, id=None if pid is None else str(pid))
         raise InputError(
-            f"context[{index}] must be a string, a Document or a dict with 'page_content' "
+            f"passages[{index}] must be a string, a Document or a dict with 'page_content' "
             f"or 'text'; got {type(item).__name__}"
         )
 

@@ -21,7 +21,7 @@ _FALLBACK_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
 _GLUED_BOUNDARY = re.compile(
-    r"(?<=[a-z0-9%)\]][.!?])(?=[A-Z][a-z]{2,}\b)|(?<=[a-z%)\]][.!?])(?=\d)"
+    r"(?<=[a-z0-9%)\]][.!?])(?=[A-Z][a-z]{2,}\b|I['’]|(?:I|A)\s)|(?<=[a-z%)\]][.!?])(?=\d)"
 )
 _PYSBD_WINDOW = 1_000  # pysbd is quadratic in its input ("a. " * 7000: 17 s whole)
 

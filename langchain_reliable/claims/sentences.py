@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
-from langchain_reliable.claims.markdown import blocks
+from langchain_reliable.claims.markdown import Block, blocks
 from langchain_reliable.claims.replies import (
     reply_span,
     reply_statement,
@@ -136,7 +136,8 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
 
     A cut is made at "; " or ", and|but|while|whereas|yet|so|although|though" only when
     both sides have at least four words, the left side has a verb, the right side opens
-    with a subject and a verb, and the cut is outside brackets and quotes. After ", and"
+    with a subject and a verb, and the cut is outside brackets and quotes; at "; ", three
+    words a side and a verb in each will do. After ", and"
     the left side must hold no other comma, so lists ("a, b, and c") are never cut.
     """
     sentence = answer[start:end]
@@ -154,11 +155,15 @@ def split_clauses(answer: str, start: int, end: int) -> list[Span]:
         subject_start = connector.end() if connector else right_start
         left_words = WORD.findall(left)
         right_words = WORD.findall(sentence[subject_start:])
+        if m.group().startswith(";"):  # a semicolon joins clauses: a verb on each side will do
+            least, opens = 3, _starts_clause(right_words) or _has_verb(right_words)
+        else:
+            least, opens = 4, _starts_clause(right_words)
         if (
-            len(left_words) >= 4
-            and len(right_words) >= 4
+            len(left_words) >= least
+            and len(right_words) >= least
             and _has_verb(left_words)
-            and _starts_clause(right_words)
+            and opens
             and _balanced(sentence[: m.start()])
         ):
             pieces.append((start + piece_start, start + m.start()))
@@ -285,7 +290,7 @@ class SentenceClaimExtractor(ClaimExtractor):
         for block in blocks(answer):
             if block.skip:
                 continue
-            if block.text is not None:
+            if block.text is not None and not _sentences_of_heading(answer, block):
                 spans.append((block.start, block.end))
                 continue
             for sentence in split_answer_sentences(answer, block.start, block.end):
@@ -301,9 +306,10 @@ class SentenceClaimExtractor(ClaimExtractor):
         for block in blocks(answer):
             if block.heading is not None or block.skip:
                 lead_in = _as_lead_in(f"{block.heading}:") if block.heading else None
-            if block.text is not None:
+            sentences = _sentences_of_heading(answer, block)
+            if block.text is not None and not sentences:
                 yield _Unit((block.start, block.end), False, None, block.text)
-            if block.skip or block.text is not None:
+            if block.skip or (block.text is not None and not sentences):
                 continue
             if not block.item:
                 lead_in = None
@@ -314,6 +320,18 @@ class SentenceClaimExtractor(ClaimExtractor):
                     if not any(c.isdigit() for c in text):
                         continue  # checked with its items; a number in it is checked alone
                 yield _Unit((start, end), block.item, lead_in)
+
+
+def _sentences_of_heading(answer: str, block: Block) -> list[Span]:
+    """The sentences of a heading or bold line that holds more than one (else none).
+
+    A heading is one claim; one that runs on into more sentences ("# X.Y") is checked
+    sentence by sentence, as a paragraph is, so no sentence rides on another.
+    """
+    if block.heading is None or block.text is None:
+        return []
+    sentences = split_answer_sentences(answer, block.start, block.end)
+    return sentences if len(sentences) > 1 else []
 
 
 def _as_lead_in(text: str) -> str | None:

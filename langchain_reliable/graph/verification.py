@@ -111,7 +111,7 @@ class Verification:
             context = []
         if isinstance(context, (str, bytes)) or not isinstance(context, Sequence):
             raise InputError(
-                f"context must be a list of strings or Documents, got {type(context).__name__}"
+                f"passages must be a list of strings or Documents, got {type(context).__name__}"
             )
         flags: list[Flag] = []
         notes: list[str] = []

@@ -52,7 +52,7 @@ def expected(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         report = check.invoke(
             {
                 "answer": row["answer"],
-                "context": row["context"],
+                "passages": row["context"],
                 "question": row.get("question", ""),
             }
         )

@@ -47,7 +47,7 @@ POLICIES = ["strict", "balanced"]
 
 def check(model: Any, policy: str, answer: str = FALSE, context=CONTEXT, question=QUESTION):
     graph = create_verifier(verifier="llm", extractor="llm", model=model, policy=policy)
-    return graph.invoke({"answer": answer, "context": context, "question": question})
+    return graph.invoke({"answer": answer, "passages": context, "question": question})
 
 
 def assert_not_delivered(out: dict, answer: str = FALSE) -> None:

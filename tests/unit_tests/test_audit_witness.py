@@ -98,7 +98,7 @@ def test_the_verifier_graph_keeps_an_audit_log(tmp_path):
 
     path = tmp_path / "verify.jsonl"
     check = create_verifier(audit_log=AuditLog(path, hash_questions=True))
-    inputs = {"answer": "Paris is in France.", "context": ["Paris is in France."]}
+    inputs = {"answer": "Paris is in France.", "passages": ["Paris is in France."]}
     assert check.invoke({**inputs, "question": "Where is Paris?"})["decision"] == "return"
     assert check.invoke({**inputs, "answer": "Paris is in Spain."})["decision"] != "return"
     records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]

@@ -599,13 +599,14 @@ def test_what_the_llm_extractor_shows_is_what_was_checked(span: str, claim: str)
 
     context = ["Metformin lowers blood glucose by reducing glucose production in the liver."]
     model = ScriptedChatModel([extracted((claim, span))])
-    out = create_verifier(extractor="llm", model=model).invoke({"answer": span, "context": context})
+    verifier = create_verifier(extractor="llm", model=model)
+    out = verifier.invoke({"answer": span, "passages": context})
     assert out["decision"] != "return"
     assert span not in (out["filtered_answer"] or "")
     assert any(c["text"] == span and c["label"] != "supported" for c in out["claims"])
     # control: the span says what its claim says
     model = ScriptedChatModel([extracted((claim, claim))])
     out = create_verifier(extractor="llm", model=model).invoke(
-        {"answer": claim, "context": context}
+        {"answer": claim, "passages": context}
     )
     assert out["decision"] == "return"

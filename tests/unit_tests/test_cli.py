@@ -96,7 +96,7 @@ def test_verify_from_files(capsys, tmp_path):
 
 
 def test_verify_stdin_json(capsys, monkeypatch):
-    payload = {"answer": GOOD, "context": [CONTEXT], "question": "When was it signed?"}
+    payload = {"answer": GOOD, "passages": [CONTEXT], "question": "When was it signed?"}
     monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps(payload)))
     code, out, _ = run(capsys, ["verify", "--json"])
     assert code == EXIT_OK
@@ -104,7 +104,7 @@ def test_verify_stdin_json(capsys, monkeypatch):
 
 
 def test_verify_stdin_context_documents_as_dicts(capsys, monkeypatch):
-    payload = {"answer": GOOD, "context": [{"page_content": CONTEXT, "id": "treaty"}]}
+    payload = {"answer": GOOD, "passages": [{"page_content": CONTEXT, "id": "treaty"}]}
     monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps(payload)))
     code, out, _ = run(capsys, ["verify", "--json"])
     assert code == EXIT_OK
@@ -469,7 +469,7 @@ def _command() -> list[str]:
 
 def test_real_process_stdin_json_and_usage_error():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    payload = json.dumps({"answer": GOOD, "context": [CONTEXT]})
+    payload = json.dumps({"answer": GOOD, "passages": [CONTEXT]})
     done = subprocess.run(
         [*_command(), "verify", "--json"],
         input=payload,

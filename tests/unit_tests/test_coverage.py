@@ -28,7 +28,7 @@ POLICIES = ["strict", "balanced"]
 
 def verify(answer: str, question: str, policy: str, limits: Limits | None = None) -> dict:
     check = create_verifier(policy=policy, limits=limits)
-    return check.invoke({"answer": answer, "context": PASSAGES, "question": question})
+    return check.invoke({"answer": answer, "passages": PASSAGES, "question": question})
 
 
 def rag(answer: str, question: str, policy: str, limits: Limits | None = None) -> dict:
@@ -217,7 +217,7 @@ def test_glue_never_holds_a_digit(text) -> None:
 def test_a_statement_behind_an_abstention_cue_is_not_glue(text: str) -> None:
     assert not is_glue(text)
     out = create_verifier(policy="balanced").invoke(
-        {"answer": text, "context": ["Metformin lowers blood glucose."]}
+        {"answer": text, "passages": ["Metformin lowers blood glucose."]}
     )
     assert out["decision"] != "return"
 
@@ -270,7 +270,7 @@ def test_a_heading_that_makes_a_statement_is_checked(policy: str, line: str) -> 
     """A heading or bold line with a verb and no full stop is checked, never shown as is."""
     answer = f"{line}\nThe maximum daily dose of metformin is 2550 mg."
     out = create_verifier(policy=policy).invoke(
-        {"answer": answer, "context": ["The maximum daily dose of metformin is 2550 mg."]}
+        {"answer": answer, "passages": ["The maximum daily dose of metformin is 2550 mg."]}
     )
     shown = answer if out["decision"] == "return" else (out["filtered_answer"] or "")
     assert "cancer" not in shown

@@ -50,7 +50,7 @@ ERRORS = [asyncio.CancelledError(), RuntimeError("judge down"), TimeoutError("sl
 @pytest.mark.parametrize("call", ["invoke", "ainvoke"])
 def test_a_failing_judge_refuses_with_a_flag(error, call) -> None:
     check = create_verifier(verifier=FailingJudge(error))
-    inputs = {"answer": TRUE, "context": PASSAGES}
+    inputs = {"answer": TRUE, "passages": PASSAGES}
     out = check.invoke(inputs) if call == "invoke" else asyncio.run(check.ainvoke(inputs))
     assert out["decision"] == "refuse" and "verifier_error" in out["flags"]
     assert all(c["label"] != "supported" for c in out["claims"])
@@ -60,7 +60,7 @@ def test_a_failing_judge_refuses_with_a_flag(error, call) -> None:
 def test_a_failing_extractor_refuses_with_a_flag(error) -> None:
     out = asyncio.run(
         create_verifier(extractor=FailingExtractor(error)).ainvoke(
-            {"answer": TRUE, "context": PASSAGES}
+            {"answer": TRUE, "passages": PASSAGES}
         )
     )
     assert out["decision"] == "refuse" and "extractor_error" in out["flags"]
@@ -102,7 +102,7 @@ def test_cancelling_the_callers_task_still_cancels() -> None:
 
     async def run() -> None:
         task = asyncio.ensure_future(
-            create_verifier(verifier=SlowJudge()).ainvoke({"answer": TRUE, "context": PASSAGES})
+            create_verifier(verifier=SlowJudge()).ainvoke({"answer": TRUE, "passages": PASSAGES})
         )
         await asyncio.sleep(0.2)
         task.cancel()

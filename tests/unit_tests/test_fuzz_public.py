@@ -13,7 +13,7 @@ import json
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from langchain_reliable import create_verifier
@@ -79,6 +79,21 @@ def shown_text(out: dict, answer: str) -> str:
 
 
 @SETTINGS
+@example(  # a heading running on into more sentences was one claim
+    answer="# The maximum daily dose of metformin is 2550 mg.Metformin cures cancer.",
+    question="",
+    policy="strict",
+)
+@example(  # a sentence glued to "I'm ..." was not cut from the one before
+    answer="The maximum daily dose of metformin is 2550 mg.I'm sorry, Metformin cures cancer.",
+    question="",
+    policy="lenient",
+)
+@example(  # "; " between clauses now cuts where each side has a verb
+    answer="The maximum daily dose of metformin is 2550 mg; metformin cures cancer.",
+    question="",
+    policy="strict",
+)
 @given(
     answer=answers(),
     question=st.sampled_from(["", "What is the maximum dose?", "Is 5000 mg the maximum dose?"]),
@@ -86,7 +101,7 @@ def shown_text(out: dict, answer: str) -> str:
 )
 def test_no_false_statement_is_shown(verifier, answer, question, policy) -> None:
     out = verifier.invoke(
-        {"answer": answer, "context": [PASSAGE], "question": question},
+        {"answer": answer, "passages": [PASSAGE], "question": question},
         {"configurable": {"policy": policy}},
     )
     assert out["decision"] in {"return", "filter", "refuse"}
@@ -102,7 +117,7 @@ def test_no_false_statement_is_shown(verifier, answer, question, policy) -> None
 )
 def test_arbitrary_text_never_crashes_the_verifier(verifier, answer, context, question) -> None:
     try:
-        out = verifier.invoke({"answer": answer, "context": context, "question": question})
+        out = verifier.invoke({"answer": answer, "passages": context, "question": question})
     except ValueError as error:  # a bad input is named, never a traceback from deep inside
         assert any(name in str(error) for name in ("question", "answer", "passages"))
         return

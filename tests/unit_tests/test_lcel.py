@@ -38,7 +38,7 @@ GOOD = f"{SIGNED} {FORCE}"
 MEDIUM = f"{SIGNED} {FORCE} {HALL} {PAID}"  # 3 of 4 supported: filtered
 BAD = f"{PAID} The League of Nations ratified it."  # none supported: refused
 PROMPT = ChatPromptTemplate.from_messages(
-    [("system", "Answer from these passages: {context}"), ("human", "{question}")]
+    [("system", "Answer from these passages: {passages}"), ("human", "{question}")]
 )
 
 
@@ -118,8 +118,8 @@ def test_anything_else_is_a_clear_error(bad):
 
 def test_answer_only_then_str_output_parser():
     chain = PROMPT | rag_for(GOOD, MEDIUM).with_answer_only() | StrOutputParser()
-    assert chain.invoke({"question": "When?", "context": ""}) == GOOD
-    streamed = list(chain.stream({"question": "When?", "context": ""}))
+    assert chain.invoke({"question": "When?", "passages": ""}) == GOOD
+    streamed = list(chain.stream({"question": "When?", "passages": ""}))
     assert len(streamed) > 1 and PAID not in "".join(streamed)
     assert "".join(streamed).startswith(f"{SIGNED} {FORCE} {HALL}\n\nNote: 1 statement")
 
@@ -145,7 +145,7 @@ def test_stream_yields_output_keys_only():
     assert chunks[-1]["decision"] == "filter"
     report_keys = set(create_verifier().output_schema.model_json_schema()["properties"])
     check = create_verifier(verifier=SubstringVerifier())
-    for chunk in check.stream({"answer": GOOD, "context": PASSAGES}):
+    for chunk in check.stream({"answer": GOOD, "passages": PASSAGES}):
         assert set(chunk) <= report_keys
 
 
@@ -180,16 +180,16 @@ def test_verified_stream_through_astream_events_holds_no_unverified_token():
 def guarded(answer, **kwargs):
     """prompt | llm | guard, with the passages taken from the chain's input."""
     chain = RunnablePassthrough.assign(answer=PROMPT | model(answer)) | guard(**kwargs)
-    return chain.invoke({"question": "Tell me about the treaty.", "context": PASSAGES})
+    return chain.invoke({"question": "Tell me about the treaty.", "passages": PASSAGES})
 
 
 def test_guard_passes_a_verified_answer_and_takes_messages():
     assert guarded(GOOD) == GOOD
     chain = PROMPT | model(GOOD) | guard(retriever=PASSAGES, k=3)
-    assert chain.invoke({"question": "When?", "context": "\n".join(PASSAGES)}) == GOOD
+    assert chain.invoke({"question": "When?", "passages": "\n".join(PASSAGES)}) == GOOD
     streamed = list(
         (PROMPT | model(MEDIUM) | guard(retriever=PASSAGES, k=3)).stream(
-            {"question": "When?", "context": ""}
+            {"question": "When?", "passages": ""}
         )
     )
     assert len(streamed) == 1 and PAID not in streamed[0]  # buffered, verified, then emitted
@@ -214,12 +214,12 @@ def test_guard_on_fail():
 
 def test_guard_texts_and_citations_per_run():
     chain = guard(refusal_text="Keine belastbare Antwort.")
-    payload = {"answer": BAD, "context": PASSAGES}
+    payload = {"answer": BAD, "passages": PASSAGES}
     assert chain.invoke(payload) == "Keine belastbare Antwort."
     per_run = {"configurable": {"refusal_text": "Pas de réponse."}}
     assert chain.invoke(payload, per_run) == "Pas de réponse."
     cited = guard().invoke(
-        {"answer": GOOD, "context": PASSAGES}, {"configurable": {"citations": True}}
+        {"answer": GOOD, "passages": PASSAGES}, {"configurable": {"citations": True}}
     )
     assert cited.startswith("The treaty was signed on 28 June 1919 [1]. The treaty came into")
     assert '[2] passage 1: "The treaty came into force on 10 January 1920"' in cited
@@ -227,12 +227,12 @@ def test_guard_texts_and_citations_per_run():
 
 def test_passthrough_assign_report():
     chain = RunnablePassthrough.assign(report=create_verifier(verifier=SubstringVerifier()))
-    out = chain.invoke({"answer": MEDIUM, "context": PASSAGES, "question": "Tell me."})
+    out = chain.invoke({"answer": MEDIUM, "passages": PASSAGES, "question": "Tell me."})
     assert out["answer"] == MEDIUM
     assert out["report"]["decision"] == "filter"
     assert out["report"]["filtered_answer"].startswith(f"{SIGNED} {FORCE} {HALL}\n\nNote:")
     assert PAID not in out["report"]["filtered_answer"]
-    good = chain.invoke({"answer": GOOD, "context": PASSAGES})
+    good = chain.invoke({"answer": GOOD, "passages": PASSAGES})
     assert good["report"]["decision"] == "return" and good["report"]["filtered_answer"] is None
 
 
@@ -282,7 +282,7 @@ def test_texts_per_run_and_from_the_constructor():
 def test_renderings_escape_and_mark_spans():
     answer = f"{SIGNED} {PAID} <script>alert(1)</script>"
     report = create_verifier(verifier=SubstringVerifier()).invoke(
-        {"answer": answer, "context": PASSAGES}
+        {"answer": answer, "passages": PASSAGES}
     )
     page = render_html(report, answer)
     assert "<script>" not in page and "&lt;script&gt;" in page

@@ -64,12 +64,12 @@ def test_a_true_answer_to_another_question_is_never_high_or_returned(
     question, relevant, other, policy
 ) -> None:
     check = create_verifier(policy=policy)
-    out = check.invoke({"answer": other, "context": PASSAGES, "question": question})
+    out = check.invoke({"answer": other, "passages": PASSAGES, "question": question})
     assert out["claims"] and all(c["label"] == "supported" for c in out["claims"])  # it is true
     assert "off_topic" in out["flags"] and out["level"] != "HIGH"
     assert out["decision"] == "refuse"
     if relevant is not None:  # control: the relevant true answer is returned
-        out = check.invoke({"answer": relevant, "context": PASSAGES, "question": question})
+        out = check.invoke({"answer": relevant, "passages": PASSAGES, "question": question})
         assert "off_topic" not in out["flags"], out["notes"]
         assert out["decision"] == "return", out["claims"]
 
@@ -78,7 +78,7 @@ def test_an_abstention_is_never_returned_as_reliable() -> None:
     out = create_verifier().invoke(
         {
             "answer": "I don't know.",
-            "context": PASSAGES,
+            "passages": PASSAGES,
             "question": "Who was the first person on Mars?",
         }
     )

@@ -196,7 +196,7 @@ def test_a_claim_one_passage_supports_and_another_contradicts_is_contradicted(
         "Aspirin thins the blood. The maximum daily dose of metformin is 5000 mg.",
     ]
     for verifier in ("local", "lexical"):
-        out = create_verifier(verifier=verifier).invoke({"answer": claim, "context": passages})
+        out = create_verifier(verifier=verifier).invoke({"answer": claim, "passages": passages})
         verdict = out["claims"][0]
         assert verdict["label"] == "contradicted", verdict
         assert "passages disagree" in verdict["reason"]
@@ -210,7 +210,7 @@ def test_passages_that_disagree_on_negation_contradict_the_claim() -> None:
         "Aspirin thins blood. Metformin is not safe in pregnancy.",
     ]
     out = create_verifier().invoke(
-        {"answer": "Metformin is safe in pregnancy.", "context": passages}
+        {"answer": "Metformin is safe in pregnancy.", "passages": passages}
     )
     assert out["claims"][0]["label"] == "contradicted" and out["decision"] == "refuse"
 
@@ -221,7 +221,7 @@ def test_passages_that_agree_still_support() -> None:
         "Metformin's top dose is 2550 mg a day.",
     ]
     out = create_verifier().invoke(
-        {"answer": "The maximum daily dose of metformin is 2550 mg.", "context": passages}
+        {"answer": "The maximum daily dose of metformin is 2550 mg.", "passages": passages}
     )
     assert out["claims"][0]["label"] == "supported"
 
@@ -246,11 +246,11 @@ def test_a_poisoned_passage_makes_the_claim_contested(one: str, other: str) -> N
     """Whichever side the claim takes, it is `contradicted` when the passages disagree."""
     passages = [f"Background. {one}", f"Other news. {other}"]
     for claim in (one, other):
-        out = create_verifier().invoke({"answer": claim, "context": passages})
+        out = create_verifier().invoke({"answer": claim, "passages": passages})
         assert out["claims"][0]["label"] == "contradicted", (claim, out["claims"][0])
         assert out["decision"] == "refuse"
     # control: without the disagreeing passage, the claim is supported
-    out = create_verifier().invoke({"answer": one, "context": [f"Background. {one}"]})
+    out = create_verifier().invoke({"answer": one, "passages": [f"Background. {one}"]})
     assert out["decision"] == "return", out["claims"]
 
 

@@ -115,6 +115,10 @@ def test_import_defers_langgraph() -> None:
 def test_training_keeps_the_signs_and_leaves_length_out() -> None:
     """`scripts/train_verifier.py` fits no weight against what its feature means."""
     import importlib.util
+
+    pytest.importorskip(
+        "scipy", reason="needs the train-verifier group: pip install --group train-verifier"
+    )
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2] / "scripts" / "train_verifier.py"

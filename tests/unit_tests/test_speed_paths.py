@@ -243,7 +243,7 @@ def test_the_sync_graph_starts_no_event_loop(monkeypatch: pytest.MonkeyPatch) ->
     out = graph.invoke(
         {
             "answer": "Paris is the capital of France.",
-            "context": ["Paris is the capital of France."],
+            "passages": ["Paris is the capital of France."],
         }
     )
     assert out["decision"] == "return"

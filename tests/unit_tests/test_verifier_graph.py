@@ -51,7 +51,7 @@ class ShortVerifier(ClaimVerifier):
 
 
 def test_report_is_a_reliability_report():
-    out = create_verifier(verifier=EchoVerifier()).invoke({"answer": ANSWER, "context": CONTEXT})
+    out = create_verifier(verifier=EchoVerifier()).invoke({"answer": ANSWER, "passages": CONTEXT})
     report = ReliabilityReport.model_validate(out)
     assert report.decision == "return"
     assert report.supported == 2 and report.level == "HIGH"
@@ -94,7 +94,7 @@ def test_llm_judge_two_calls_per_attempt_with_llm_extractor():
         [tool_call("ExtractedClaims", claims), tool_call("JudgeOutput", verdicts)]
     )
     check = create_verifier(verifier="llm", extractor="llm", model=model)
-    out = check.invoke({"answer": ANSWER, "context": CONTEXT, "question": "When and where?"})
+    out = check.invoke({"answer": ANSWER, "passages": CONTEXT, "question": "When and where?"})
     assert out["cost"]["llm_calls"] == 2
     assert out["claims"][1]["text"] == "The treaty was signed in the Hall of Mirrors."
     assert out["claims"][1]["span"] == (39, 76)
@@ -106,7 +106,7 @@ def test_llm_judge_two_calls_per_attempt_with_llm_extractor():
 
 def test_crashing_verifier_fails_closed():
     out = create_verifier(verifier=CrashingVerifier()).invoke(
-        {"answer": ANSWER, "context": CONTEXT}
+        {"answer": ANSWER, "passages": CONTEXT}
     )
     assert out["decision"] == "refuse"
     assert {c["label"] for c in out["claims"]} == {"uncertain"}
@@ -115,22 +115,22 @@ def test_crashing_verifier_fails_closed():
 
 
 def test_verifier_with_missing_verdicts_fails_closed():
-    out = create_verifier(verifier=ShortVerifier()).invoke({"answer": ANSWER, "context": CONTEXT})
+    out = create_verifier(verifier=ShortVerifier()).invoke({"answer": ANSWER, "passages": CONTEXT})
     assert out["decision"] == "refuse"
     assert any("returned 0 verdicts for 2 claims" in n for n in out["notes"])
 
 
 def test_empty_answer_and_no_claims():
     check = create_verifier(verifier=EchoVerifier())
-    empty = check.invoke({"answer": "  ", "context": CONTEXT})
+    empty = check.invoke({"answer": "  ", "passages": CONTEXT})
     assert empty["decision"] == "refuse" and "empty_answer" in empty["flags"]
-    idk = check.invoke({"answer": "I don't know.", "context": CONTEXT})
+    idk = check.invoke({"answer": "I don't know.", "passages": CONTEXT})
     assert idk["decision"] == "return" and "no_claims" in idk["flags"] and idk["claims"] == []
 
 
 def test_no_context_refuses_without_calling_the_verifier():
     verifier = EchoVerifier()
-    out = create_verifier(verifier=verifier).invoke({"answer": ANSWER, "context": []})
+    out = create_verifier(verifier=verifier).invoke({"answer": ANSWER, "passages": []})
     assert verifier.calls == 0
     assert out["decision"] == "refuse"
     assert {c["label"] for c in out["claims"]} == {"unsupported"}
@@ -139,11 +139,11 @@ def test_no_context_refuses_without_calling_the_verifier():
 @pytest.mark.parametrize(
     ("payload", "error", "match"),
     [
-        ({"answer": 3, "context": CONTEXT}, TypeError, "answer must be a string"),
-        ({"answer": ANSWER, "context": "one passage"}, TypeError, "context must be a list"),
-        ({"answer": ANSWER, "context": ["ok", 7]}, TypeError, r"context\[1\] must be"),
+        ({"answer": 3, "passages": CONTEXT}, TypeError, "answer must be a string"),
+        ({"answer": ANSWER, "passages": "one passage"}, TypeError, "passages must be a list"),
+        ({"answer": ANSWER, "passages": ["ok", 7]}, TypeError, r"passages\[1\] must be"),
         (
-            {"answer": ANSWER, "context": CONTEXT, "question": "x" * 5000},
+            {"answer": ANSWER, "passages": CONTEXT, "question": "x" * 5000},
             ValueError,
             "question is 5000",
         ),
@@ -158,7 +158,7 @@ def test_limits_cut_and_record():
     limits = Limits(max_answer_chars=60, max_passages=1, max_passage_chars=30, max_claims=1)
     check = create_verifier(verifier=EchoVerifier(), limits=limits)
     answer = "The treaty was signed in 1919. It ended the war. " * 3
-    out = check.invoke({"answer": answer, "context": CONTEXT * 3})
+    out = check.invoke({"answer": answer, "passages": CONTEXT * 3})
     assert {"truncated_answer", "truncated_context", "truncated_claims"} <= set(out["flags"])
     assert out["uncertain"] >= 1  # claims over the limit are not verified
     assert all(c["span"][1] <= 60 for c in out["claims"])
@@ -169,17 +169,17 @@ def test_documents_and_dicts_as_context():
         Document(page_content=CONTEXT[0], id="doc-1"),
         {"page_content": "More.", "metadata": {"source": "s"}},
     ]
-    out = create_verifier(verifier=EchoVerifier()).invoke({"answer": ANSWER, "context": docs})
+    out = create_verifier(verifier=EchoVerifier()).invoke({"answer": ANSWER, "passages": docs})
     assert out["decision"] == "return"
 
 
 def test_async_batch_and_policy_setting():
     check = create_verifier(verifier=EchoVerifier(), policy="strict")
-    outs = asyncio.run(check.abatch([{"answer": ANSWER, "context": CONTEXT}] * 3))
+    outs = asyncio.run(check.abatch([{"answer": ANSWER, "passages": CONTEXT}] * 3))
     assert [o["decision"] for o in outs] == ["return"] * 3
     assert (
         create_verifier(verifier=EchoVerifier()).invoke(
-            {"answer": ANSWER, "context": CONTEXT},
+            {"answer": ANSWER, "passages": CONTEXT},
             {"configurable": {"high_threshold": 1.0, "medium_threshold": 1.0}},
         )["level"]
         == "HIGH"
