@@ -132,3 +132,13 @@ def test_a_replica_chain_swapped_for_another_is_caught(tmp_path, capsys):
     capsys.readouterr()
     assert main(["audit", "verify", str(folder), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
     assert "rewritten" in capsys.readouterr().out
+
+
+def test_the_newest_record_deleted_with_the_anchor_kept_is_caught_alone(tmp_path, capsys):
+    """The anchor beside the log holds the head: a cut log no longer reaches it."""
+    path = tmp_path / "audit.jsonl"
+    _write(AuditLog(path), 3)
+    assert main(["audit", "verify", str(path)]) == EXIT_OK  # control: the whole log
+    path.write_text("".join(_lines(path)[:-1]), "utf-8")
+    capsys.readouterr()
+    assert main(["audit", "verify", str(path)]) == EXIT_NOT_VERIFIED

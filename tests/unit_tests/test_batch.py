@@ -304,3 +304,23 @@ def test_a_row_changed_in_any_field_is_not_resumed(tmp_path, field):
     assert (summary.changed, summary.skipped) == (1, 0)
     write_jsonl(source, [row])  # control: the row as written is skipped
     assert verify_batch(source, out, workers=1, progress=False).skipped == 1
+
+
+def test_passages_under_both_names_are_an_error_row_and_either_name_alone_is_one_row(tmp_path):
+    """`passages` and its former name `context` are one field: both at once is refused."""
+    both = {**_OK, "id": "both", "passages": ["Paris is in Spain."]}
+    source = write_jsonl(tmp_path / "in.jsonl", [both])
+    out = tmp_path / "out.jsonl"
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.errors, summary.verified) == (1, 0)
+    assert "give the passages once" in read_output(out)["both"]["error"]
+    # control: either name alone gives the same report and the same input digest
+    former = {**_OK, "id": "a"}
+    now = {"id": "a", "answer": _OK["answer"], "passages": _OK["context"]}
+    reports = []
+    for n, row in enumerate([former, now]):
+        out = tmp_path / f"alone{n}.jsonl"
+        verify_batch(write_jsonl(tmp_path / f"alone{n}.in", [row]), out, workers=1, progress=False)
+        record = json.loads(out.read_text("utf-8"))
+        reports.append((record["input_digest"], record["claims"], record["decision"]))
+    assert reports[0] == reports[1] and reports[0][2] == "return"

@@ -344,3 +344,62 @@ def test_normalise_maps_back_to_the_original_text():
     assert _find('STRASSE "quoted" END', text) == "Straße  “quoted”\n\tend"
     assert _find("missing", text) is None
     assert _find("   ", text) is None
+
+
+# --- the judge's quote is checked, never trusted -----------------------------------
+
+_P = [
+    "Metformin lowers blood glucose by reducing glucose production in the liver. "
+    "The maximum daily dose of metformin is 2550 mg.",
+    "Aspirin irreversibly inhibits COX-1 and COX-2.",
+]
+_Q = "What is the maximum daily dose of metformin?"
+# (name, the answer, the judge's quote for its one claim, the passage it names)
+JUDGE_QUOTE_ATTACKS = [
+    ("the answer's own words", "Metformin cures cancer.", "Metformin cures cancer", 0),
+    ("the answer, another passage", "Metformin cures cancer.", "Metformin cures cancer", 1),
+    ("the question", "The maximum daily dose of metformin is 5000 mg.", _Q[:-1], 0),
+    ("a word changed", "The maximum daily dose of metformin is 5000 mg.",
+     "The maximum daily dose of metformin is 5000 mg", 0),
+    ("spliced from two passages", "Metformin irreversibly inhibits COX-1.",
+     "Metformin irreversibly inhibits COX-1", 0),
+    ("a real sentence about something else", "Metformin cures cancer.",
+     "Metformin lowers blood glucose by reducing glucose production in the liver", 0),
+    ("a fragment too short", "Metformin is banned in Europe.", "Metformin", 0),
+    ("no quote", "Metformin cures cancer.", "", 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "answer", "quote", "passage"),
+    JUDGE_QUOTE_ATTACKS,
+    ids=[a[0] for a in JUDGE_QUOTE_ATTACKS],
+)
+def test_a_judge_supporting_with_a_quote_the_passages_do_not_bear_out_is_overruled(
+    name, answer, quote, passage
+):
+    """A `supported` verdict whose quote is not the passages' own support never passes."""
+    from langchain_reliable import create_verifier
+
+    judge = ScriptedChatModel([judged(v(1, "supported", passage, quote))])
+    out = create_verifier("llm", model=judge).invoke(
+        {"answer": answer, "passages": _P, "question": _Q}
+    )
+    assert [c["label"] for c in out["claims"]] != ["supported"], out["claims"]
+    assert out["decision"] != "return"
+
+
+def test_the_judge_quote_control_passes():
+    """The control: the passage's own sentence as the quote for a true claim."""
+    from langchain_reliable import create_verifier
+
+    quote = "The maximum daily dose of metformin is 2550 mg"
+    judge = ScriptedChatModel([judged(v(1, "supported", 0, quote))])
+    out = create_verifier("llm", model=judge).invoke(
+        {
+            "answer": "The maximum daily dose of metformin is 2550 mg.",
+            "passages": _P,
+            "question": _Q,
+        }
+    )
+    assert out["decision"] == "return" and out["claims"][0]["label"] == "supported"
