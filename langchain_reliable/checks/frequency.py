@@ -44,6 +44,7 @@ _ADVERBS = {
     "quarterly": "quarter",
     "yearly": "year",
     "annually": "year",
+    "annual": "year",
 }
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _NUMBER_WORDS = """zero one two three four five six seven eight nine ten eleven twelve"""

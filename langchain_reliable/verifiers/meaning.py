@@ -2,7 +2,8 @@
 
 `meaning_finding(claim, facts)` runs, against the passage sentences the claim
 is about, the checks of `checks.polarity` (opposite words, stronger
-quantifiers), `checks.frequency` (how often, read as a rate) and `checks.roles`
+quantifiers), `checks.frequency` (how often, read as a rate), `checks.units` ("%"
+against percentage points, per which period) and `checks.roles`
 (swapped roles, another name in the same place, an opening name found nowhere, a
 multiword name found only in part).
 Each finding is a veto: a verifier may turn `supported` into the finding's
@@ -52,6 +53,7 @@ from langchain_reliable.checks.roles import (
     swapped_roles,
     text_names,
 )
+from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
 from langchain_reliable.passage_facts import PassageFacts, passage_label
 from langchain_reliable.schemas import Label
 from langchain_reliable.text import content_stems, stem
@@ -162,6 +164,8 @@ _SENTENCE_CHECKS: list[tuple[Callable[[str, str], tuple | None], Callable, Calla
     ),
     (opposite_direction, _says, lambda h: True),
     (frequency_conflict, _says, lambda h: True),
+    (per_period_conflict, _says, lambda h: True),
+    (percent_points_conflict, _says, lambda h: True),
     (
         _unbounded_count_conflict,
         lambda h, w: f"{w} counts '{h[1]}', the claim '{h[0]}'",

@@ -389,3 +389,45 @@ def test_frequency_conflict(claim: str, sentence: str, conflict: str | None) -> 
     found = frequency_conflict(claim, sentence)
     assert (found and found[0]) == conflict
     assert found is None or found[1] in sentence
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "conflict"),
+    [
+        ("It rose by 0.25% in March.", "It rose by 0.25 percentage points to 4.5%.", "0.25%"),
+        (
+            "Inflation fell by 3.1 percentage points.",
+            "Inflation fell to 3.1%.",
+            "3.1 percentage points",
+        ),
+        ("It rose by 0.25 percentage points.", "It rose by 0.25 percentage points.", None),
+        ("The rate stood at 4.5%.", "It rose by 0.25 percentage points to 4.5%.", None),
+    ],
+)
+def test_percent_points_conflict(claim: str, sentence: str, conflict: str | None) -> None:
+    from langchain_reliable.checks.units import percent_points_conflict
+
+    found = percent_points_conflict(claim, sentence)
+    assert (found and found[0]) == conflict
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "conflict"),
+    [
+        ("It copies 120 MB per minute.", "It copies 120 MB per second.", "per minute"),
+        ("Approvals reached 65,000 a week.", "Approvals reached 65,000 a month.", "a week"),
+        (
+            "100 requests per hour for each key.",
+            "100 requests per minute for each key.",
+            "per hour",
+        ),
+        ("It copies 120 MB of data each second.", "It copies 120 MB per second.", None),
+        ("Approvals reached 65,000 per month.", "Approvals reached 65,000 a month.", None),
+        ("Give a second dose.", "Give 500 mg per day.", None),  # "a second" is an ordinal
+    ],
+)
+def test_per_period_conflict(claim: str, sentence: str, conflict: str | None) -> None:
+    from langchain_reliable.checks.units import per_period_conflict
+
+    found = per_period_conflict(claim, sentence)
+    assert (found and found[0]) == conflict
