@@ -263,41 +263,39 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """
     timeout = deps.verification.limits.generate_timeout
     sentences = gate_for(state, config, deps)
-    held = state.get("streamed", "")
     try:
         if sentences is None:
             draft = invoke_with_timeout(deps.chat, prompt(state), timeout, config=config).text
         else:
             pieces = stream_with_timeout(deps.chat, prompt(state), timeout, config=config)
-            draft, held = stream_draft(pieces, sentences, held, config)
+            draft = stream_draft(pieces, sentences, config)
     except TimeoutError:
-        return timed_out(state, timeout, held)
+        return timed_out(state, timeout, streamed(state, sentences))
     except BaseException as exc:
         if not fails_closed(exc):
             raise
-        return generation_failed(state, exc, held)
-    return generated(state, str(draft), held)
+        return generation_failed(state, exc, streamed(state, sentences))
+    return generated(state, str(draft), streamed(state, sentences))
 
 
 async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
     """Async path of `generate`."""
     timeout = deps.verification.limits.generate_timeout
     sentences = gate_for(state, config, deps)
-    held = state.get("streamed", "")
     try:
         if sentences is None:
             reply = await ainvoke_with_timeout(deps.chat, prompt(state), timeout, config=config)
             draft = reply.text
         else:
             pieces = astream_with_timeout(deps.chat, prompt(state), timeout, config=config)
-            draft, held = await astream_draft(pieces, sentences, held, config)
+            draft = await astream_draft(pieces, sentences, config)
     except TimeoutError:
-        return timed_out(state, timeout, held)
+        return timed_out(state, timeout, streamed(state, sentences))
     except BaseException as exc:
         if not fails_closed(exc):
             raise
-        return generation_failed(state, exc, held)
-    return generated(state, str(draft), held)
+        return generation_failed(state, exc, streamed(state, sentences))
+    return generated(state, str(draft), streamed(state, sentences))
 
 
 def gate_for(state: RAGState, config: RunnableConfig, deps: RAGDeps) -> SentenceGate | None:
@@ -310,7 +308,13 @@ def gate_for(state: RAGState, config: RunnableConfig, deps: RAGDeps) -> Sentence
         verification=deps.verification,
         passages=list(state.get("passages") or []),
         question=as_question(state.get("question")),
+        held=state.get("streamed", ""),
     )
+
+
+def streamed(state: RAGState, sentences: SentenceGate | None) -> str:
+    """The verified text the consumer holds after this attempt, whatever became of it."""
+    return state.get("streamed", "") if sentences is None else sentences.held
 
 
 def timed_out(state: RAGState, timeout: float | None, streamed: str) -> dict:

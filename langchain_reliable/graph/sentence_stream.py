@@ -96,6 +96,8 @@ class SentenceGate:
         passages: the retrieved passages.
         question: the question.
         policy: the run's policy (scores the sentence's report).
+        held: what the consumer holds: the verified text streamed so far, this
+            attempt's or an earlier one's (kept when the model fails mid-stream).
         shown: the verified text of this attempt admitted so far.
     """
 
@@ -103,9 +105,10 @@ class SentenceGate:
     passages: list[Any]
     question: str
     policy: Policy
+    held: str = ""
     shown: str = ""
     cutter: SentenceCutter = field(default_factory=SentenceCutter)
-    _held: str = ""
+    _pending: str = ""  # verified, waiting for a claim on the question
     _verdicts: list[ClaimVerdict] = field(default_factory=list)
     _claims: int = 0
     _relevant: bool = False
@@ -132,8 +135,8 @@ class SentenceGate:
         """Add a verified `sentence`; whether `shown` grew. The first failure closes the gate."""
         if not self._open:
             return False
-        start = len(self.shown) + len(self._held)
-        candidate = self.shown + self._held + sentence
+        start = len(self.shown) + len(self._pending)
+        candidate = self.shown + self._pending + sentence
         verdicts = [
             v.model_copy(update={"span": (v.span[0] + start, v.span[1] + start)})
             for v in report.claims
@@ -151,11 +154,11 @@ class SentenceGate:
             self._open = False
             return False
         self._verdicts += verdicts
-        self._held += sentence
+        self._pending += sentence
         self._relevant = self._relevant or bool(report.claims and "off_topic" not in report.flags)
         if not (self._relevant and self._verdicts):
             return False
-        self.shown, self._held = candidate, ""
+        self.shown, self._pending = candidate, ""
         return True
 
 
@@ -176,26 +179,24 @@ def sentence_gate(
     return SentenceGate(policy=policy, **parts)
 
 
-def stream_draft(
-    pieces: Iterable[str], gate: SentenceGate, held: str, config: RunnableConfig
-) -> tuple[str, str]:
-    """Read the draft, emitting verified sentences; the draft and what the consumer holds."""
+def stream_draft(pieces: Iterable[str], gate: SentenceGate, config: RunnableConfig) -> str:
+    """Read the draft, emitting verified sentences (`gate.held` follows); the draft."""
     for piece in pieces:
         for sentence in gate.cutter.push(piece):
             if gate.admit(sentence, gate.report(sentence)):
-                held = advance(held, gate.shown, config)
-    return gate.draft, held
+                gate.held = advance(gate.held, gate.shown, config)
+    return gate.draft
 
 
 async def astream_draft(
-    pieces: AsyncIterator[str], gate: SentenceGate, held: str, config: RunnableConfig
-) -> tuple[str, str]:
+    pieces: AsyncIterator[str], gate: SentenceGate, config: RunnableConfig
+) -> str:
     """Async `stream_draft`."""
     async for piece in pieces:
         for sentence in gate.cutter.push(piece):
             if gate.admit(sentence, await gate.areport(sentence)):
-                held = await aadvance(held, gate.shown, config)
-    return gate.draft, held
+                gate.held = await aadvance(gate.held, gate.shown, config)
+    return gate.draft
 
 
 def _steps(held: str, text: str, *, final: bool) -> Iterator[dict[str, Any]]:

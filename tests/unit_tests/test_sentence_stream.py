@@ -232,6 +232,34 @@ def test_a_stream_past_the_timeout_is_refused_and_reset() -> None:
     assert held[-1] == out["answer"]
 
 
+class _BreaksMidway(_Slow):
+    """Streams the answer word by word, and fails after 20 words (a dropped connection)."""
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        for n, chunk in enumerate(super()._stream(messages, stop, run_manager, **kwargs)):
+            if n == 20:
+                raise RuntimeError("connection lost")
+            yield chunk
+
+
+@pytest.mark.parametrize("streaming", ["stream", "astream"])
+async def test_a_model_failing_after_a_streamed_sentence_resets_what_was_shown(streaming) -> None:
+    """The sentence streamed before the failure is withdrawn before the refusal is shown."""
+    rag = create_reliable_rag(_BreaksMidway(), PASSAGES, max_retries=0, k=1)
+    run = rag.stream if streaming == "stream" else rag.astream
+    items = []
+    if streaming == "stream":
+        items = list(run({"question": QUESTION}, stream_mode=["custom", "values"]))
+    else:
+        items = [i async for i in run({"question": QUESTION}, stream_mode=["custom", "values"])]
+    out = items[-1][1]
+    custom = [("chunk", i) for m, i in items if m == "custom" and "claim_verdict" not in i]
+    assert custom[0][1].get("verified_chunk", "").startswith(TRUE_1)  # streamed before the fault
+    assert out["decision"] == "refuse" and "generator_error" in out["report"].flags
+    assert any("verified_reset" in i for _, i in custom)
+    assert held_texts(custom)[-1] == out["answer"]
+
+
 def test_the_cutter_hands_out_only_ended_sentences() -> None:
     cutter = SentenceCutter()
     got = []
