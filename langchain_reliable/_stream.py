@@ -42,11 +42,10 @@ def stream_with_timeout(
     """
     chunks: queue.Queue[Any] = queue.Queue()
     _start_pump(model, input, config, chunks.put)
-    deadline = None if timeout is None else time.monotonic() + timeout
+    left = _time_left(timeout)
     while True:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            item = chunks.get(timeout=wait)
+            item = chunks.get(timeout=left())
         except queue.Empty:
             raise TimeoutError(f"no complete answer within {timeout} s") from None
         if (text := _opened(item)) is None:
@@ -66,11 +65,7 @@ async def astream_with_timeout(
     A model with blocking code only streams in a daemon thread, as in the sync path,
     so neither a timeout nor the loop's shutdown waits on it.
     """
-    deadline = None if timeout is None else time.monotonic() + timeout
-
-    def left() -> float | None:
-        return None if deadline is None else max(0.0, deadline - time.monotonic())
-
+    left = _time_left(timeout)
     if has_native_async(model):
         stream = model.astream(input, config=config).__aiter__()
         try:
@@ -101,6 +96,12 @@ async def astream_with_timeout(
         if (text := _opened(item)) is None:
             return
         yield text
+
+
+def _time_left(timeout: float | None) -> Callable[[], float | None]:
+    """Seconds left of `timeout` from now, each time it is called (None: no bound)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    return lambda: None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def _start_pump(
