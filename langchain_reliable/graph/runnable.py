@@ -43,9 +43,10 @@ class RenamedKeys(dict):
         raise KeyError(key)
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if key not in self and key in RENAMED and RENAMED[key] in self:
-            return self[_renamed(key)]
-        return super().get(key, default)
+        try:
+            return self[key]  # a former name reads through __missing__
+        except KeyError:
+            return default
 
 
 def _renamed(key: str) -> str:
