@@ -7,6 +7,10 @@ Example:
     True
     >>> negation_cue("The router, not the modem, assigns addresses.") is None
     True
+    >>> negation_cue("It is false that antibiotics work against colds.")
+    'It is false that'
+    >>> negation_cue("It is not true that antibiotics do not work.") is None
+    True
 
 """
 
@@ -16,12 +20,15 @@ import re
 
 from langchain_reliable.text import stem, tokenize
 
-__all__ = ["negation_cue"]
+__all__ = ["negation_cue", "sentential_negation"]
 
 _NEGATION = re.compile(
     r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
     r"without|cannot|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
     re.IGNORECASE,
+)
+_SENTENTIAL = re.compile(
+    r"\W*it\s+is\s+(?:false|untrue|not\s+true|not\s+the\s+case)\s+that\b", re.IGNORECASE
 )
 _SCOPE_END = re.compile(r"[,;:.!?()]")
 _SCOPE_WORDS = 6
@@ -36,6 +43,9 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     has a single content word), so a negation elsewhere in the sentence ("the
     team without the ball") is not taken for the claim's.
     """
+    opening = sentential_negation(text)
+    if opening is not None:  # it negates the whole rest: two negations say it plainly
+        return None if negation_cue(text[len(opening) :], about) else opening.strip(" \"'“(")
     for m in _NEGATION.finditer(text):
         if (
             m.group(0).lower() == "not"
@@ -50,3 +60,9 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
         if len(scope & about) >= min(2, len(about)):
             return m.group(0)
     return None
+
+
+def sentential_negation(text: str) -> str | None:
+    """The opening that negates all of `text` ("It is false that"), or `None`."""
+    m = _SENTENTIAL.match(text)
+    return m.group(0) if m else None

@@ -58,11 +58,11 @@ def _prefixed(word: str, stems: Iterable[str]) -> str | None:
 
 
 @lru_cache(maxsize=64)
-def _only_negated(texts: tuple[str, ...]) -> frozenset[str]:
-    """Words the passages use only after "non-" ("transferable" in "non-transferable")."""
-    words = [w for text in texts for w in words_of(text)]
+def _passage_words(texts: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The passages' words, and those they use only after "non-" ("transferable")."""
+    words = frozenset(w for text in texts for w in words_of(text))
     negated = {w.removeprefix("non-") for w in words if w.startswith("non-")}
-    return frozenset(negated - set(words))
+    return words, frozenset(negated - words)
 
 
 def prefix_change(
@@ -73,15 +73,15 @@ def prefix_change(
     Args:
         words: the claim's words (`words_of`).
         stems: the stems of the passages' words.
-        passages: the passages' texts (for words they use only after "non-").
+        passages: the passages' texts (their words as written, and those used only after "non-").
     """
-    only_negated = _only_negated(passages)
+    written, only_negated = _passage_words(passages)
     for before, word in zip(["", *words], words, strict=False):
         if before in _NEGATORS:  # "not legally" says what "illegally" does
             continue
         if word in only_negated:
             return word, f"non-{word}"
-        if stem(word) in stems:
+        if word in written or stem(word) in stems:  # "non-selective" as the passages write it
             continue
         said = _prefixed(word, stems)
         if said:

@@ -60,8 +60,10 @@ _OPENERS = frozenset(
     """additionally also afterwards currently despite eventually following furthermore
     however later meanwhile moreover nevertheless nonetheless notably originally overall
     today initially finally yes ok okay generally typically usually instead increase
-    decrease later then next first second third last thus hence still""".split()  # noqa: SIM905
+    decrease later then next first second third last thus hence still many several various
+    numerous certain every much another fewer""".split()  # noqa: SIM905
 )
+"""Capitalised words that open a sentence and are not names (adverbs, determiners)."""
 
 
 @lru_cache(maxsize=8192)

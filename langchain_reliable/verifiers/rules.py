@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_reliable.checks.bounds import bounds_finding
+from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.evidence import EvidenceSelector
@@ -258,6 +259,8 @@ class UnstatedQualifier(Rule):
                 "unsupported", f"the claim says '{found[0]}' where the passages say '{found[1]}'"
             )
         anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
+        if sentential_negation(claim.text) and None not in claim.negation:
+            anchor |= {"false", "untrue"}  # "It is false that X" where the sentence says not X
         said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
         if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:
             said.append("used to")

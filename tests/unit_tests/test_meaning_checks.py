@@ -319,6 +319,51 @@ def test_verifier_keeps_faithful_restatements(verifier: LocalVerifier) -> None:
     assert verdict.label == "supported", verdict.reason
 
 
+KEPT_WORDS = [
+    # (passage, true claim, false claim of the same shape)
+    (
+        "Many people with asthma cannot take non-selective beta blockers.",
+        "Many people with asthma cannot take non-selective beta blockers.",
+        "Many people with asthma cannot take selective beta blockers.",
+    ),
+    (
+        "Non-compete clauses are unenforceable in California.",
+        "In California, non-compete clauses are unenforceable.",
+        "In California, compete clauses are unenforceable.",
+    ),
+    (
+        "Most patients tolerate metformin well.",
+        "Many patients tolerate metformin well.",
+        "All patients tolerate metformin well.",
+    ),
+    (
+        "Antibiotics do not work against viral infections such as the common cold.",
+        "It is false that antibiotics work against viral infections.",
+        "It is false that antibiotics do not work against viral infections.",
+    ),
+    (
+        "Antibiotics work against bacterial infections such as strep throat.",
+        "It is not true that antibiotics do not work against bacterial infections.",
+        "It is false that antibiotics work against bacterial infections.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("passage", "true", "false"), KEPT_WORDS)
+def test_words_the_passage_writes_pass_and_their_edits_do_not(
+    verifier: LocalVerifier, passage: str, true: str, false: str
+) -> None:
+    """A word written as the passage writes it ("non-selective"), a determiner opening
+    the claim ("Many"), "It is false that" over a negated sentence: supported. Before,
+    each true claim was vetoed (a prefix read as added, "Many" as a name, "false" as a
+    qualifier); the edit of the same shape is still not supported."""
+    passages = [Passage(index=0, text=passage)]
+    claims = [Claim(text=c, span=(0, len(c))) for c in (true, false)]
+    kept, edited = verifier.verify(claims, passages).verdicts
+    assert kept.label == "supported", kept.reason
+    assert edited.label != "supported", edited.reason
+
+
 # -- the hand-made set: a regression floor --------------------------------------------
 
 
