@@ -368,6 +368,11 @@ def _leads_in(piece: str, supported: list[str]) -> bool:
     return bool(head) and any(text.startswith(head) for text in supported)
 
 
+def overlaps_any(span: Span, others: Sequence[Span]) -> bool:
+    """Tell whether `span` shares a character with any of `others`."""
+    return any(a < span[1] and span[0] < b for a, b in others)
+
+
 def uncovered(answer: str, verdicts: Sequence[ClaimVerdict], question: str = "") -> list[Gap]:
     """What breaks the invariant when `answer` is shown as written.
 
@@ -389,7 +394,9 @@ def check_coverage(
     """What breaks the invariant when `shown` is what the user receives for `answer`.
 
     `shown` passes when it is made of whole supported spans of `answer` and glue
-    pieces of `answer` (case aside), joined by whitespace and punctuation only.
+    pieces of `answer` (case aside), joined by whitespace and punctuation only. A
+    supported span that overlaps a claim not supported holds that claim's text, so it
+    is not allowed (as in `uncovered`, such a character counts as not supported).
 
     Args:
         shown: The text the user receives (the answer, or a filtered answer).
@@ -404,7 +411,12 @@ def check_coverage(
     if shown == answer:
         return uncovered(answer, verdicts, question)
     glue = _analyse(answer, verdicts, question)[1]
-    allowed = [answer[max(0, v.span[0]) : v.span[1]] for v in verdicts if v.label == "supported"]
+    blocked = [v.span for v in verdicts if v.label != "supported"]
+    allowed = [
+        answer[max(0, v.span[0]) : v.span[1]]
+        for v in verdicts
+        if v.label == "supported" and not overlaps_any(v.span, blocked)
+    ]
     rest = shown.lower()
     pieces = {p.strip().lower() for p in [*allowed, *glue] if WORD.search(p)}
     for piece in sorted(pieces, key=len, reverse=True):
@@ -425,5 +437,6 @@ __all__ = [
     "is_opener",
     "is_yes_no_question",
     "last_question",
+    "overlaps_any",
     "uncovered",
 ]

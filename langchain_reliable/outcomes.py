@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_reliable.coverage import is_glue, is_yes_no_question
+from langchain_reliable.coverage import is_glue, is_yes_no_question, overlaps_any
 from langchain_reliable.schemas import ClaimVerdict
 
 CANNOT_ANSWER = "I cannot answer this from the available sources."
@@ -28,10 +28,12 @@ def filter_answer(
     """Rebuild the answer from its supported spans and content-free glue only.
 
     Each kept piece is a supported claim's span, verbatim but for a capital first
-    letter and a final stop. Two kept claims with no removed claim between them keep
-    the text between them when it is glue (`coverage.is_glue`: "; ", ", and ", a list
-    marker); any other text is dropped, so the result always passes
-    `coverage.check_coverage`.
+    letter and a final stop. A supported span that overlaps the span of a claim not
+    supported (a rider in a sentence, two claims a model mapped to one sentence) shows
+    that claim's text too, so it is removed with it. Two kept claims with no removed
+    claim between them keep the text between them when it is glue (`coverage.is_glue`:
+    "; ", ", and ", a list marker); any other text is dropped, so the result always
+    passes `coverage.check_coverage`.
 
     Returns:
         The filtered text (without caveat) and the number of claims removed.
@@ -41,9 +43,10 @@ def filter_answer(
     pieces: list[str] = []
     end: int | None = None  # end of the last kept claim, while no claim was removed since
     removed = 0
+    blocked = [v.span for v in verdicts if v.label != "supported"]
     for verdict in sorted(verdicts, key=lambda v: v.span):
         start, stop = verdict.span
-        if verdict.label != "supported":
+        if verdict.label != "supported" or overlaps_any(verdict.span, blocked):
             removed += 1
             end = None
             continue

@@ -27,6 +27,7 @@ from langchain_reliable.claims.replies import (
     skip_reply,
     suggested_statement,
 )
+from langchain_reliable.claims.riders import riders
 from langchain_reliable.claims.segment import split_answer_sentences
 from langchain_reliable.coverage import (
     OPENERS,
@@ -212,7 +213,9 @@ class SentenceClaimExtractor(ClaimExtractor):
     be checked: a list item under a lead-in ("Side effects include:") that is not a
     sentence itself carries the lead-in in front; a table row names each cell by its
     column; a reply to the question ("Yes.", "5000 mg.") is turned into a statement
-    with the question. The span is always the answer's own text.
+    with the question. The span is always the answer's own text. What a sentence says
+    on the side (an aside, a relative clause, a second verb: `claims.riders`) is also
+    a claim, its span inside the sentence's, its text made to stand alone.
 
     Everything that carries checkable content is a claim: hedged sentences (without
     their hedge), questions, headings, bold lines, table cells and code lines. Only
@@ -279,6 +282,8 @@ class SentenceClaimExtractor(ClaimExtractor):
                 elif question and count_words(text) < self.min_words:
                     text = reply_statement(question, text)
                 out.append(Claim(text=text, span=(a, b)))
+                # what it says on the side is also checked on its own (`claims.riders`)
+                out.extend(Claim(text=t, span=s) for s, t in riders(answer, a, b, _verbish))
         return out
 
     def candidate_spans(self, answer: str) -> list[Span]:

@@ -1,0 +1,216 @@
+"""Red-team round three: a false statement riding inside a true sentence.
+
+Each attack hides a false statement ("metformin cures cancer", "5000 mg") inside a
+sentence whose main clause the passage supports: an aside in brackets or between
+dashes, a relative clause, an appositive, a clause after a colon, a dash or a comma,
+a reason or a condition, a participle, a second verb, a list joined by a symbol, a
+URL. Read whole, such a sentence was `supported` and returned (`claims.riders` now
+checks each rider on its own). Each attack's control has its shape with only true
+content and must be returned. A supported claim whose span overlaps a claim not
+supported is never shown by `filter` either (`outcomes.filter_answer`,
+`coverage.check_coverage`). The promise: the attack's words never reach the user with
+`return` or `filter`, nor in the verified stream.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from langchain_reliable import create_reliable_rag, create_verifier
+from langchain_reliable.claims import SentenceClaimExtractor
+from tests.adversarial import RoleChatModel
+
+PASSAGE = (
+    "Metformin is the first-line medication for type 2 diabetes. It lowers blood glucose "
+    "mainly by decreasing glucose production in the liver. The maximum daily dose is 2550 mg. "
+    "Metformin is contraindicated in patients with severe kidney disease."
+)
+T1 = "Metformin is the first-line medication for type 2 diabetes."
+T2 = "The maximum daily dose is 2550 mg."
+T3 = "Metformin is contraindicated in patients with severe kidney disease."
+FIRST = "Metformin is the first-line medication for type 2 diabetes"
+APPOSED = "the first-line medication for type 2 diabetes"
+LOWERS = "lowers blood glucose mainly by decreasing glucose production in the liver"
+
+# (name, attack, control, words the attack must not show). Every attack was returned
+# whole by every policy before riders were checked.
+RIDERS = [
+    ("paren_which", f"Metformin (which cures cancer) is {APPOSED}. {T2}",
+     f"Metformin (which is {APPOSED}) {LOWERS}. {T2}", "cancer"),
+    ("paren_and", f"{FIRST} (and cancer). {T2}",
+     f"Metformin ({APPOSED}) {LOWERS}. {T2}", "cancer"),
+    ("brackets", f"Metformin [which cures cancer] is {APPOSED}. {T2}",
+     f"Metformin [{APPOSED}] {LOWERS}. {T2}", "cancer"),
+    ("dash_pair", f"Metformin — which cures cancer — is {APPOSED}. {T2}",
+     f"Metformin — {APPOSED} — {LOWERS}. {T2}", "cancer"),
+    ("dash_tail", f"{FIRST} — and it cures cancer. {T2}", f"{FIRST} — it {LOWERS}. {T2}",
+     "cancer"),
+    ("hyphen_tail", f"{FIRST} - it also cures cancer. {T2}", f"{FIRST} - it {LOWERS}. {T2}",
+     "cancer"),
+    ("which_tail", f"The maximum daily dose is 2550 mg, which cures cancer. {T1}",
+     f"Metformin, which is {APPOSED}, {LOWERS}. {T2}", "cancer"),
+    ("appositive", f'Metformin, called "the cancer cure", is {APPOSED}. {T2}',
+     f"Metformin, {APPOSED}, {LOWERS}. {T2}", "cancer"),
+    ("colon_clause", f"{FIRST}: it cures cancer. {T2}", f"{FIRST}: it {LOWERS}. {T2}",
+     "cancer"),
+    ("comma_splice", f"{FIRST}, it cures cancer. {T2}", f"{FIRST}, it {LOWERS}. {T2}",
+     "cancer"),
+    ("second_verb", f"{FIRST} and cures cancer. {T2}", f"Metformin is {APPOSED} and {LOWERS}.",
+     "cancer"),
+    ("participle", f"{FIRST}, also curing cancer. {T2}",
+     f"Metformin {LOWERS}, decreasing glucose production in the liver. {T2}", "cancer"),
+    ("because", f"{FIRST} because it cures cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("although_lead", f"Although it cures cancer, metformin is {APPOSED}. {T2}",
+     f"{T1} {T2}", "cancer"),
+    ("unless", f"{T3[:-1]} unless they also have cancer. {T2}", f"{T3} {T2}", "cancer"),
+    ("as_well_as", f"{FIRST} as well as cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("arrow", f"{FIRST} → cures cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("plus", f"{FIRST} + cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("ampersand", f"{FIRST} & cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("emoji_join", f"{FIRST} 🎗️ cures cancer. {T2}", f"{T1} {T2}", "cancer"),
+    ("semicolon_short", f"{FIRST}; cancer too. {T2}", f"{T1} {T2}", "cancer"),
+    ("such_as", f"{T3[:-1]} such as cancer patients. {T2}", f"{T3} {T2}", "cancer"),
+    ("autolink", f"{T1} <https://metformin-cures-cancer.com> {T2}", f"{T1} {T2}", "cures"),
+]  # fmt: skip
+
+# Shapes that were already caught: kept so they stay caught. (name, attack, control, bad)
+CAUGHT = [
+    ("link_text", f"{T1} It also [cures cancer](https://x.org) in most patients. {T2}",
+     f"{T1} {T2}", "cancer"),
+    ("deflist", f"{T1}\n\nMetformin\n: cures cancer\n\n{T2}", f"{T1}\n\n{T2}", "cancer"),
+    ("nested_quote", f"{T1}\n\n> > Metformin cures cancer.\n\n{T2}", f"{T1}\n\n> > {T2}",
+     "cancer"),
+    ("setext", f"Metformin cures cancer\n===\n\n{T1} {T2}", f"Summary\n===\n\n{T1} {T2}",
+     "cancer"),
+    ("setext_dash", f"Metformin cures cancer\n---\n\n{T1} {T2}", f"Summary\n---\n\n{T1} {T2}",
+     "cancer"),
+    ("details", f"<details><summary>Metformin cures cancer</summary>{T1}</details>", T1,
+     "cancer"),
+    ("code_span", f"{T1} `Metformin cures cancer.` {T2}", f"{T1} `{T2}`", "cancer"),
+    ("emphasis_split", f"{T3[:-1]}, and it cures can**cer**.",
+     "Metformin is **contraindicated** in patients with severe kidney disease.", "cer"),
+    ("hard_break", f"The maximum daily dose is  \n5000 mg. {T1}",
+     f"The maximum daily dose is  \n2550 mg. {T1}", "5000"),
+    ("quoted_speech", f'{T1} "Metformin cures cancer," my doctor said. {T2}', f'"{T1}" {T2}',
+     "cancer"),
+    ("ellipsis", f"{T1}... metformin cures cancer... {T2}", f"{T1}... {T2}", "cancer"),
+    ("numbered_paren", f"1) {T1}\n2) Metformin cures cancer.\n3) {T2}", f"1) {T1}\n2) {T2}",
+     "cancer"),
+    ("note_colon", f"{T1} Note: metformin cures cancer. {T2}", f"{T1} Note: {T2}", "cancer"),
+    ("eg_split", f"{T3[:-1]}, e.g. those whose cancer it cures. {T2}", f"{T1} {T2}", "cancer"),
+    ("spanish", f"{T1} La metformina cura el cáncer. {T2}", f"{T1} {T2}", "cura"),
+    ("url_words", f"{T1} See https://example.com/metformin-cures-cancer for more. {T2}",
+     f"{T1} {T2}", "cures-cancer"),
+    ("fullwidth_digits", f"{T1} The maximum daily dose is ５０００ mg.", f"{T1} {T2}", "５０００"),
+    ("cyrillic", f"{T1} Metformin сures сancer. {T2}", f"{T1} {T2}", "ancer"),
+    ("indented_code", f"{T1}\n\n    Metformin cures cancer.\n\n{T2}", f"{T1}\n\n{T2}", "cancer"),
+    ("sup_tag", f"{T1} The maximum daily dose is 2550<sup>0</sup> mg.", f"{T1} {T2}", "<sup>"),
+    ("range", f"{T1} The maximum daily dose is 2550-5000 mg.", f"{T1} {T2}", "5000"),
+    ("paren_number", f"The maximum daily dose (5000 mg in children) is 2550 mg. {T1}",
+     f"{T2} {T1}", "5000"),
+]  # fmt: skip
+
+ALL = RIDERS + CAUGHT
+POLICIES = ["lenient", "balanced", "strict"]
+
+
+def verify(answer: str, policy: str, question: str = "") -> dict:
+    graph = create_verifier(policy=policy)
+    return graph.invoke({"answer": answer, "passages": [PASSAGE], "question": question})
+
+
+def shown(out: dict, answer: str) -> str:
+    """What a caller shows for the verifier's decision."""
+    if out["decision"] == "return":
+        return answer
+    return (out.get("filtered_answer") or "") if out["decision"] == "filter" else ""
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", ALL, ids=[c[0] for c in ALL])
+def test_the_attack_is_not_shown(case, policy) -> None:
+    _, attack, _, bad = case
+    out = verify(attack, policy)
+    assert bad not in shown(out, attack), (out["decision"], out["claims"])
+    assert out["decision"] != "return"
+
+
+@pytest.mark.parametrize("policy", ["lenient", "balanced"])
+@pytest.mark.parametrize("case", ALL, ids=[c[0] for c in ALL])
+def test_its_true_control_is_returned(case, policy) -> None:
+    _, _, control, _ = case
+    out = verify(control, policy)
+    assert out["decision"] == "return", [(c["text"], c["label"]) for c in out["claims"]]
+
+
+@pytest.mark.parametrize("case", RIDERS, ids=[c[0] for c in RIDERS])
+def test_each_rider_is_a_claim_inside_its_sentence(case) -> None:
+    _, attack, _, bad = case
+    claims = SentenceClaimExtractor().extract(attack).claims
+    riders = [c for c in claims if any(o is not c and _inside(c.span, o.span) for o in claims)]
+    assert any(bad in attack[slice(*c.span)] for c in riders), [(c.text, c.span) for c in claims]
+
+
+def _inside(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1] and inner != outer
+
+
+@pytest.mark.parametrize("policy", ["lenient", "balanced"])
+@pytest.mark.parametrize("case", RIDERS[:8], ids=[c[0] for c in RIDERS[:8]])
+def test_the_rag_graph_and_the_verified_stream_hold_it_back(case, policy) -> None:
+    _, attack, _, bad = case
+    model = GenericFakeChatModel(messages=iter([AIMessage(attack)] * 3))
+    rag = create_reliable_rag(model, [PASSAGE], policy=policy, k=1)
+    held, out = "", None
+    for mode, item in rag.stream(
+        {"question": "Tell me about metformin."}, stream_mode=["custom", "values"]
+    ):
+        if mode == "values":
+            out = item
+        elif "verified_reset" in item:
+            held = ""
+        else:
+            held += item.get("verified_chunk", "")
+        assert bad not in held
+    assert out is not None and out["decision"] != "return"
+    assert bad not in (out["answer"] if out["decision"] == "filter" else "")
+
+
+# --- two claims on one span: a model maps "X, whose dose is 5000 mg, ..." to two claims ---
+
+SENTENCE = f"Metformin, whose maximum daily dose is 5000 mg, is {APPOSED}."
+LLM_ANSWER = f"{SENTENCE} {T2} Metformin cures cancer."
+
+
+def _pairs(order: int):
+    def extract(answer: str) -> list[tuple[str, str]]:
+        both = [(T1, SENTENCE), ("The maximum daily dose of metformin is 5000 mg.", SENTENCE)]
+        rest = [(T2, T2), ("Metformin cures cancer.", "Metformin cures cancer.")]
+        return [*both[::order], *rest]
+
+    return extract
+
+
+@pytest.mark.parametrize("order", [1, -1], ids=["supported_first", "contradicted_first"])
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_supported_claim_sharing_a_span_with_a_false_one_is_not_filtered_in(
+    order, policy
+) -> None:
+    model = RoleChatModel(extract=_pairs(order))
+    graph = create_verifier(extractor="llm", model=model, policy=policy)
+    out = graph.invoke({"answer": LLM_ANSWER, "passages": [PASSAGE]})
+    assert "5000" not in shown(out, LLM_ANSWER), (out["decision"], out.get("filtered_answer"))
+    assert out["decision"] != "return"
+
+
+def test_the_llm_control_with_every_claim_supported_is_returned() -> None:
+    answer = f"Metformin, whose maximum daily dose is 2550 mg, is {APPOSED}."
+
+    def extract(_: str) -> list[tuple[str, str]]:
+        return [(T1, answer), ("The maximum daily dose of metformin is 2550 mg.", answer)]
+
+    graph = create_verifier(extractor="llm", model=RoleChatModel(extract=extract))
+    out = graph.invoke({"answer": answer, "passages": [PASSAGE]})
+    assert out["decision"] == "return", [(c["text"], c["label"]) for c in out["claims"]]
