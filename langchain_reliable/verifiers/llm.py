@@ -28,8 +28,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swapped_word
+from langchain_reliable.entailment import default_entailment_model
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
+from langchain_reliable.text import content_stems
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
 from langchain_reliable.verifiers.grounding import (
     clause_problem,
@@ -201,6 +204,8 @@ class LLMJudge(JudgingVerifier):
         problem = clause_problem(text) or content_problem(
             claim.text, text, item.label, _years(passage.text)
         )
+        if problem is None and item.label == "supported":
+            problem = _unvouched_swap(claim.text, text, passage, passages)
         if problem is not None:
             problem = f"'{item.label}' verdict refused: {problem}"
             return self._verdict(claim, "uncertain", f"{problem}: {text[:120]!r}"), problem
@@ -343,6 +348,29 @@ def _locate(
                 return passage, passage.text[start:end]
         tainted = tainted or (passage, None)
     return tainted
+
+
+def _unvouched_swap(
+    claim: str, quote: str, passage: Passage, passages: list[Passage]
+) -> str | None:
+    """Why a quote that is the claim with one word swapped does not support it, or `None`.
+
+    "Metformin lowers blood pressure" quoting "Metformin lowers blood glucose": the
+    words around the swap match, so the quote looks like support; the embedded
+    entailment model must read the claim as entailed by the quote's passage, as the
+    local verifier does (`checks.swaps`).
+    """
+    stems = frozenset(s for p in passages for s in content_stems(p.text))
+    swap = swapped_word(claim, quote, stems)
+    if swap is None:
+        return None
+    [read] = default_entailment_model().judge([claim], [passage.text])
+    if read.entailed >= SWAP_VOUCHED_AT:
+        return None
+    return (
+        f"the claim says '{swap[0]}' where the quote says '{swap[1]}', and the entailment "
+        f"model does not read it as entailed (P(entailed) {read.entailed:.2f})"
+    )
 
 
 def _years(text: str) -> frozenset[int]:

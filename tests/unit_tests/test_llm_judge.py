@@ -389,6 +389,47 @@ def test_a_judge_supporting_with_a_quote_the_passages_do_not_bear_out_is_overrul
     assert out["decision"] != "return"
 
 
+_GLUCOSE = "Metformin lowers blood glucose by reducing glucose production in the liver"
+_DOSE = "The maximum daily dose of metformin is 2550 mg"
+# a real quote, the claim the quote with one word swapped for one no passage holds
+JUDGE_SWAPS = [
+    ("Metformin lowers blood glucose by reducing glucose production in the kidney.", _GLUCOSE),
+    ("Metformin lowers blood glucose by raising glucose production in the liver.", _GLUCOSE),
+    ("The minimum daily dose of metformin is 2550 mg.", _DOSE),
+    ("The maximum weekly dose of metformin is 2550 mg.", _DOSE),
+    ("The maximum lifetime dose of metformin is 2550 mg.", _DOSE),
+    ("The maximum daily dose of ibuprofen is 2550 mg.", _DOSE),
+    ("The usual daily dose of metformin is 2550 mg.", _DOSE),
+]
+# the same shape, the word swapped for one that means it: the model vouches for it
+JUDGE_SWAP_CONTROLS = [
+    ("Metformin lowers blood glucose by reducing glucose output in the liver.", _GLUCOSE),
+    ("Metformin lowers blood glucose by decreasing glucose production in the liver.", _GLUCOSE),
+    ("Metformin lowers blood sugar by reducing glucose production in the liver.", _GLUCOSE),
+]
+
+
+@pytest.mark.parametrize(("answer", "quote"), JUDGE_SWAPS)
+def test_a_judge_supporting_a_swapped_word_is_overruled(answer, quote):
+    """The quote is real and shares every other word; the entailment model must vouch
+    for the swapped word, and does not: the claim is not `supported`."""
+    from langchain_reliable import create_verifier
+
+    judge = ScriptedChatModel([judged(v(1, "supported", 0, quote))])
+    out = create_verifier("llm", model=judge).invoke({"answer": answer, "passages": _P})
+    assert out["claims"][0]["label"] != "supported", out["claims"]
+    assert out["decision"] != "return"
+
+
+@pytest.mark.parametrize(("answer", "quote"), JUDGE_SWAP_CONTROLS)
+def test_a_judge_supporting_a_synonym_passes(answer, quote):
+    from langchain_reliable import create_verifier
+
+    judge = ScriptedChatModel([judged(v(1, "supported", 0, quote))])
+    out = create_verifier("llm", model=judge).invoke({"answer": answer, "passages": _P})
+    assert out["claims"][0]["label"] == "supported", out["claims"]
+
+
 def test_the_judge_quote_control_passes():
     """The control: the passage's own sentence as the quote for a true claim."""
     from langchain_reliable import create_verifier

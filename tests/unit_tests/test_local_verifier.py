@@ -356,3 +356,33 @@ def test_spelled_numbers_in_passages() -> None:
 )
 def test_extract_names(text: str, expected: list[str]) -> None:
     assert extract_names(text) == expected
+
+
+SWAP_PASSAGE = (
+    "Metformin is the first-line medication for type 2 diabetes. It lowers blood glucose "
+    "mainly by decreasing glucose production in the liver. The maximum daily dose is 2550 mg."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        (
+            "Metformin lowers blood pressure mainly by decreasing glucose production in the liver.",
+            False,
+        ),
+        (
+            "Metformin lowers blood sugar mainly by decreasing glucose production in the liver.",
+            True,
+        ),
+        ("Metformin is the first-line drug for type 2 diabetes.", True),
+    ],
+)
+def test_a_swapped_word_needs_the_entailment_model(claim: str, supported: bool) -> None:
+    """A word swapped into the passage's sentence passes only when the model vouches for it."""
+    from langchain_reliable.checks.swaps import swapped_word
+
+    passages = [Passage(index=0, text=SWAP_PASSAGE)]
+    [verdict] = LocalVerifier().verify([Claim(text=claim, span=(0, len(claim)))], passages).verdicts
+    assert swapped_word(claim, SWAP_PASSAGE, frozenset()) is not None  # the shape is read
+    assert (verdict.label == "supported") is supported, verdict.reason

@@ -1,0 +1,71 @@
+"""Swapped words: a claim that is a passage's sentence with one content word exchanged.
+
+"Metformin lowers blood pressure" where the sentence says "lowers blood glucose":
+the words around the swap match, so lexical evidence reads the claim as the sentence.
+Whether the new word means the old one ("blood sugar") or something else ("blood
+pressure") no overlap can tell; `verifiers.local` asks the entailment model, and
+the LLM judge's quote check asks it too.
+
+Example:
+    >>> swapped_word("Metformin lowers blood pressure in adults.",
+    ...              "Metformin lowers blood glucose in adults.", frozenset())
+    ('pressure', 'glucose')
+    >>> swapped_word("It is the first-line medication for adults.",
+    ...              "It is the first-line medication for children.", frozenset())
+    ('adults', 'children')
+
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from langchain_reliable.text import STOPWORDS, stem
+
+__all__ = ["SWAP_VOUCHED_AT", "swapped_word"]
+
+SWAP_VOUCHED_AT = 0.1
+"""Least P(entailed) by which the entailment model vouches for a swapped word."""
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
+_CONTEXT = 2  # least words kept around the swap (at least one on each side)
+
+
+def _content(word: str) -> bool:
+    return word.isalpha() and len(word) >= 3 and word not in STOPWORDS
+
+
+def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str, str] | None:
+    """(claim word, sentence word) for a content word swapped for one the passages lack.
+
+    Args:
+        claim: The claim.
+        sentence: The passage sentence the claim is about.
+        stems: The stems of every passage's words (a word the passages hold elsewhere
+            is not new: other checks read it).
+
+    Returns:
+        The first exchange of one content word for another, with matching words
+        before it and after it (or both sentences ending there), where the claim's
+        word is one no passage holds; `None` when there is none. A word exchanged for
+        a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
+        refuse four more faithful answers to catch seven more hallucinated ones.
+    """
+    said = [w.lower() for w in _WORD.findall(claim)]
+    held = [w.lower() for w in _WORD.findall(sentence)]
+    ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
+    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
+            continue
+        new, old = said[a1], held[b1]
+        if not (_content(new) and _content(old)) or stem(new) in stems or stem(new) == stem(old):
+            continue
+        left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
+        right = (
+            ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
+        )
+        at_end = a2 == len(said) and b2 == len(held)
+        if left and (right or at_end) and left + right >= _CONTEXT:
+            return new, old
+    return None
