@@ -10,6 +10,7 @@ Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
     ...              "Metformin lowers blood glucose in adults.", frozenset())
     ('pressure', 'glucose')
+    >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
     >>> swapped_word("It is the first-line medication for adults.",
     ...              "It is the first-line medication for children.", frozenset())
     ('adults', 'children')
@@ -36,6 +37,16 @@ def _content(word: str) -> bool:
     return word.isalpha() and len(word) >= 3 and word not in STOPWORDS
 
 
+_SPELLING = ((re.compile(r"is(e[ds]?|ing|ation)"), r"iz\1"), (re.compile(r"our\b"), "or"))
+
+
+def _spelt(word: str) -> str:
+    """`word` in one spelling ("finalised" and "finalized", "colour" and "color")."""
+    for pattern, repl in _SPELLING:
+        word = pattern.sub(repl, word)
+    return word
+
+
 def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str, str] | None:
     """(claim word, sentence word) for a content word swapped for one the passages lack.
 
@@ -53,13 +64,19 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
     said = [w.lower() for w in _WORD.findall(claim)]
-    held = [w.lower() for w in _WORD.findall(sentence)]
+    written = _WORD.findall(sentence)
+    held = [w.lower() for w in written]
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
             continue
         new, old = said[a1], held[b1]
-        if not (_content(new) and _content(old)) or stem(new) in stems or stem(new) == stem(old):
+        if (
+            not (_content(new) and _content(old))
+            or stem(new) in stems
+            or stem(_spelt(new)) == stem(_spelt(old))
+            or (b1 and written[b1][:1].isupper())  # a name's word: the name checks read it
+        ):
             continue
         left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
         right = (

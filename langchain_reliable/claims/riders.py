@@ -84,6 +84,8 @@ _APPOSITIVE = re.compile(
 )
 _OPENING = re.compile(r"(?:in|on|at|by|during|after|before|since|until|from)\s[^,]{1,40},\s+", re.I)
 _RELATIVE = re.compile(r"^(?:which|who|whom|that)\s+", re.IGNORECASE)
+_AGENT = re.compile(r"\s\w+ed\s+by(?:\s+[A-Z][\w'’.-]*)+$")  # "directed by Amr Salama"
+_OBJECT_RELATIVE = re.compile(r"(?:he|she|they|we|i|you|it)\s", re.IGNORECASE)
 _WHOSE = re.compile(r"^whose\s+", re.IGNORECASE)
 _JOINER = re.compile(
     r"^(?:and|but|so|also|then|thereby|thus|as well as|such as|along with|together with|plus|"
@@ -136,8 +138,10 @@ def riders(
             if _overlaps(found, m.start("cut"), m.end("cut")) or _quoted(sentence, m.start("cut")):
                 continue
             body = m.group("body")
-            if not WORD.search(body) or (shape is _SHAPES[1] and _CITATION.fullmatch(body)):
-                continue
+            if not WORD.search(body) or (
+                shape is _SHAPES[1] and (_CITATION.fullmatch(body) or len(body.split()) == 1)
+            ):
+                continue  # a citation mark or a placeholder ("[1]", "[date]"): read in its sentence
             if "verb" in shape.groupindex and not _second_verb(m, sentence, verbish):
                 continue
             if shape in (_SHAPES[5], _SHAPES[6]) and not _has_verb(sentence[: m.start()], verbish):
@@ -196,12 +200,15 @@ def _subject(main: str, verbish: Callable[[str], bool]) -> str | None:
     return None
 
 
-def _antecedent(before: str, main: str, verbish: Callable[[str], bool]) -> str:
+def _antecedent(before: str, main: str, verbish: Callable[[str], bool], which: bool = False) -> str:
     """The words a rider leans on: the subject, or the few words just before it."""
     before = before.rstrip(" ,")
     if not _has_verb(f"x {before}", verbish):
         return " ".join(before.split())
     words = before.split()
+    agent = _AGENT.search(before)
+    if agent and which:  # "a film directed by Amr Salama, which ...": the film, not the name
+        words = before[: agent.start()].split()
     taken: list[str] = []
     for w in reversed(words):
         bare = w.lower().strip(",;:\"'()")
@@ -220,7 +227,11 @@ def _stand_alone(body: str, before: str, main: str, verbish: Callable[[str], boo
     if _WHOSE.match(body):
         return f"{_antecedent(before, main, verbish)}'s {_WHOSE.sub('', body)}".strip()
     if _RELATIVE.match(body):
-        return f"{_antecedent(before, main, verbish)} {_RELATIVE.sub('', body)}".strip()
+        clause = _RELATIVE.sub("", body)
+        if _OBJECT_RELATIVE.match(clause):  # "which he described as X": he described it as X
+            return clause
+        thing = body.lower().startswith("which")
+        return f"{_antecedent(before, main, verbish, thing)} {clause}".strip()
     body = _JOINER.sub("", body)
     words = body.split()
     if _PRONOUN.match(body) and len(words) > 1:

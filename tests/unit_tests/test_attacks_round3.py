@@ -214,3 +214,32 @@ def test_the_llm_control_with_every_claim_supported_is_returned() -> None:
     graph = create_verifier(extractor="llm", model=RoleChatModel(extract=extract))
     out = graph.invoke({"answer": answer, "passages": [PASSAGE]})
     assert out["decision"] == "return", [(c["text"], c["label"]) for c in out["claims"]]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "riders"),
+    [
+        # the words a rider leans on, read from the sentence (each was rebuilt wrongly)
+        (
+            "Hello is a 2014 Egyptian film directed by Amr Salama, which tackles religion.",
+            ["a 2014 Egyptian film tackles religion"],
+        ),
+        (
+            "He has a new tattoo on his stomach, which he described as a warning.",
+            ["he described as a warning"],
+        ),
+        (
+            "In 1954, the Supreme Court ruled on the case and declared that schools must "
+            "desegregate.",
+            ["the Supreme Court declared that schools must desegregate"],
+        ),
+        # no rider: a date's comma, a quoted title's colon, a placeholder in brackets
+        ("On October 6, 1995, the band released the song.", []),
+        ('The band covered it for the album "Maiden Heaven: A Tribute" that year.', []),
+        ("As of [date], more than [number] cases have been reported.", []),
+    ],
+)
+def test_riders_lean_on_the_right_words(sentence: str, riders: list[str]) -> None:
+    claims = SentenceClaimExtractor().extract(sentence).claims
+    assert claims[0].text == sentence
+    assert [c.text for c in claims[1:]] == riders

@@ -386,3 +386,18 @@ def test_a_swapped_word_needs_the_entailment_model(claim: str, supported: bool) 
     [verdict] = LocalVerifier().verify([Claim(text=claim, span=(0, len(claim)))], passages).verdicts
     assert swapped_word(claim, SWAP_PASSAGE, frozenset()) is not None  # the shape is read
     assert (verdict.label == "supported") is supported, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("It was finalized on Friday morning.", "It was finalised on Friday morning."),
+        ("The first is a 1972 horror film.", "Home for the Holidays is a 1972 horror film."),
+        ("Metformin lowers blood glucose.", "Metformin lowers blood glucose."),
+    ],
+)
+def test_not_a_swapped_word(claim: str, sentence: str) -> None:
+    """A spelling of the same word, or a word of a name (the name checks read those)."""
+    from langchain_reliable.checks.swaps import swapped_word
+
+    assert swapped_word(claim, sentence, frozenset()) is None
