@@ -78,7 +78,7 @@ _LEADING_CLAUSE = re.compile(
 _APPOSITIVE = re.compile(
     r"^(?!\W*(?:in|on|at|by|for|from|during|after|before|since|until|with|without|under|over|"
     r"through|throughout|within|across|despite|following|as|when|while|if|once|today|"
-    r"yesterday|now|then|here|there)\b)(?P<pre>[^,;:()]{1,60}?)(?<!\d),\s+(?P<body>(?!(?:however|though|also|too|then|therefore|"
+    r"yesterday|now|then|here|there)\b)(?P<pre>[^,;:()]{1,60}?)(?<!\d),\s+(?P<body>(?!(?:not|however|though|also|too|then|therefore|"
     r"thus|indeed|in fact|for example|for instance|of course)\b)[^,;:()]+),\s+(?!and\b|or\b)",
     re.IGNORECASE,
 )

@@ -237,6 +237,7 @@ def test_the_llm_control_with_every_claim_supported_is_returned() -> None:
         ("On October 6, 1995, the band released the song.", []),
         ('The band covered it for the album "Maiden Heaven: A Tribute" that year.', []),
         ("As of [date], more than [number] cases have been reported.", []),
+        ("The router, not the modem, assigns IP addresses.", []),  # a correction, read whole
     ],
 )
 def test_riders_lean_on_the_right_words(sentence: str, riders: list[str]) -> None:
