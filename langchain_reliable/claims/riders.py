@@ -58,11 +58,12 @@ _SHAPES = (
     re.compile(
         r"(?P<cut>,\s+(?P<body>(?:also\s+|thereby\s+|thus\s+)?[a-z]+ing\s[^,;:]*?)(?=[.!?]*$))"
     ),
-    # "... for type 2 diabetes as well as cancer", "... → cures cancer", "...; cancer too"
+    # "... for type 2 diabetes as well as cancer", "... → cures cancer", "...; cancer too";
+    # an item ends at a comma ("such as X and Y, also operate ...": the items are X and Y)
     re.compile(
         r"(?P<cut>\s*(?:;|,?\s(?:as well as|such as|along with|together with|plus|including|"
         r"especially|notably|particularly|e\.g\.|i\.e\.|for example|for instance|->|"
-        r"[+&\u2190-\u21ff\u2600-\u27bf\U0001f000-\U0001faff]\ufe0f?))\s+(?P<body>[^;]*?\w[^;]*?)(?=[.!?]*$))"
+        r"[+&\u2190-\u21ff\u2600-\u27bf\U0001f000-\U0001faff]\ufe0f?))\s+(?P<body>[^;,]*?\w[^;,]*?)(?=,|[.!?]*$))"
     ),
     re.compile(
         r"(?P<cut>,?\s+(?P<body>(?:and|but)\s+(?:also\s+)?(?P<verb>[a-z]+)\s[^,;:]*?)"
