@@ -74,16 +74,21 @@ _LEADING_CLAUSE = re.compile(
     r"^(?P<body>(?:because|unless|although|though|whereas|even though)\s[^,;:]+),\s+",
     re.IGNORECASE,
 )
-# "Metformin, the first-line drug, lowers ...": an aside after the subject (not a list).
-# Not after an opening phrase ("In 1954, the court ruled") or inside a date ("October 6, 1995").
+# Words that open a phrase set off by a comma before the subject ("In 1954, the court ...").
+_OPENING_WORDS = (
+    "in|on|at|by|for|from|during|after|before|since|until|with|without|under|over|through|"
+    "throughout|within|across|despite|following|as|when|while|if|once|today|yesterday|now|"
+    "then|here|there"
+)
+_OPENING = re.compile(rf"(?:{_OPENING_WORDS})\s[^,]{{1,40}},\s+", re.IGNORECASE)
+# "Metformin, the first-line drug, lowers ...": an aside after the subject (not a list),
+# not after an opening phrase nor inside a date ("October 6, 1995"), nor a correction.
 _APPOSITIVE = re.compile(
-    r"^(?!\W*(?:in|on|at|by|for|from|during|after|before|since|until|with|without|under|over|"
-    r"through|throughout|within|across|despite|following|as|when|while|if|once|today|"
-    r"yesterday|now|then|here|there)\b)(?P<pre>[^,;:()]{1,60}?)(?<!\d),\s+(?P<body>(?!(?:not|however|though|also|too|then|therefore|"
-    r"thus|indeed|in fact|for example|for instance|of course)\b)[^,;:()]+),\s+(?!and\b|or\b)",
+    rf"^(?!\W*(?:{_OPENING_WORDS})\b)(?P<pre>[^,;:()]{{1,60}}?)(?<!\d),\s+"
+    r"(?P<body>(?!(?:not|however|though|also|too|then|therefore|thus|indeed|in fact|"
+    r"for example|for instance|of course)\b)[^,;:()]+),\s+(?!and\b|or\b)",
     re.IGNORECASE,
 )
-_OPENING = re.compile(r"(?:in|on|at|by|during|after|before|since|until|from)\s[^,]{1,40},\s+", re.I)
 _RELATIVE = re.compile(r"^(?:which|who|whom|that)\s+", re.IGNORECASE)
 _AGENT = re.compile(r"\s\w+ed\s+by(?:\s+[A-Z][\w'’.-]*)+$")  # "directed by Amr Salama"
 _OBJECT_RELATIVE = re.compile(r"(?:he|she|they|we|i|you|it)\s", re.IGNORECASE)
