@@ -45,7 +45,7 @@ _SHAPES = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"(?P<cut>,?\s+(?P<body>(?:because|unless|although|though|whereas|even though)"
+        r"(?P<cut>,?\s+(?P<body>(?:because(?!\s+of\b)|unless|although|though|whereas|even though)"
         r"\s[^,;:]*?)(?:,|(?=[.!?]*$)))",
         re.IGNORECASE,
     ),
@@ -71,14 +71,14 @@ _SHAPES = (
     ),
 )
 _LEADING_CLAUSE = re.compile(
-    r"^(?P<body>(?:because|unless|although|though|whereas|even though)\s[^,;:]+),\s+",
+    r"^(?P<body>(?:because(?!\s+of\b)|unless|although|though|whereas|even though)\s[^,;:]+),\s+",
     re.IGNORECASE,
 )
 # Words that open a phrase set off by a comma before the subject ("In 1954, the court ...").
 _OPENING_WORDS = (
     "in|on|at|by|for|from|during|after|before|since|until|with|without|under|over|through|"
     "throughout|within|across|despite|following|as|when|while|if|once|today|yesterday|now|"
-    "then|here|there"
+    "then|here|there|because of|due to|thanks to|according to"
 )
 _OPENING = re.compile(rf"(?:{_OPENING_WORDS})\s[^,]{{1,40}},\s+", re.IGNORECASE)
 # "Metformin, the first-line drug, lowers ...": an aside after the subject (not a list),
@@ -150,8 +150,11 @@ def riders(
                 continue  # a citation mark or a placeholder ("[1]", "[date]"): read in its sentence
             if "verb" in shape.groupindex and not _second_verb(m, sentence, verbish):
                 continue
-            if shape in (_SHAPES[5], _SHAPES[6]) and not _has_verb(sentence[: m.start()], verbish):
-                continue
+            before = sentence[: m.start()]
+            if shape in (_SHAPES[5], _SHAPES[6]) and (
+                not _has_verb(before, verbish) or _OPENING.fullmatch(f"{before}, ")
+            ):
+                continue  # no clause before it, or only an opening phrase: it is the main clause
             found.append((m.start("cut"), m.end("cut"), m.start("body"), m.end("body")))
     if not found:
         return []

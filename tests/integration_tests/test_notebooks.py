@@ -148,8 +148,9 @@ def test_graph_in_lcel(kernel_name: str):
         "{'max_retries': 0}": "refuse",
         "{'policy': 'lenient', 'max_retries': 0}": "filter",
     }
-    # Streamed: one claim_verdict event per claim of both attempts (4 + 5).
-    assert text.count("claim_verdict ") == 9
+    # Streamed: one claim_verdict event per claim of both attempts (4 + 6: the second
+    # answer's which-clause is a claim of its own too, `claims.riders`).
+    assert text.count("claim_verdict ") == 10
     assert "route: retry → filter" in text
     # The scripted LLM judge: retry, then return; a fabricated quote is not trusted.
     assert "decision: return after 2 attempts" in text and "verifier: llm" in text
@@ -184,7 +185,7 @@ def test_deploy(kernel_name: str):
     assert "reliable_rag: return | HIGH" in text
     assert "reliable_rag, strict: refuse after 2 attempts" in text
     assert text.count("updates: generate") == 2 and "updates: filter" in text
-    assert "updates: verify 4/5 supported, MEDIUM" in text
+    assert "updates: verify 5/6 supported, MEDIUM" in text  # a rider among them (claims.riders)
     assert text.count("claim_verdict: ") == 2
     assert text.count(" stopped") == 2 and "still answers" not in text
 

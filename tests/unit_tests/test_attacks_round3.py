@@ -238,6 +238,8 @@ def test_the_llm_control_with_every_claim_supported_is_returned() -> None:
         ('The band covered it for the album "Maiden Heaven: A Tribute" that year.', []),
         ("As of [date], more than [number] cases have been reported.", []),
         ("The router, not the modem, assigns IP addresses.", []),  # a correction, read whole
+        ("It is not given to children because of the risk of Reye's syndrome.", []),
+        ("Because of its cost, it is rarely used.", []),  # after an opening: the main clause
     ],
 )
 def test_riders_lean_on_the_right_words(sentence: str, riders: list[str]) -> None:
