@@ -25,6 +25,8 @@ from tests.integration_tests._servers import (
     serving_app,
 )
 from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
+from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
+from tests.unit_tests.test_attacks_round3 import RIDERS
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -310,6 +312,23 @@ def test_round_two_over_http(server, case):
     with client(server) as http:
         for answer, question, is_control in ((attack, attack_q, False), (control, control_q, True)):
             body = {"answer": answer, "context": PASSAGES, "question": question}
+            r = http.post("/verify/invoke", json={"input": body})
+            assert r.status_code == 200, r.text
+            out = r.json()["output"]
+            if is_control:
+                assert out["decision"] == "return", out["claims"]
+                continue
+            shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
+            assert out["decision"] != "return" and bad not in shown
+
+
+@pytest.mark.parametrize("case", RIDERS, ids=[c[0] for c in RIDERS])
+def test_riders_over_http(server, case):
+    """A false statement riding inside a true sentence is not shown; its control is returned."""
+    _, attack, control, bad = case
+    with client(server) as http:
+        for answer, is_control in ((attack, False), (control, True)):
+            body = {"answer": answer, "passages": [RIDER_PASSAGE]}
             r = http.post("/verify/invoke", json={"input": body})
             assert r.status_code == 200, r.text
             out = r.json()["output"]

@@ -14,6 +14,8 @@ supported is never shown by `filter` either (`outcomes.filter_answer`,
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -246,3 +248,19 @@ def test_riders_lean_on_the_right_words(sentence: str, riders: list[str]) -> Non
     claims = SentenceClaimExtractor().extract(sentence).claims
     assert claims[0].text == sentence
     assert [c.text for c in claims[1:]] == riders
+
+
+@pytest.mark.parametrize("case", RIDERS, ids=[c[0] for c in RIDERS])
+def test_the_cli_holds_it_back(case, capsys) -> None:
+    """`reliable-rag verify --json`: the attack is not shown, its control is returned."""
+    from langchain_reliable.cli import main
+
+    _, attack, control, bad = case
+    for answer, is_control in ((attack, False), (control, True)):
+        code = main(["verify", "--answer", answer, "--passage", PASSAGE, "--json"])
+        out = json.loads(capsys.readouterr().out)
+        if is_control:
+            assert out["decision"] == "return" and code == 0, out["claims"]
+            continue
+        shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
+        assert out["decision"] != "return" and bad not in shown and code != 0
