@@ -310,16 +310,26 @@ def test_round_two_over_http(server, case):
     """Each attack is neither returned nor shown filtered; its control is returned."""
     _, attack, attack_q, control, control_q, bad = case
     with client(server) as http:
-        for answer, question, is_control in ((attack, attack_q, False), (control, control_q, True)):
-            body = {"answer": answer, "context": PASSAGES, "question": question}
-            r = http.post("/verify/invoke", json={"input": body})
-            assert r.status_code == 200, r.text
-            out = r.json()["output"]
-            if is_control:
-                assert out["decision"] == "return", out["claims"]
-                continue
-            shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
-            assert out["decision"] != "return" and bad not in shown
+        _not_shown(http, bad, {"answer": attack, "context": PASSAGES, "question": attack_q})
+        _returned(http, {"answer": control, "context": PASSAGES, "question": control_q})
+
+
+def _verified(http, body: dict) -> dict:
+    r = http.post("/verify/invoke", json={"input": body})
+    assert r.status_code == 200, r.text
+    return r.json()["output"]
+
+
+def _not_shown(http, bad: str, body: dict) -> None:
+    """The attack is neither returned nor shown filtered."""
+    out = _verified(http, body)
+    shown = body["answer"] if out["decision"] == "return" else out["filtered_answer"] or ""
+    assert out["decision"] != "return" and bad not in shown
+
+
+def _returned(http, body: dict) -> None:
+    out = _verified(http, body)
+    assert out["decision"] == "return", out["claims"]
 
 
 @pytest.mark.parametrize("case", RIDERS, ids=[c[0] for c in RIDERS])
@@ -327,13 +337,5 @@ def test_riders_over_http(server, case):
     """A false statement riding inside a true sentence is not shown; its control is returned."""
     _, attack, control, bad = case
     with client(server) as http:
-        for answer, is_control in ((attack, False), (control, True)):
-            body = {"answer": answer, "passages": [RIDER_PASSAGE]}
-            r = http.post("/verify/invoke", json={"input": body})
-            assert r.status_code == 200, r.text
-            out = r.json()["output"]
-            if is_control:
-                assert out["decision"] == "return", out["claims"]
-                continue
-            shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
-            assert out["decision"] != "return" and bad not in shown
+        _not_shown(http, bad, {"answer": attack, "passages": [RIDER_PASSAGE]})
+        _returned(http, {"answer": control, "passages": [RIDER_PASSAGE]})
