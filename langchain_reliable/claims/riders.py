@@ -33,10 +33,16 @@ __all__ = ["riders"]
 # sentence read without it loses besides the body (its brackets, commas or dashes).
 _CITATION = re.compile(r"\^?[\d\s,–-]*")  # "[1]", "[^2]", "[1, 3]": a citation mark
 _URL = re.compile(r"(?P<cut>\s*<?(?P<body>(?:https?://|www\.)[^\s<>()\[\]]+)>?)", re.IGNORECASE)
+_REASON = r"(?:because(?!\s+of\b)|unless|although|though|whereas|even though)"
+_BRACKETS = re.compile(r"(?P<cut>\s*\[(?P<body>[^\[\]\n]*)\](?!\())")  # not a link's text
+_COLON_CLAUSE = re.compile(r"(?P<cut>:\s+(?P<body>\S[^:]*?)(?=[.!?]*$))")
+_COMMA_CLAUSE = re.compile(
+    r"(?P<cut>,\s+(?P<body>(?:it|they|this|he|she)\s[^,;:]*?)(?=[.!?]*$))", re.IGNORECASE
+)
 _SHAPES = (
     # not a link's target, nor a call ("print('...')", "f(x)")
     re.compile(r"(?<!\])(?P<cut>(?:\s+|(?<=\w)(?=\((?!['\"`])[^()\n]*\s))\((?P<body>[^()\n]*)\))"),
-    re.compile(r"(?P<cut>\s*\[(?P<body>[^\[\]\n]*)\](?!\())"),  # not a link's text
+    _BRACKETS,
     re.compile(
         r"(?P<cut>\s+(?:—|–|--?)\s+(?P<body>[^—–\n]+?)(?:\s+(?:—|–|--?)(?=\s)|(?=[.!?]*$)))"
     ),
@@ -45,16 +51,11 @@ _SHAPES = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"(?P<cut>,?\s+(?P<body>(?:because(?!\s+of\b)|unless|although|though|whereas|even though)"
-        r"\s[^,;:]*?)(?:,|(?=[.!?]*$)))",
+        rf"(?P<cut>,?\s+(?P<body>{_REASON}\s[^,;:]*?)(?:,|(?=[.!?]*$)))",
         re.IGNORECASE,
     ),
-    re.compile(r"(?P<cut>:\s+(?P<body>\S[^:]*?)(?=[.!?]*$))"),
-    re.compile(
-        r"(?P<cut>,\s+(?P<body>(?:it|they|this|he|she)\s[^,;:]*?)"
-        r"(?=[.!?]*$))",
-        re.IGNORECASE,
-    ),
+    _COLON_CLAUSE,
+    _COMMA_CLAUSE,
     re.compile(
         r"(?P<cut>,\s+(?P<body>(?:also\s+|thereby\s+|thus\s+)?[a-z]+ing\s[^,;:]*?)(?=[.!?]*$))"
     ),
@@ -71,7 +72,7 @@ _SHAPES = (
     ),
 )
 _LEADING_CLAUSE = re.compile(
-    r"^(?P<body>(?:because(?!\s+of\b)|unless|although|though|whereas|even though)\s[^,;:]+),\s+",
+    rf"^(?P<body>{_REASON}\s[^,;:]+),\s+",
     re.IGNORECASE,
 )
 # Words that open a phrase set off by a comma before the subject ("In 1954, the court ...").
@@ -145,13 +146,13 @@ def riders(
                 continue
             body = m.group("body")
             if not WORD.search(body) or (
-                shape is _SHAPES[1] and (_CITATION.fullmatch(body) or len(body.split()) == 1)
+                shape is _BRACKETS and (_CITATION.fullmatch(body) or len(body.split()) == 1)
             ):
                 continue  # a citation mark or a placeholder ("[1]", "[date]"): read in its sentence
             if "verb" in shape.groupindex and not _second_verb(m, sentence, verbish):
                 continue
             before = sentence[: m.start()]
-            if shape in (_SHAPES[5], _SHAPES[6]) and (
+            if shape in (_COLON_CLAUSE, _COMMA_CLAUSE) and (
                 not _has_verb(before, verbish) or _OPENING.fullmatch(f"{before}, ")
             ):
                 continue  # no clause before it, or only an opening phrase: it is the main clause

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
-from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swapped_word
+from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swap_reason, swapped_word
 from langchain_reliable.entailment import default_entailment_model
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
@@ -158,6 +158,7 @@ class LLMJudge(JudgingVerifier):
             else:
                 by_id[item.claim_id] = item
 
+        stems = frozenset(s for p in passages for s in content_stems(p.text))
         verdicts = []
         for i, claim in enumerate(claims, start=1):
             item = by_id.get(i)
@@ -166,7 +167,7 @@ class LLMJudge(JudgingVerifier):
             elif i in conflicting:
                 reason = "the judge gave conflicting verdicts for this claim"
             else:
-                verdict, problem = self._check(claim, item, passages)
+                verdict, problem = self._check(claim, item, passages, stems)
                 if problem:
                     errors.append(f"claim {i}: {problem}")
                 verdicts.append(verdict)
@@ -176,11 +177,12 @@ class LLMJudge(JudgingVerifier):
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
     def _check(
-        self, claim: Claim, item: JudgeVerdict, passages: list[Passage]
+        self, claim: Claim, item: JudgeVerdict, passages: list[Passage], stems: frozenset[str]
     ) -> tuple[ClaimVerdict, str | None]:
         """Turn one model verdict into a `ClaimVerdict`, checking its word.
 
-        Returns the verdict and, when the model's verdict could not be trusted, why.
+        `stems` are the passages' content stems (a swapped word must be new to all of
+        them). Returns the verdict and, when the model's verdict could not be trusted, why.
         """
         reason = item.reason.strip()
         if item.label == "unsupported":
@@ -205,7 +207,7 @@ class LLMJudge(JudgingVerifier):
             claim.text, text, item.label, _years(passage.text)
         )
         if problem is None and item.label == "supported":
-            problem = _unvouched_swap(claim.text, text, passage, passages)
+            problem = _unvouched_swap(claim.text, text, passage, stems)
         if problem is not None:
             problem = f"'{item.label}' verdict refused: {problem}"
             return self._verdict(claim, "uncertain", f"{problem}: {text[:120]!r}"), problem
@@ -350,9 +352,7 @@ def _locate(
     return tainted
 
 
-def _unvouched_swap(
-    claim: str, quote: str, passage: Passage, passages: list[Passage]
-) -> str | None:
+def _unvouched_swap(claim: str, quote: str, passage: Passage, stems: frozenset[str]) -> str | None:
     """Why a quote that is the claim with one word swapped does not support it, or `None`.
 
     "Metformin lowers blood pressure" quoting "Metformin lowers blood glucose": the
@@ -360,17 +360,13 @@ def _unvouched_swap(
     entailment model must read the claim as entailed by the quote's passage, as the
     local verifier does (`checks.swaps`).
     """
-    stems = frozenset(s for p in passages for s in content_stems(p.text))
     swap = swapped_word(claim, quote, stems)
     if swap is None:
         return None
     [read] = default_entailment_model().judge([claim], [passage.text])
     if read.entailed >= SWAP_VOUCHED_AT:
         return None
-    return (
-        f"the claim says '{swap[0]}' where the quote says '{swap[1]}', and the entailment "
-        f"model does not read it as entailed (P(entailed) {read.entailed:.2f})"
-    )
+    return swap_reason(swap, "the quote", read.entailed)
 
 
 def _years(text: str) -> frozenset[int]:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swapped_word
+from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swap_reason, swapped_word
 from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
 from langchain_reliable.evidence import EvidenceSelector, clamp_score
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
@@ -206,12 +206,8 @@ class LocalVerifier(BlockingVerifier):
                 f"(P(contradiction) {read.contradicted:.2f})"
             )
             score = min(score, self.vetoed_score)
-        elif score >= self.supported_at and (swap := self._unvouched_swap(facts, read)):
-            label = "unsupported"
-            reason = (
-                f"the claim says '{swap[0]}' where {where} says '{swap[1]}', and the entailment "
-                f"model does not read it as entailed (P(entailed) {read.entailed:.2f})"  # type: ignore[union-attr]
-            )
+        elif score >= self.supported_at and (unvouched := self._unvouched_swap(facts, read)):
+            label, reason = "unsupported", unvouched
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label = "supported"
@@ -237,15 +233,16 @@ class LocalVerifier(BlockingVerifier):
         return verdict, features
 
     @staticmethod
-    def _unvouched_swap(facts: ClaimFacts, read: Entailment | None) -> tuple[str, str] | None:
-        """A word swapped into the anchor sentence that the entailment model rejects.
+    def _unvouched_swap(facts: ClaimFacts, read: Entailment | None) -> str | None:
+        """Why a word swapped into the anchor sentence is not supported, or `None`.
 
         Lexical evidence cannot tell "blood sugar" from "blood pressure" where the
         sentence says "blood glucose"; the model must read the claim as entailed.
         """
         if read is None or read.entailed >= SWAP_VOUCHED_AT:
             return None
-        return swapped_word(facts.text, facts.ctx.units[facts.anchor].text, facts.ctx.stems)
+        swap = swapped_word(facts.text, facts.ctx.units[facts.anchor].text, facts.ctx.stems)
+        return None if swap is None else swap_reason(swap, facts.where, read.entailed)
 
 
 def _window(passages: list[Passage], at: int, span: tuple[int, int], score: float) -> Evidence:
