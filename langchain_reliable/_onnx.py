@@ -2,20 +2,19 @@
 
 Neither model pads: a row's output must not depend on the other rows. The
 embedding model runs each text alone (one row per run, single-threaded, texts of
-a call spread over threads). The entailment model batches rows of the same token
-length only (`same_length_batches`); a lone row runs twice in one batch, because
-onnxruntime's one-row path rounds differently from its batched path (any batch
-of two or more gives the same bits).
+a call spread over threads). The entailment model runs each pair alone too:
+onnxruntime's one-row path rounds differently from its batched path, and a batch
+of rows of one length costs as much per row as a row alone.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cpu_session", "default_threads", "encode_all", "same_length_batches", "usable_cores"]
+__all__ = ["cpu_session", "default_threads", "encode_all", "usable_cores"]
 
 
 def default_threads() -> int:
@@ -67,20 +66,3 @@ def encode_all(tokenizer: Any, items: Sequence[Any], threads: int) -> list[Any]:
         tokenizer.encode(*item) if isinstance(item, tuple) else tokenizer.encode(item)
         for item in items
     ]
-
-
-def same_length_batches(
-    lengths: Sequence[int], batch_size: int
-) -> Iterator[tuple[list[int], list[int]]]:
-    """Batches of row indices of equal length, shortest first: `(rows, rows_to_feed)`.
-
-    `rows_to_feed` is `rows`, or the lone row twice; keep the first `len(rows)`
-    outputs.
-    """
-    by_length: dict[int, list[int]] = {}
-    for row, length in enumerate(lengths):
-        by_length.setdefault(length, []).append(row)
-    for _, same in sorted(by_length.items()):
-        for start in range(0, len(same), batch_size):
-            rows = same[start : start + batch_size]
-            yield rows, rows * 2 if len(rows) == 1 else rows

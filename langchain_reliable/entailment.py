@@ -12,6 +12,12 @@ neighbours overlapping by about half); a cheap lexical prefilter (`rank_windows`
 picks each claim's best few windows, and only those pairs reach the model. The
 training and calibration scripts cut and rank windows with these same functions.
 
+The model is loaded on first use, once per process: every `EntailmentModel` of the
+same folder and thread count shares one onnxruntime session and one cache of the
+pairs it has read, keyed by their content (`shared_reader`). The local verifier
+asks it only about the claims its lexical score leaves in the model's uncertain
+`band` (`config.json` "cascade", chosen by `scripts/entailment_calibrate.py`).
+
 Example:
     ```python
     from langchain_reliable.entailment import default_entailment_model
@@ -24,18 +30,20 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from langchain_reliable._onnx import cpu_session, default_threads, encode_all, same_length_batches
+from langchain_reliable._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
@@ -43,9 +51,12 @@ __all__ = [
     "WINDOW_WORDS",
     "Entailment",
     "EntailmentModel",
+    "EntailmentReader",
     "default_entailment_model",
     "passage_windows",
+    "SharedReader",
     "rank_windows",
+    "shared_reader",
 ]
 
 DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parent / "models" / "crossencoder"
@@ -53,6 +64,9 @@ DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parent / "models" / "crossenco
 
 WINDOW_WORDS = 100
 """Words a window holds at most (a longer sentence is a window of its own)."""
+
+PAIRS_CACHED = 32768
+"""Pairs whose probabilities a shared reader keeps (least recently used dropped first)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,33 @@ class Entailment:
     passage: int
     span: Span
     against: tuple[int, Span]
+
+
+@runtime_checkable
+class EntailmentReader(Protocol):
+    """What the local verifier needs of an entailment model (the shipped one, or a larger one).
+
+    Attributes:
+        threshold: The calibrated `supported_at` of its `support` score.
+        band: `(low, high)` on `lexical_support`'s scale: a claim scoring inside it
+            (low included, high excluded) is read by the model; outside it the
+            lexical evidence decides alone.
+    """
+
+    threshold: float
+    band: tuple[float, float]
+
+    def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
+        """Read each claim against its best windows of `passages`, all pairs in one batch."""
+        ...
+
+    def support(self, entailed: float, lexical: float, contradicted: float = 0.0) -> float:
+        """The calibrated P(supported) from the model's reading and the lexical support."""
+        ...
+
+    def lexical_support(self, lexical: float) -> float:
+        """The calibrated P(supported) from the lexical support alone (no model run)."""
+        ...
 
 
 @lru_cache(maxsize=4096)
@@ -141,10 +182,11 @@ class EntailmentModel:
         model_dir: Folder with `model.onnx`, `tokenizer.json` and `config.json`;
             defaults to the shipped model.
         intra_op_num_threads: onnxruntime threads (default: 2 where 2 cores exist).
-        batch_size: Pairs per model run (pairs are sorted by length first).
 
     Attributes:
         config: The model's `config.json`: window settings, calibration, threshold.
+        band: Where the local verifier asks the model (`EntailmentReader.band`); a
+            folder whose `config.json` has no "cascade" entry is asked about every claim.
     """
 
     def __init__(
@@ -152,10 +194,7 @@ class EntailmentModel:
         model_dir: str | Path | None = None,
         *,
         intra_op_num_threads: int | None = None,
-        batch_size: int = 16,
     ) -> None:
-        if not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_ENTAILMENT_DIR
         for name in ("model.onnx", "tokenizer.json", "config.json"):
             if not (self.model_dir / name).is_file():
@@ -164,7 +203,6 @@ class EntailmentModel:
                     "scripts/train_entailment.sh and scripts/entailment_calibrate.py write it"
                 )
         self.config: dict[str, Any] = json.loads((self.model_dir / "config.json").read_text())
-        self.batch_size = batch_size
         self.threads = intra_op_num_threads
         self.max_length = int(self.config["max_length"])
         self.top_k = int(self.config["window"]["top_k"])
@@ -173,49 +211,35 @@ class EntailmentModel:
             float(stack.get(k, 0.0)) for k in ("entailment", "lexical", "contradiction", "bias")
         )
         self.threshold = float(self.config["threshold"])
-        self._lock = threading.Lock()
-        self._session: Any = None
-        self._tokenizer: Any = None
-        self._threads = 1
+        cascade = self.config.get("cascade") or {}
+        low, high = cascade.get("band", (0.0, 1.0))
+        self.band = (float(low), float(high))
+        lexical = cascade.get("lexical") or {"lexical": 1.0, "bias": 0.0}
+        self._lexical_weights = (float(lexical["lexical"]), float(lexical["bias"]))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model_dir={str(self.model_dir)!r})"
 
-    def _load(self) -> None:
-        with self._lock:
-            if self._session is not None:
-                return
-            from tokenizers import Tokenizer
-
-            tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-            tokenizer.enable_truncation(self.max_length, strategy="longest_first")
-            tokenizer.no_padding()
-            self._threads = self.threads or default_threads()
-            self._session = cpu_session(self.model_dir / "model.onnx", self._threads)
-            self._tokenizer = tokenizer
+    @property
+    def reader(self) -> SharedReader:
+        """The process-wide session and pair cache of this folder (loads nothing)."""
+        return shared_reader(self.model_dir, self.max_length, self.threads or default_threads())
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Probabilities `[n, 3]` (entailment, neutral, contradiction) per (premise, claim).
 
-        Pairs run unpadded, only with pairs of the same token length
-        (`_onnx.same_length_batches`): the exported graph is exact only on unpadded
-        rows, and a pair's probabilities do not depend on the other pairs.
+        Pairs already read come from the shared cache; the others are tokenized
+        together and run one row per model run, unpadded: the exported graph is exact
+        only on unpadded rows, onnxruntime's one-row path rounds differently from its
+        batched one, and a batch of rows of one length costs as much per row as one row
+        alone (measured on 2 cores), so a pair's probabilities never depend on the
+        other pairs.
         """
-        out = np.zeros((len(pairs), 3), dtype=np.float64)
-        if not pairs:
-            return out
-        self._load()
-        encodings = encode_all(self._tokenizer, [(p, c) for p, c in pairs], self._threads)
-        lengths = [len(e.ids) for e in encodings]
-        for rows, fed in same_length_batches(lengths, self.batch_size):
-            ids = np.array([encodings[r].ids for r in fed], dtype=np.int64)
-            types = np.array([encodings[r].type_ids for r in fed], dtype=np.int64)
-            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
-            logits = self._session.run(["logits"], feeds)[0][: len(rows)].astype(np.float64)
-            logits -= logits.max(axis=1, keepdims=True)
-            probs = np.exp(logits)
-            out[rows] = probs / probs.sum(axis=1, keepdims=True)
-        return out
+        return self.reader.predict(pairs)
+
+    def clear_cache(self) -> None:
+        """Forget the pairs read so far (by every model sharing this folder's session)."""
+        self.reader.clear_cache()
 
     def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
         """Read each claim against its `top_k` best windows of `passages` (one model call).
@@ -262,6 +286,107 @@ class EntailmentModel:
         a, b, c, bias = self._weights
         z = a * _log_odds(entailed) + b * _log_odds(lexical) + c * _log_odds(contradicted) + bias
         return 1.0 / (1.0 + math.exp(-z))
+
+    def lexical_support(self, lexical: float) -> float:
+        """The calibrated probability that a claim is supported, without the model.
+
+        A logistic model over the log-odds of the lexical support alone, fitted
+        with the stack (`config.json` "cascade" "lexical"); the identity where the
+        folder has none.
+        """
+        weight, bias = self._lexical_weights
+        return 1.0 / (1.0 + math.exp(-(weight * _log_odds(lexical) + bias)))
+
+
+class SharedReader:
+    """One onnxruntime session and tokenizer for a model folder, loaded on first use,
+    and the probabilities of the pairs read so far, keyed by their content."""
+
+    def __init__(self, model_dir: Path, max_length: int, threads: int) -> None:
+        self.model_dir, self.max_length, self.threads = model_dir, max_length, threads
+        self.pairs_run = 0  # pairs the model has run (not answered from the cache)
+        self._load_lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the session exists (a pair has been read in this process)."""
+        return self._session is not None
+
+    def _load(self) -> None:
+        with self._load_lock:
+            if self._session is not None:
+                return
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            tokenizer.enable_truncation(self.max_length, strategy="longest_first")
+            tokenizer.no_padding()
+            self._session = cpu_session(self.model_dir / "model.onnx", self.threads)
+            self._tokenizer = tokenizer
+
+    def clear_cache(self) -> None:
+        with self._cache_lock:
+            self._cache.clear()
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        out = np.zeros((len(pairs), 3), dtype=np.float64)
+        keys = [_pair_key(p, c) for p, c in pairs]
+        todo: dict[bytes, list[int]] = {}
+        with self._cache_lock:
+            for row, key in enumerate(keys):
+                cached = self._cache.get(key)
+                if cached is None:
+                    todo.setdefault(key, []).append(row)
+                else:
+                    self._cache.move_to_end(key)
+                    out[row] = cached
+        if not todo:
+            return out
+        self._load()
+        first = [rows[0] for rows in todo.values()]
+        probs = self._run([pairs[r] for r in first])
+        with self._cache_lock:
+            self.pairs_run += len(first)
+            for (key, rows), row_probs in zip(todo.items(), probs, strict=True):
+                out[rows] = row_probs
+                self._cache[key] = row_probs.copy()
+            while len(self._cache) > PAIRS_CACHED:
+                self._cache.popitem(last=False)
+        return out
+
+    def _run(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        out = np.zeros((len(pairs), 3), dtype=np.float64)
+        for row, encoding in enumerate(encode_all(self._tokenizer, pairs, self.threads)):
+            ids = np.array([encoding.ids], dtype=np.int64)
+            types = np.array([encoding.type_ids], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
+            logits = self._session.run(["logits"], feeds)[0][0].astype(np.float64)
+            probs = np.exp(logits - logits.max())
+            out[row] = probs / probs.sum()
+        return out
+
+
+def _pair_key(premise: str, claim: str) -> bytes:
+    data = f"{len(premise)}:{premise}{claim}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+_readers: dict[tuple[Path, int, int], SharedReader] = {}
+_readers_lock = threading.Lock()
+
+
+def shared_reader(model_dir: Path, max_length: int, threads: int) -> SharedReader:
+    """The process-wide reader of `model_dir` (created on first call; loads on first pair)."""
+    key = (Path(model_dir).resolve(), max_length, threads)
+    with _readers_lock:
+        reader = _readers.get(key)
+        if reader is None:
+            reader = _readers[key] = SharedReader(key[0], max_length, threads)
+        return reader
 
 
 def _log_odds(p: float) -> float:
