@@ -2,8 +2,8 @@
 
 Offline, answers come from `RecordedAnswers`, a chat model that replays answers
 recorded for the demo questions; any real chat model can take its place. A
-question off the script gets `NO_RECORDED_ANSWER`, an abstention that holds no
-claim, and the demo says plainly that nothing was recorded for it.
+question off the script has no answer: `RecordedAnswers` raises `NoRecordedAnswer`,
+so the graph refuses it, its report's `reason` naming the offline demo mode.
 """
 
 from __future__ import annotations
@@ -20,14 +20,19 @@ from langchain_core.language_models import BaseChatModel
 
 from langchain_reliable.answerers import PromptAnswerer
 from langchain_reliable.prompts import load_prompt
-from langchain_reliable.render import cited_evidence, passage_ref, report_fields, short
+from langchain_reliable.render import cited_evidence, passage_ref, report_fields, wrapped
 from langchain_reliable.schemas import DECISIONS, ReliabilityReport
 
 NO_RECORDED_ANSWER = (
-    "I cannot answer this: no answer was recorded for this question "
-    "(the offline demo replays answers recorded for its own questions and calls no chat model)."
+    "offline demo mode: no answer was recorded for this question (the demo replays "
+    "answers recorded for its own questions and calls no chat model; set "
+    "RELIABLE_RAG_MODEL=provider:name or --model for a real one)"
 )
-"""What `RecordedAnswers` says to a question off the script: an abstention, never a claim."""
+"""Why `RecordedAnswers` has no answer for a question off the script (`NoRecordedAnswer`)."""
+
+
+class NoRecordedAnswer(LookupError):
+    """The offline demo has no answer for a question: the attempt has none, so it is refused."""
 
 _STRICT_OPENING = load_prompt("generate_strict").splitlines()[0]
 """The retry prompt's first line: how `RecordedAnswers` tells a retry from a first attempt."""
@@ -53,8 +58,8 @@ class RecordedAnswers(PromptAnswerer):
 
     The question is read from the `<question>` block of the prompt; the stricter
     retry prompt is recognised by its opening words. A question with no recorded
-    answer gets `NO_RECORDED_ANSWER` (its message's ``response_metadata`` has
-    ``recorded: False``).
+    answer raises `NoRecordedAnswer` (`NO_RECORDED_ANSWER`): the graph flags
+    `generator_error` and refuses it.
     """
 
     answers: dict[str, list[str]]
@@ -68,11 +73,17 @@ class RecordedAnswers(PromptAnswerer):
         return bool(self.answers.get(question.strip()))
 
     def reply(self, prompt: str, question: str) -> tuple[str, dict[str, Any]]:
-        """The recorded answer for `question`: the retry's under the stricter prompt."""
+        """The recorded answer for `question`: the retry's under the stricter prompt.
+
+        Raises:
+            NoRecordedAnswer: nothing was recorded for `question`.
+
+        """
         recorded = self.answers.get(question, [])
+        if not recorded:
+            raise NoRecordedAnswer(NO_RECORDED_ANSWER)
         retry = _STRICT_OPENING in prompt
-        text = recorded[min(int(retry), len(recorded) - 1)] if recorded else NO_RECORDED_ANSWER
-        return text, {"recorded": bool(recorded)}
+        return recorded[min(int(retry), len(recorded) - 1)], {"recorded": True}
 
 
 def recorded_model() -> RecordedAnswers:
@@ -127,8 +138,8 @@ def run_demo(
 
 
 OFF_SCRIPT = (
-    "the offline demo replays answers only for its own questions, so what follows is "
-    "a stand-in, not a verified answer (use --model provider:name for a real one)"
+    "the offline demo replays answers only for its own questions, so this one has no "
+    "answer and is refused (use --model provider:name for a real one)"
 )
 
 
@@ -139,7 +150,8 @@ def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
             if node == "retrieve":
                 _print_passages(values.get("passages") or [], out)
             elif node == "generate":
-                print(f"\n  attempt {values['attempts']} answer:\n    {values['draft']}", file=out)
+                draft = values["draft"] or f"(none: {values.get('generation_error')})"
+                print(f"\n  attempt {values['attempts']} answer:\n    {draft}", file=out)
             elif node == "verify":
                 _print_report(values["report"], out)
                 print(f"  route: {values['route']}", file=out)
@@ -152,7 +164,7 @@ def _print_final(final: dict[str, Any], on_script: bool, out: TextIO) -> None:
     if on_script:
         status = f"(attempts: {final['attempts']}, level: {final['level']})"
     else:
-        status = "— no recorded answer for this question: NOT a verified answer"
+        status = "— no recorded answer for this question (offline demo): refused"
     print(
         f"\n  decision: {final['decision']}  {status}\n  final answer:\n    "
         + final["answer"].replace("\n", "\n    "),
@@ -161,7 +173,7 @@ def _print_final(final: dict[str, Any], on_script: bool, out: TextIO) -> None:
 
 
 def _print_passages(documents: list[Document], out: TextIO) -> None:
-    names = [f"[{i}] {d.metadata.get('source') or d.id or '?'}" for i, d in enumerate(documents)]
+    names = [f"[{i}] {d.metadata.get('source') or d.id or '?'}" for i, d in enumerate(documents, 1)]
     print(f"  passages retrieved: {' · '.join(names) or '(none)'}", file=out)
 
 
@@ -172,9 +184,8 @@ def _print_report(report: ReliabilityReport | dict[str, Any], out: TextIO) -> No
     for claim in report["claims"]:
         print(f"    [{claim['label']:<12} {claim['score']:.2f}] {claim['text']}", file=out)
         kind, shown = cited_evidence(claim)
-        if shown:
-            best = shown[0]
-            print(f'        {kind} {passage_ref(best)}: "{short(best["quote"], 90)}"', file=out)
+        for best in shown:
+            print(wrapped(f'{kind} {passage_ref(best)}: "{best["quote"]}"', 100, 8), file=out)
         if claim["reason"]:
             print(f"        reason: {claim['reason']}", file=out)
     if not report["claims"]:

@@ -67,12 +67,13 @@ class VerifyState(VerifyInput, total=False):
 VerifyOutput = create_model(
     "VerifyOutput",
     __doc__="Output of the verifier graph: a `ReliabilityReport`'s fields, headline included.",
-    **{name: (f.annotation, f) for name, f in ReliabilityReport.model_fields.items()},
     **{
         name: (c.return_type, Field(description=c.description))
         for name, c in ReliabilityReport.model_computed_fields.items()
     },
+    **{name: (f.annotation, f) for name, f in ReliabilityReport.model_fields.items()},
 )
+"""The headline (`score`, `passed`, `reason`) first: the graph's output opens with it."""
 
 
 class RAGInput(TypedDict):

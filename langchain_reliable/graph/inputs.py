@@ -1,13 +1,20 @@
-"""Inputs as callers hand them over: the question and the passages.
+"""Inputs as callers hand them over: the question, the answer and the passages.
 
-The question may be a string, a prompt value, or chat messages; the passages come
-under `passages` or `context`, their former name.
+One contract for every entry point (Python, the CLI, HTTP): each input key is one of
+the graph's own (`answer`, `passages`, `question`) or a documented alias of one, and
+any other key is an `InputError` naming the keys expected. The aliases are the
+names RAGAS and DeepEval give the same fields (`ALIASES`); `context`, the passages'
+former name, is read too (in Python with a DeprecationWarning).
+
+The question may be a string, a prompt value, or chat messages.
 
 Example:
     >>> from langchain_core.prompts import ChatPromptTemplate
     >>> prompt = ChatPromptTemplate.from_messages([("system", "Be brief."), ("human", "{q}")])
     >>> as_question(prompt.invoke({"q": "When was the treaty signed?"}))
     'When was the treaty signed?'
+    >>> verifier_input({"response": "A.", "retrieved_contexts": ["A."]})
+    {'answer': 'A.', 'passages': ['A.']}
 
 """
 
@@ -26,33 +33,109 @@ from langchain_reliable.errors import InputError
 _WHAT = "question must be a non-empty string, a prompt value or chat messages"
 FORMER_PASSAGES_KEY = "context"
 """The passages' former input key: read as `passages` (in Python with a DeprecationWarning)."""
+ALIASES: dict[str, tuple[str, ...]] = {
+    "answer": ("response", "actual_output"),
+    "passages": ("retrieved_contexts", "retrieval_context", "contexts", FORMER_PASSAGES_KEY),
+    "question": ("user_input", "input"),
+}
+"""Each input key and the other names it is read under: RAGAS's (`response`,
+`retrieved_contexts`, `user_input`), DeepEval's (`actual_output`, `retrieval_context`,
+`input`), `contexts`, and `context`, the passages' former name."""
+VERIFIER_KEYS = ("answer", "passages", "question")
+"""The verifier's input keys; `question` is optional."""
+RAG_KEYS = ("question",)
+"""The Reliable RAG graph's input keys."""
+
+
+def expected_keys(keys: Sequence[str]) -> str:
+    """The keys an input takes, each with its aliases, as an error message names them.
+
+    Example:
+        >>> expected_keys(("question",))
+        "'question' (or 'user_input', 'input')"
+
+    """
+    named = [
+        f"{key!r} (or {', '.join(map(repr, ALIASES[key]))})"
+        + (" (optional)" if key == "question" and len(keys) > 1 else "")
+        for key in keys
+    ]
+    return ", ".join(named)
+
+
+def canonical_input(
+    data: Mapping[str, Any],
+    keys: Sequence[str] = VERIFIER_KEYS,
+    *,
+    takes: str = "the verifier",
+    others: bool = False,
+    warn: bool = False,
+) -> dict[str, Any]:
+    """`data` under its own key names: every alias read as the key it names.
+
+    Args:
+        data: the caller's input.
+        keys: the input keys of the step that takes it.
+        takes: what takes the input, as the error names it.
+        others: keep other keys as they are (a batch row's own fields); else they
+            are an error.
+        warn: a DeprecationWarning for `context`, the passages' former name.
+
+    Raises:
+        InputError: a key that is neither one of `keys` nor an alias of one (unless
+            `others`), or one field given under two names.
+
+    Example:
+        >>> canonical_input({"answer": "A.", "contexts": ["A."], "ctx": 1})
+        Traceback (most recent call last):
+        langchain_reliable.errors.InputError: unknown input key 'ctx': the verifier takes \
+'answer' (or 'response', 'actual_output'), 'passages' (or 'retrieved_contexts', \
+'retrieval_context', 'contexts', 'context'), 'question' (or 'user_input', 'input') (optional)
+
+    """
+    named = {alias: key for key in keys for alias in (key, *ALIASES[key])}
+    out: dict[str, Any] = {}
+    given_as: dict[str, str] = {}
+    for name, value in data.items():
+        key = named.get(name)
+        if key is None:
+            if others:
+                out[name] = value
+                continue
+            raise InputError(f"unknown input key {name!r}: {takes} takes {expected_keys(keys)}")
+        if key in given_as:
+            raise InputError(
+                f"give the {key} once: {given_as[key]!r} and {name!r} both name the {key} "
+                f"(one of {', '.join(map(repr, (key, *ALIASES[key])))})"
+            )
+        if warn and name == FORMER_PASSAGES_KEY:
+            warnings.warn(
+                "the input key 'context' is now 'passages'; 'context' will be removed",
+                DeprecationWarning,
+                stacklevel=5,
+            )
+        given_as[key] = name
+        out[key] = value
+    return out
+
+
+def verifier_input(data: Mapping[str, Any], *, warn: bool = False) -> dict[str, Any]:
+    """The verifier's input under its own keys; any other key is an `InputError`."""
+    return canonical_input(data, VERIFIER_KEYS, warn=warn)
 
 
 def with_passages(data: Mapping[str, Any], *, warn: bool = False) -> dict[str, Any]:
-    """`data` with its passages under `passages`, read from the former key `context` too.
+    """`data` with every alias read as its key, other keys kept (a batch row's own fields).
 
     Raises:
-        InputError: both keys hold passages.
+        InputError: one field given under two names.
 
     Example:
-        >>> with_passages({"answer": "A.", "context": ["A."]})
-        {'answer': 'A.', 'passages': ['A.']}
+        >>> with_passages({"answer": "A.", "context": ["A."], "id": 7})
+        {'answer': 'A.', 'passages': ['A.'], 'id': 7}
 
     """
-    data = dict(data)
-    former = data.pop(FORMER_PASSAGES_KEY, None)
-    if former is None:
-        return data
-    if data.get("passages") is not None:
-        raise InputError("give the passages once: 'passages' (its former name: 'context')")
-    if warn:
-        warnings.warn(
-            "the input key 'context' is now 'passages'; 'context' will be removed",
-            DeprecationWarning,
-            stacklevel=4,
-        )
-    data["passages"] = former
-    return data
+    return canonical_input(data, VERIFIER_KEYS, others=True, warn=warn)
 
 
 def as_question(value: Any) -> str:
@@ -104,19 +187,31 @@ def as_rag_input(value: Any) -> Any:
     `None` (resume from a checkpoint) and LangGraph commands pass through unchanged.
 
     Raises:
-        InputError: `value` is no question in an accepted form, or a dict without one.
+        InputError: `value` is no question in an accepted form, or a dict without one
+            or with another key (`canonical_input`).
 
     """
     if value is None or isinstance(value, Command):
         return value
     if isinstance(value, Mapping):
+        value = canonical_input(value, RAG_KEYS, takes="the Reliable RAG graph")
         if "question" not in value:
-            keys = ", ".join(map(repr, value)) or "none"
-            raise InputError(f'the graph\'s input needs a "question"; got a dict with keys {keys}')
+            raise InputError(
+                f'the graph\'s input needs a "question" ({expected_keys(RAG_KEYS)}); '
+                "got an empty dict"
+            )
         if not isinstance(value["question"], str):
             return {**value, "question": as_question(value["question"])}
         return value
     return {"question": as_question(value)}
 
 
-__all__ = ["as_question", "as_rag_input"]
+__all__ = [
+    "ALIASES",
+    "as_question",
+    "as_rag_input",
+    "canonical_input",
+    "expected_keys",
+    "verifier_input",
+    "with_passages",
+]

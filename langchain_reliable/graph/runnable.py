@@ -13,8 +13,9 @@ changes for LCEL:
 
 from __future__ import annotations
 
+import sys
 import warnings
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableGenerator
@@ -22,9 +23,14 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from langchain_reliable.errors import InputError, UnverifiedAnswerError
-from langchain_reliable.graph.inputs import as_rag_input, with_passages
+from langchain_reliable.frames import Results
+from langchain_reliable.graph.inputs import as_rag_input, verifier_input
 from langchain_reliable.graph.sentence_stream import chunks
 from langchain_reliable.schemas import OnFail, ReliabilityReport
+
+Progress = bool | Callable[[int, int], Any] | None
+"""`batch(..., progress=...)`: True for a bar on stderr (tqdm), or a function called
+`(done, total)` after each result."""
 
 RENAMED = {"confidence": "level", "documents": "passages"}
 """Former output keys of the RAG graph and their names now (read with a DeprecationWarning)."""
@@ -67,12 +73,85 @@ def _shows_values(stream_mode: Any) -> bool:
     return "values" in modes
 
 
+class _Collected:
+    """Results of a batch as they complete, reported to `progress` (a callable or a bar)."""
+
+    def __init__(self, progress: Progress, total: int, name: str) -> None:
+        self.results = Results([None] * total)
+        self.done, self.total, self.progress, self.bar = 0, total, progress, None
+        if not callable(progress):
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="answer", desc=name, file=sys.stderr)
+
+    def add(self, index: int, result: Any) -> None:
+        self.results[index] = result
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+        else:
+            self.progress(self.done, self.total)  # type: ignore[operator]
+
+    def __enter__(self) -> _Collected:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 class ReliableVerifierGraph(CompiledStateGraph):
-    """A compiled graph whose `values` stream holds only its output keys."""
+    """A compiled graph whose `values` stream holds only its output keys.
+
+    `batch` and `abatch` return `Results` (a list with `to_pandas()`) and take
+    `progress`: True for a progress bar on stderr, or a function `(done, total)`.
+    """
+
+    def batch(  # type: ignore[override]
+        self,
+        inputs: Sequence[Any],
+        config: Any = None,
+        *,
+        return_exceptions: bool = False,
+        progress: Progress = None,
+        **kwargs: Any,
+    ) -> Results:
+        """`Runnable.batch`, its results a `Results`, with `progress` reported as they come."""
+        if not progress or not inputs:
+            return Results(
+                super().batch(inputs, config, return_exceptions=return_exceptions, **kwargs)
+            )
+        with _Collected(progress, len(inputs), self.get_name()) as collected:
+            for index, result in self.batch_as_completed(
+                inputs, config, return_exceptions=return_exceptions, **kwargs
+            ):
+                collected.add(index, result)
+        return collected.results
+
+    async def abatch(  # type: ignore[override]
+        self,
+        inputs: Sequence[Any],
+        config: Any = None,
+        *,
+        return_exceptions: bool = False,
+        progress: Progress = None,
+        **kwargs: Any,
+    ) -> Results:
+        """Async `batch`."""
+        if not progress or not inputs:
+            return Results(
+                await super().abatch(inputs, config, return_exceptions=return_exceptions, **kwargs)
+            )
+        with _Collected(progress, len(inputs), self.get_name()) as collected:
+            async for index, result in self.abatch_as_completed(
+                inputs, config, return_exceptions=return_exceptions, **kwargs
+            ):
+                collected.add(index, result)
+        return collected.results
 
     def _coerce(self, input: Any) -> Any:
         if isinstance(input, Mapping):
-            return with_passages(input, warn=True)
+            return verifier_input(input, warn=True)
         if input is None or isinstance(input, Command):
             return input
         raise InputError(

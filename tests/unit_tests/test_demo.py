@@ -1,7 +1,15 @@
 import io
 
+import pytest
+
 from langchain_reliable.cli import main
-from langchain_reliable.demo import NO_RECORDED_ANSWER, load_demo, recorded_model, run_demo
+from langchain_reliable.demo import (
+    NO_RECORDED_ANSWER,
+    NoRecordedAnswer,
+    load_demo,
+    recorded_model,
+    run_demo,
+)
 from langchain_reliable.prompts import load_prompt
 
 
@@ -40,27 +48,32 @@ def test_off_script_question_says_no_recorded_answer():
     text = out.getvalue()
     assert result["recorded"] is False
     assert "no recorded answer for this question" in text
-    assert "NOT a verified answer" in text
+    assert "(offline demo): refused" in text
     assert "level: HIGH" not in text
-    assert result["answer"] == NO_RECORDED_ANSWER
-    assert result["report"].claims == []  # an abstention: nothing shown as verified
+    assert result["decision"] == "refuse" and not result["report"].passed
+    assert "offline demo mode" in result["report"].reason
+    assert result["report"].claims == []  # nothing shown as verified
     assert "The sources do not say" not in text
     assert "1 without a recorded answer (not verified)" in text.splitlines()[-1]
 
 
-def test_served_default_graph_answers_off_script_plainly():
+def test_served_default_graph_refuses_off_script_naming_demo_mode():
+    """Never an abstention returned as passed: refused, the reason naming the demo mode."""
     from langchain_reliable.defaults import default_rag
 
     out = default_rag(environ={}).invoke({"question": OFF_SCRIPT})
-    assert "no answer was recorded for this question" in out["answer"]
-    assert out["report"].claims == []
+    report = out["report"]
+    assert (out["decision"], report.passed) == ("refuse", False)
+    assert "offline demo mode: no answer was recorded for this question" in report.reason
+    assert "generator_error" in report.flags and report.claims == []
+    assert "offline demo" not in out["answer"]  # the refusal text, not the reason
 
 
-def test_recorded_model_marks_off_script_replies():
+def test_recorded_model_has_no_answer_off_script():
     model = recorded_model()
-    reply = model.invoke(f"<question>{OFF_SCRIPT}</question>")
-    assert reply.content == NO_RECORDED_ANSWER
-    assert reply.response_metadata["recorded"] is False
+    with pytest.raises(NoRecordedAnswer, match="offline demo mode") as raised:
+        model.invoke(f"<question>{OFF_SCRIPT}</question>")
+    assert str(raised.value) == NO_RECORDED_ANSWER
     assert model.has_answer(load_demo()["questions"][0]["question"])
 
 
