@@ -11,8 +11,8 @@ build their graphs here, so both behave the same for the same environment:
 
 With nothing set, everything runs offline: the generator is `RecordedAnswers`, a
 stand-in chat model that replays answers recorded for the demo questions (any
-other question gets `demo.NO_RECORDED_ANSWER`, which says plainly that no answer
-was recorded and holds no claim to verify), retrieval searches the six demo
+other question has no answer and is refused, its reason naming the offline demo
+mode: `demo.NO_RECORDED_ANSWER`), retrieval searches the six demo
 passages, and the embedded verifier checks each claim. `llm` and `cascade`
 need `RELIABLE_RAG_MODEL`.
 
@@ -66,6 +66,57 @@ def default_model(
     from langchain_reliable.demo import recorded_model
 
     return recorded_model()
+
+
+DEMO_SERVING = (
+    "offline demo: answers are recorded, replayed for the demo's own questions (no chat "
+    "model is called), and any other question is refused; verification is live, the "
+    f"embedded verifier checks every claim. Set {ENV_MODEL}=provider:name for a real model."
+)
+"""What a server built with no model serves, as its landing page, `/health` and log say."""
+
+
+def describe_serving(
+    model: BaseChatModel | str | None = None,
+    index: str | os.PathLike[str] | None = None,
+    verifier: Any = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """What `default_rag` answers with: the offline demo's recorded answers, or a model.
+
+    Returns:
+        ``mode`` (``demo`` or ``model``), ``model`` (its name, None in the demo) and
+        ``description``, one sentence for people.
+
+    Example:
+        >>> describe_serving(environ={})["mode"]
+        'demo'
+        >>> describe_serving("openai:gpt-4o-mini", environ={})["description"]
+        'chat model openai:gpt-4o-mini; knowledge: the demo knowledge base; verifier: local.'
+
+    """
+    model = model if model is not None else _env(ENV_MODEL, environ)
+    if model is None:
+        return {"mode": "demo", "model": None, "description": DEMO_SERVING}
+    name = model if isinstance(model, str) else _model_name(model)
+    index = index if index is not None else _env(ENV_INDEX, environ)
+    knowledge = f"the FAISS index {index}" if index is not None else "the demo knowledge base"
+    spec = _verifier_spec(verifier, environ)
+    checker = spec if isinstance(spec, str) else type(spec).__name__ if spec else "local"
+    return {
+        "mode": "model",
+        "model": name,
+        "description": f"chat model {name}; knowledge: {knowledge}; verifier: {checker}.",
+    }
+
+
+def _model_name(model: BaseChatModel) -> str:
+    for attribute in ("model_name", "model", "model_path"):
+        value = getattr(model, attribute, None)
+        if isinstance(value, str) and value:
+            return f"{type(model).__name__}({value})"
+    return type(model).__name__
 
 
 def default_retriever(
@@ -166,6 +217,7 @@ def default_verifier(
 
 
 __all__ = [
+    "DEMO_SERVING",
     "ENV_INDEX",
     "ENV_MODEL",
     "ENV_VERIFIER",
@@ -173,5 +225,6 @@ __all__ = [
     "default_rag",
     "default_retriever",
     "default_verifier",
+    "describe_serving",
     "load_faiss_index",
 ]

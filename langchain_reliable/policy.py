@@ -66,6 +66,25 @@ class Policy(BaseModel):
                 f"unknown policy preset {name!r}; choose one of {sorted(PRESETS)}"
             ) from None
 
+    @property
+    def pass_threshold(self) -> float:
+        """The score an answer needs to pass (`passed`): the threshold of `return_at`.
+
+        `passed` is the decision `return`: the score reaches this threshold (0.85 under
+        `balanced`, 0.9 `strict`, 0.65 `lenient`), and no claim, flag or uncovered text
+        holds the answer back (see `route`).
+
+        Example:
+            >>> Policy.preset("lenient").pass_threshold
+            0.65
+
+        """
+        return {
+            "HIGH": self.high_threshold,
+            "MEDIUM": self.medium_threshold,
+            "LOW": 0.0,
+        }[self.return_at]
+
     def decide_level(self, reliability: float) -> Level:
         """Map a reliability score to HIGH, MEDIUM or LOW."""
         if reliability >= self.high_threshold:

@@ -8,7 +8,16 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
 from langchain_core.documents import Document
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+    model_validator,
+)
 
 from langchain_reliable.errors import InputError
 
@@ -48,6 +57,16 @@ DECISIONS: tuple[Decision, ...] = get_args(Decision)
 ROUTES: tuple[Route, ...] = get_args(Route)
 FLAGS: tuple[Flag, ...] = get_args(Flag)
 FAIL_ACTIONS: tuple[FailAction, ...] = get_args(FailAction)
+HEADLINE = ("score", "passed", "reason")
+"""A report's headline, what a person reads first: it opens the report as JSON."""
+
+
+def headline_first(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with the headline keys (those present) first, the rest in their order."""
+    return {
+        **{key: data[key] for key in HEADLINE if key in data},
+        **{key: value for key, value in data.items() if key not in HEADLINE},
+    }
 
 
 def _unit_interval(value: float) -> float:
@@ -98,6 +117,15 @@ class Claim(BaseModel):
 
     text: str = Field(description="The claim, self-contained.")
     span: tuple[int, int] = Field(description="Start and end character offsets in the answer.")
+    reading: str | None = Field(
+        default=None,
+        description="How the text was made to stand alone from the span, when it names what "
+        "the span leans on (\"'It' read as 'Aspirin' (the subject of the sentence before)\").",
+    )
+    unresolved: str | None = Field(
+        default=None,
+        description="Why what the span leans on could not be told: the claim is `uncertain`.",
+    )
 
     @model_validator(mode="after")
     def _check_span(self) -> Claim:
@@ -107,10 +135,27 @@ class Claim(BaseModel):
         return self
 
 
+def passage_name(index: int, passage_id: str | None = None) -> str:
+    """How every surface names a passage: "passage 1 (doc-7)", counting from 1.
+
+    Reasons, inline markers `[n]`, sources lists, the CLI and the playground all count
+    this way: the first passage of the context is passage 1 (`Evidence.passage` holds
+    its index, 0 for the first, as a list does).
+
+    Example:
+        >>> passage_name(0, "doc-7")
+        'passage 1 (doc-7)'
+
+    """
+    return f"passage {index + 1}" + (f" ({passage_id})" if passage_id else "")
+
+
 class Evidence(BaseModel):
     """A quote from a passage that bears on a claim."""
 
-    passage: int = Field(ge=0, description="Index of the passage in the context.")
+    passage: int = Field(
+        ge=0, description="Index of the passage in the context (0 is the one named passage 1)."
+    )
     passage_id: str | None = Field(default=None, description="Id or source of the passage.")
     quote: str = Field(description="Text quoted verbatim from the passage.")
     score: Score = Field(description="How strongly the quote bears on the claim, 0-1.")
@@ -123,8 +168,20 @@ class ClaimVerdict(BaseModel):
     span: tuple[int, int]
     label: Label
     score: Score = Field(description="Probability that the claim is supported, 0-1.")
-    evidence: list[Evidence] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(
+        default_factory=list,
+        description="Quotes that bear on the claim; the first is the one the verdict rests on.",
+    )
     reason: str = ""
+
+    @property
+    def source(self) -> Evidence | None:
+        """The quote the verdict rests on: the first evidence of a supported or contradicted
+        claim; `None` otherwise (a passage near an unsupported claim does not bear it out).
+        """
+        if self.label in ("supported", "contradicted") and self.evidence:
+            return self.evidence[0]
+        return None
 
     @classmethod
     def uncertain(cls, claim: Claim, reason: str) -> ClaimVerdict:
@@ -212,7 +269,10 @@ class ReliabilityReport(BaseModel):
     @computed_field(description="Why the answer passed or not, in one sentence.")  # type: ignore[prop-decorator]
     @property
     def reason(self) -> str:
-        """Why the answer passed or not: the claim counts, the first failing claim, the flags."""
+        """Why the answer passed or not: the claim counts, the first failing claim, the flags.
+
+        With no claim checked, the notes say why (nothing retrieved, no answer).
+        """
         total = self.supported + self.unsupported + self.contradicted + self.uncertain
         parts = [f"{self.supported} of {total} claims supported"] if total else ["no claims"]
         failing = [
@@ -231,9 +291,20 @@ class ReliabilityReport(BaseModel):
             parts.append(f"first not supported: {text!r} ({first.label})")
         if self.flags:
             parts.append("flags: " + ", ".join(self.flags))
+        if not total and self.notes:  # nothing was checked: the notes say why
+            parts += [note.rstrip(".") for note in self.notes]
         verdict = {"return": "passed", "filter": "filtered", "refuse": "refused"}
         head = verdict.get(self.decision or "", "not decided")
         return f"{head}: " + "; ".join(parts) + "."
+
+    @model_serializer(mode="wrap")
+    def _headline_first(self, handler: SerializerFunctionWrapHandler):
+        """Dumped, the report opens with its headline: `score`, `passed`, `reason`.
+
+        No return annotation: the serialization schema stays the model's own.
+        """
+        data = handler(self)
+        return headline_first(data) if isinstance(data, dict) else data
 
     def verified_claims(self) -> list[ClaimVerdict]:
         """Claims labelled `supported`."""

@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "coverage",
         "citations",
         "render",
+        "frames",
         "answerers",
         "audit",
         "eval.metrics",
@@ -54,15 +55,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("passage_index", "embeddings", "entailment", "retrieval", "ingest", "relevance"),
     # 4: what the passages say about one answer
     ("evidence", "passage_facts"),
-    # 5: the two seams and the rules layer
+    # 5: the rules every verifier runs (checks detect, rules decide)
+    ("rules",),
+    # 6: the two seams
     ("claims", "verifiers"),
-    # 6: the graphs and the guard
+    # 7: the graphs and the guard
     ("graph", "guard"),
-    # 7: things built from the graphs
+    # 8: things built from the graphs
     ("batch", "eval", "demo", "defaults"),
-    # 8: the package's public face
+    # 9: the package's public face
     ("",),
-    # 9: entry points
+    # 10: entry points
     ("cli", "server"),
 )
 

@@ -6,8 +6,9 @@ engine — local worker processes (default) or Ray Data — and appends each res
 it arrives, so memory does not grow with the corpus (only the ids seen are kept).
 Every input row gets one output record; order may differ. A row that cannot be
 verified (bad JSON, a missing or mistyped field, a verifier failure, an id that
-repeats an earlier row's, an id already in the output for another input) yields
-``{"id", "error"}``, never a report.
+repeats an earlier row's) yields ``{"id", "error"}``, never a report. A row whose id
+is in the output for another input (its answer, passages or question changed since)
+is verified again, and the record written for its former input is removed first.
 Each report is the dict `create_verifier().invoke` returns for that row alone.
 
 Modules: `io` (readers, the resumable writer), `work` (what a worker does),
@@ -32,8 +33,16 @@ from typing import Any, Literal
 
 from langchain_reliable.audit.chain import json_objects
 from langchain_reliable.batch.engine import default_workers, run_local
-from langchain_reliable.batch.io import ResultWriter, Row, count_rows, done_ids, read_rows
+from langchain_reliable.batch.io import (
+    ResultWriter,
+    Row,
+    count_rows,
+    done_ids,
+    drop_records,
+    read_rows,
+)
 from langchain_reliable.batch.work import VerifierSpec, error_line
+from langchain_reliable.frames import result_row, to_frame
 
 Engine = Literal["local", "ray"]
 ENGINES = ("local", "ray")
@@ -50,9 +59,11 @@ class BatchSummary:
         errors: rows written with an ``error`` (bad row, failed verification, a
             repeated id, a changed row).
         duplicates: rows whose id repeats an earlier row's (an error row each).
-        changed: rows whose id is in the output for another input (an error row each).
+        changed: rows whose id was in the output for another input: verified again,
+            the former record removed.
         errors_in_output: error records in the output after the run, this run's and
             earlier ones' (a resumed run skips the rows they stand for).
+        output: the output file.
 
     """
 
@@ -63,6 +74,19 @@ class BatchSummary:
     duplicates: int = 0
     changed: int = 0
     errors_in_output: int = 0
+    output: str | None = None
+
+    def to_pandas(self) -> Any:
+        """The output's records as a DataFrame: one row per input row, the headline first.
+
+        A row that could not be verified has its ``error`` and no report.
+
+        Raises:
+            ImportError: pandas is not installed (``pip install -e ".[pandas]"``).
+
+        """
+        records = json_objects(Path(self.output)) if self.output else []
+        return to_frame(result_row(record) for record in records)
 
 
 def verify_batch(
@@ -92,8 +116,9 @@ def verify_batch(
         extractor: as for `create_verifier`; must pickle.
         policy: a `Policy` or preset name.
         resume: skip rows already in the output, matched on id and a hash of the
-            input (a row whose id is there for another input is an error row; a torn
-            last line is cut off); False empties the output first.
+            input (a row whose id is there for another input is verified again and
+            its former record removed; a torn last line is cut off); False empties
+            the output first.
         progress: show a progress bar on stderr.
 
     Returns:
@@ -116,7 +141,12 @@ def verify_batch(
     if not resume and out.exists():
         out.write_bytes(b"")
     done = done_ids(out)
-    summary = BatchSummary()
+    summary = BatchSummary(output=str(out))
+    stale = _changed_ids(input_path, done)
+    if stale:
+        drop_records(out, stale)
+        summary.changed = len(stale)
+        done = {key: digests for key, digests in done.items() if key not in stale}
     bar = _progress(input_path, sum(map(len, done.values())), progress)
     spec = VerifierSpec(verifier, extractor, policy)
     with ResultWriter(out) as writer:
@@ -144,10 +174,6 @@ def verify_batch(
                     emit(error_line(row, _repeated(row)), False)
                     continue
                 taken.add(row.key)
-                if written:
-                    summary.changed += 1
-                    emit(error_line(row, _changed(row, out)), False)
-                    continue
                 if row.error is not None:
                     emit(error_line(row), False)
                     continue
@@ -174,11 +200,18 @@ def _repeated(row: Row) -> str:
     )
 
 
-def _changed(row: Row, out: Path) -> str:
-    return (
-        f"row {row.number}: id {row.id!r} is already in {out} for another answer, context or "
-        "question (the row changed since); remove that record or run without resume"
-    )
+def _changed_ids(input_path: str | os.PathLike[str], done: dict[str, set[str | None]]) -> set[str]:
+    """Ids whose record in the output was written for another input than their row's now."""
+    changed: set[str] = set()
+    seen: set[str] = set()
+    for row in read_rows(input_path):
+        if row.key in seen:
+            continue  # a repeated id is the later row's error, not a change
+        seen.add(row.key)
+        written = done.get(row.key)
+        if written and row.digest not in written and None not in written:
+            changed.add(row.key)
+    return changed
 
 
 def _progress(input_path: Any, initial: int, enabled: bool) -> Any:

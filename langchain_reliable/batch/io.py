@@ -1,8 +1,9 @@
 r"""Batch input and output: rows read in chunks (JSONL, Parquet), results appended as they come.
 
-Input rows hold ``answer``, ``passages`` (or ``context``, its former name) and
-optionally ``question`` and ``id``; other fields (our eval format's ``hallucinated``,
-``claims``, ...) are ignored. A row without ``id`` is named by its 1-based line (JSONL)
+Input rows hold ``answer``, ``passages`` and optionally ``question`` and ``id``, each
+also read under its aliases (`graph.inputs.ALIASES`: RAGAS's and DeepEval's names,
+``context``); other fields (our eval format's ``hallucinated``, ``claims``, ...) are
+ignored. A row without ``id`` is named by its 1-based line (JSONL)
 or row number (Parquet).
 
 Output is JSONL, one record per input row: ``{"id": ..., **report}``, or
@@ -30,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from langchain_reliable.audit.chain import json_objects
-from langchain_reliable.errors import InputError
-from langchain_reliable.graph.inputs import with_passages
+from langchain_reliable.errors import InputError, install_hint
+from langchain_reliable.graph.inputs import expected_keys, with_passages
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 _BLOCK = 1 << 20
@@ -146,7 +147,7 @@ def _checked_row(data: Mapping[str, Any], number: int) -> Row:
     if not isinstance(answer, str):
         return Row(ident, error=f"{where}: 'answer' must be a string, got {type(answer).__name__}")
     if context is None:
-        return Row(ident, error=f"{where}: no 'passages' field (or 'context', its former name)")
+        return Row(ident, error=f"{where}: no 'passages' field ({expected_keys(['passages'])})")
     if isinstance(context, str):
         context = [context]
     if not isinstance(context, (list, tuple)) or not all(isinstance(p, str) for p in context):
@@ -172,6 +173,27 @@ def done_ids(path: str | os.PathLike[str]) -> dict[str, set[str | None]]:
         if "id" in record:
             done.setdefault(str(record["id"]), set()).add(record.get("input_digest"))
     return done
+
+
+def drop_records(path: str | os.PathLike[str], ids: set[str]) -> None:
+    """Remove the records of `ids` from an output file (rewritten whole, then swapped in)."""
+    file = Path(path)
+    kept = [
+        line
+        for line in file.read_bytes().splitlines(keepends=True)
+        if (ident := _record_id(line)) is None or str(ident) not in ids
+    ]
+    temporary = file.with_name(file.name + ".rewrite")
+    temporary.write_bytes(b"".join(kept))
+    os.replace(temporary, file)
+
+
+def _record_id(line: bytes) -> Any:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    return record.get("id") if isinstance(record, dict) else None
 
 
 def _cut_torn_tail(file: Path) -> None:
@@ -240,9 +262,7 @@ def _parquet(path: str | os.PathLike[str]) -> Any:
     try:
         import pyarrow.parquet as pq
     except ImportError as exc:
-        raise ImportError(
-            f"Parquet input needs pyarrow ({exc}); pip install 'langchain-reliable[batch]'"
-        ) from exc
+        raise ImportError(f"Parquet input needs pyarrow ({exc}); {install_hint('batch')}") from exc
     return pq.ParquetFile(path)
 
 
@@ -252,6 +272,7 @@ __all__ = [
     "Row",
     "count_rows",
     "done_ids",
+    "drop_records",
     "input_digest",
     "is_parquet",
     "parse_line",

@@ -8,21 +8,21 @@ import sys
 from typing import Any
 
 from langchain_reliable.cli.common import (
-    EXIT_NOT_VERIFIED,
-    EXIT_OK,
     Subparsers,
     UsageError,
     add_checking,
     add_command,
     build_chat_model,
     configuring,
+    decision_exit_code,
     one_line,
     print_report,
     read_text,
     require_model,
 )
+from langchain_reliable.cli.progress import Progress
 from langchain_reliable.errors import InputError
-from langchain_reliable.graph.inputs import with_passages
+from langchain_reliable.graph.inputs import verifier_input
 
 
 def read_input(args: argparse.Namespace) -> dict[str, Any]:
@@ -52,12 +52,14 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
         data = json.loads(raw)
     except ValueError as exc:
         raise UsageError(f"stdin: not valid JSON: {one_line(exc)}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
-        raise UsageError('stdin: expected a JSON object with a string "answer"')
+    if not isinstance(data, dict):
+        raise UsageError('stdin: expected a JSON object {"answer", "passages", "question"}')
     try:
-        data = with_passages(data)
+        data = verifier_input(data)
     except InputError as exc:
         raise UsageError(f"stdin: {exc}") from None
+    if not isinstance(data.get("answer"), str):
+        raise UsageError('stdin: expected a JSON object with a string "answer"')
     context = data.get("passages", [])
     if isinstance(context, str):
         context = [context]
@@ -70,20 +72,39 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
-    """Verify the answer; exit 0 when it is returned as is, 1 when filtered or refused."""
+    """Verify the answer; exit 0 when returned as is, 1 when filtered or refused, 3 on a failure."""
     from langchain_reliable.graph import create_verifier
 
     payload = read_input(args)
+    if not payload["passages"]:
+        raise UsageError(
+            "no passage to check the answer against: give --passage or --passage-file "
+            '(or "passages" in the JSON on stdin)'
+        )
     require_model(args.verifier, args.model is not None or chat_model is not None)
     model = build_chat_model(args.model, chat_model)
     with configuring():
         check = create_verifier(args.verifier, policy=args.policy, model=model)
-    report = check.invoke(payload)
+    with Progress("verify") as progress:
+        report = _verified(check, payload, progress)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str))
     else:
         print_report(report, sys.stdout)
-    return EXIT_OK if report.get("decision") == "return" else EXIT_NOT_VERIFIED
+    return decision_exit_code("verify", report["decision"], report)
+
+
+def _verified(check: Any, payload: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """The verifier's report for `payload`, its stages told to `progress`."""
+    progress.at("extracting claims")
+    passages = len(payload["passages"])
+    report: dict[str, Any] = {}
+    for mode, chunk in check.stream(payload, stream_mode=["updates", "values"]):
+        if mode == "values":
+            report = chunk
+        elif "extract_claims" in chunk:
+            progress.at(f"claims extracted; verifying them against {passages} passage(s)")
+    return report
 
 
 TEXT = """\
@@ -93,7 +114,11 @@ Split an answer into claims and check each against the context.
 
 Input: --answer/--answer-file with --passage/--passage-file (each repeatable,
 one passage each), or one JSON object {"answer", "passages", "question"} on stdin
-("context" is the former name of "passages"):
+(also read under RAGAS's and DeepEval's names: "response" or "actual_output" for
+"answer", "retrieved_contexts", "retrieval_context" or "contexts" for "passages",
+"user_input" or "input" for "question"; any other key is a usage error).
+A verification that runs past a second reports its progress on stderr.
+Example:
   echo '{"answer": "...", "passages": ["..."]}' | reliable-rag verify --json
 """
 """The command's help line, a blank line, then its description."""

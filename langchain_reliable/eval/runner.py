@@ -26,6 +26,7 @@ from langchain_reliable._aio import run_sync
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.datasets import EvalRecord
 from langchain_reliable.eval.detectors import Detector, EvalLevel, Item
+from langchain_reliable.frames import to_frame
 from langchain_reliable.ingest.load import progress_bar
 
 __all__ = ["METRIC_KEYS", "EvalResult", "ItemScore", "aevaluate", "build_items", "evaluate"]
@@ -99,6 +100,15 @@ class EvalResult(BaseModel):
             }
             for item in self.items
         ]
+
+    def to_pandas(self) -> Any:
+        """`per_record()` as a DataFrame: one row per item, with its gold label and score.
+
+        Raises:
+            ImportError: pandas is not installed (``pip install -e ".[pandas]"``).
+
+        """
+        return to_frame(self.per_record())
 
     def notes(self) -> list[str]:
         """Human-readable remarks on what was skipped or approximated."""

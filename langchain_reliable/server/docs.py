@@ -115,12 +115,15 @@ def mount_docs(app: FastAPI) -> bool:
 _HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title><link rel="icon" href="data:,">
 <style>body{{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;line-height:1.5}}
-code{{background:#f3f3f3;padding:0 .25rem}}</style></head>
+code{{background:#f3f3f3;padding:0 .25rem}}
+.serving{{padding:.6rem .8rem;border-radius:8px;background:#eef3ff;border:1px solid #c5d3f5}}
+.serving.demo{{background:#fff6e0;border-color:#f0d48a}}</style></head>
 """
 _LANDING = (
     _HEAD
     + """<body><h1>{title} {version}</h1>
 <p>Answers verified claim by claim against their sources.</p>
+<p id="serving" class="serving {mode}"><strong>This server serves:</strong> {serving}</p>
 <ul>
 <li><a href="{root}/reliable-rag/playground/">Reliable RAG playground</a>: ask a question;
 retrieve, answer, verify, then return, filter or refuse.</li>
@@ -200,8 +203,14 @@ def _wants_page(request: Request) -> bool:
     return request.method == "GET" and "text/html" in request.headers.get("accept", "")
 
 
-def mount_landing(app: FastAPI, *, version: str, api_key: str | None = None) -> None:
-    """Serve `/`: a page linking the playgrounds, the API docs and `/health`.
+def mount_landing(
+    app: FastAPI,
+    *,
+    version: str,
+    api_key: str | None = None,
+    serving: dict[str, Any] | None = None,
+) -> None:
+    """Serve `/`: what the server serves, and links to the playgrounds, API docs, `/health`.
 
     With `api_key`, the page also holds the key form (or *Forget the key*), and a
     browser's page refused for want of the key (401) is a page with the form; other
@@ -209,6 +218,8 @@ def mount_landing(app: FastAPI, *, version: str, api_key: str | None = None) -> 
     """
     title = html.escape(app.title)
     headers = {"Content-Security-Policy": _KEY_CSP, "Cache-Control": "no-store"}
+    mode = html.escape((serving or {}).get("mode", "custom"))
+    served = html.escape((serving or {}).get("description", "the graphs it was given"))
 
     @app.get("/", include_in_schema=False)
     async def landing(request: Request) -> HTMLResponse:
@@ -216,7 +227,9 @@ def mount_landing(app: FastAPI, *, version: str, api_key: str | None = None) -> 
         key = ""
         if api_key is not None:
             key = _KEY_HELP + _key_section(root, holds_key(request, api_key))
-        page = _LANDING.format(title=title, version=version, root=root, key=key)
+        page = _LANDING.format(
+            title=title, version=version, root=root, key=key, mode=mode, serving=served
+        )
         return HTMLResponse(page, headers=headers if api_key is not None else None)
 
     if api_key is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Mapping
@@ -18,8 +19,8 @@ from pydantic import BaseModel, Field, create_model, field_validator, model_vali
 
 from langchain_reliable.audit.replica import default_replica_id, replica_log
 from langchain_reliable.config import Limits
-from langchain_reliable.errors import ConfigurationError
-from langchain_reliable.graph.inputs import with_passages
+from langchain_reliable.errors import ConfigurationError, install_hint
+from langchain_reliable.graph.inputs import RAG_KEYS, canonical_input, verifier_input
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import Decision, Level, ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, mount_key_form, resolve_api_key
@@ -32,13 +33,19 @@ from langchain_reliable.server.guard import (
     RequestGuard,
 )
 from langchain_reliable.server.offload import offloaded
+from langchain_reliable.server.pages import mount_playground
 from langchain_reliable.server.playground import (
     passages_schema,
+    playground_examples,
     rag_view,
     result_runnable,
     settings_config,
     verify_view,
 )
+
+START_LOG = logging.getLogger("uvicorn.error")
+"""Where the start-up line saying what is served goes (uvicorn's own log)."""
+CUSTOM_SERVING = "your own Reliable RAG graph (create_app(rag=...))"
 
 ENV_LOCK_POLICY = "RELIABLE_RAG_LOCK_POLICY"
 ENV_MAX_BODY_BYTES = "RELIABLE_RAG_MAX_BODY_BYTES"
@@ -74,6 +81,14 @@ class RAGRequest(BaseModel):
 
     _question = field_validator("question")(_not_blank)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, data: Any) -> Any:
+        """Aliases read as `question`; any other key is refused (422), as in Python."""
+        if isinstance(data, Mapping):
+            return canonical_input(data, RAG_KEYS, takes="the Reliable RAG graph")
+        return data
+
 
 class RAGResponse(BaseModel):
     """Output of `/reliable-rag`."""
@@ -92,7 +107,7 @@ class RAGResponse(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    """Input of `/verify`. The passages' former key `context` is read as `passages`."""
+    """Input of `/verify`: `answer`, `passages`, `question`, or their aliases; nothing else."""
 
     answer: str = Field(description="The text to verify.")
     passages: Annotated[
@@ -110,9 +125,9 @@ class VerifyRequest(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _former_name(cls, data: Any) -> Any:
-        """`context`, the passages' former key, is read as `passages`."""
-        return with_passages(data) if isinstance(data, Mapping) else data
+    def _keys(cls, data: Any) -> Any:
+        """Aliases read as their keys; any other key is refused (422), as in Python."""
+        return verifier_input(data) if isinstance(data, Mapping) else data
 
     @field_validator("passages", mode="before")
     @classmethod
@@ -249,11 +264,9 @@ def create_app(
     try:
         from langserve import add_routes
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(
-            f"the server needs langserve ({exc}); pip install 'langchain-reliable[serve]'"
-        ) from exc
+        raise ImportError(f"the server needs langserve ({exc}); {install_hint('serve')}") from exc
     from langchain_reliable import __version__
-    from langchain_reliable.defaults import default_rag, default_verifier
+    from langchain_reliable.defaults import default_rag, default_verifier, describe_serving
 
     env = os.environ if environ is None else environ
     key = resolve_api_key(api_key, env)
@@ -272,6 +285,11 @@ def create_app(
     replica = default_replica_id(env)
     hashed = _flag(hash_questions, env, ENV_HASH_QUESTIONS)
     audit = replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
+    serving = (
+        describe_serving(model, index, spec, environ=environ)
+        if rag is None
+        else {"mode": "custom", "model": None, "description": CUSTOM_SERVING}
+    )
     if rag is None:
         rag = default_rag(
             model=model, index=index, verifier=spec, environ=environ, **shared,
@@ -293,6 +311,8 @@ def create_app(
         # lock for tens of milliseconds while a large answer is verified.
         gc.collect()
         gc.freeze()
+        level = logging.WARNING if serving["mode"] == "demo" else logging.INFO
+        START_LOG.log(level, "langchain-reliable %s serves %s", __version__, serving["description"])
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 
@@ -305,7 +325,7 @@ def create_app(
         **fastapi_docs_kwargs(),
     )
     mount_docs(app)
-    mount_landing(app, version=__version__, api_key=key)
+    mount_landing(app, version=__version__, api_key=key, serving=serving)
     if key is not None:
         mount_key_form(app, key)
     app.add_middleware(
@@ -327,6 +347,9 @@ def create_app(
             "version": __version__,
             "routes": [RAG_PATH, VERIFY_PATH],
             "api_key_required": key is not None,
+            "mode": serving["mode"],
+            "model": serving["model"],
+            "serves": serving["description"],
             "policy": floor.policy.name,
             "policy_locked": floor.locked,
             "replica": replica,
@@ -343,6 +366,18 @@ def create_app(
         (VERIFY_PATH, verifier, verify_input, ReliabilityReport, verify_view),
     )
     for path, graph, input_type, output_type, view in routes:
+        kind = "rag" if path == RAG_PATH else "verify"
+        mount_playground(
+            app,
+            path,
+            title=f"{'Reliable RAG' if kind == 'rag' else 'Verify'} playground",
+            kind=kind,
+            floor=floor,
+            serving=serving,
+            examples=playground_examples(kind, serving["mode"]),
+            view=view,
+            dependencies=common["dependencies"],
+        )
         name = f"{path.strip('/')}-result"
         served = offloaded(
             graph,

@@ -26,11 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.policy import PRESETS
-from langchain_reliable.schemas import ReliabilityReport
+from langchain_reliable.render import render_html
+from langchain_reliable.schemas import ReliabilityReport, passage_name
 from langchain_reliable.server.floor import PolicyFloor
 
 _LEVELS = ["HIGH", "MEDIUM", "LOW"]
-_QUOTE_CHARS = 240
 _SOURCE_CHARS = 160
 
 
@@ -162,6 +162,11 @@ class VerifyResult(BaseModel):
     reason: str = Field(description="Why the answer passed or not, in one sentence.")
     claims: list[ClaimResult] = Field(default_factory=list, description="One per claim.")
     flags: list[str] = Field(default_factory=list, description="What needs a second look.")
+    html: str = Field(
+        default="",
+        description="`render_html` of the checked answer: each claim marked by its verdict "
+        "(every piece of text escaped), then the verdicts and sources.",
+    )
 
 
 class RAGResult(VerifyResult):
@@ -181,15 +186,14 @@ def _get(data: Any, key: str, default: Any = None) -> Any:
 def _claims(report: ReliabilityReport) -> list[ClaimResult]:
     out = []
     for verdict in report.claims:
-        shown = verdict.label in ("supported", "contradicted") and verdict.evidence
-        best = max(verdict.evidence, key=lambda e: e.score) if shown else None
+        source = verdict.source  # the quote the verdict rests on, whole
         out.append(
             ClaimResult(
                 text=verdict.text,
                 label=verdict.label,
                 score=round(verdict.score, 3),
-                evidence=best.quote[:_QUOTE_CHARS] if best else "",
-                source=(best.passage_id or f"passages[{best.passage}]") if best else "",
+                evidence=source.quote if source else "",
+                source=passage_name(source.passage, source.passage_id) if source else "",
             )
         )
     return out
@@ -211,6 +215,7 @@ def verify_view(request: Any, output: Any) -> VerifyResult:
         reason=report.reason,
         claims=_claims(report),
         flags=list(report.flags),
+        html=render_html(report, answer),
     )
 
 
@@ -222,8 +227,14 @@ def _source(document: Any) -> str:
 
 
 def rag_view(request: Any, output: Any) -> RAGResult:
-    """`/reliable-rag`'s output as a person reads it."""
+    """`/reliable-rag`'s output as a person reads it.
+
+    Its `html` marks the claims in the answer where the answer is the checked text
+    (returned, no citation added); otherwise it lists the verdicts alone.
+    """
     report = ReliabilityReport.model_validate(_get(output, "report"))
+    answer = str(_get(output, "answer", ""))
+    checked = _get(output, "decision") == "return" and not _get(output, "sources", None)
     return RAGResult(
         question=str(_get(output, "question", "")),
         decision=str(_get(output, "decision", "")),
@@ -236,6 +247,7 @@ def rag_view(request: Any, output: Any) -> RAGResult:
         claims=_claims(report),
         flags=list(report.flags),
         passages=[_source(d) for d in _get(output, "passages", None) or []],
+        html=render_html(report, answer if checked else ""),
     )
 
 
@@ -246,3 +258,55 @@ def result_runnable(graph: Runnable, view: Callable[[Any, Any], BaseModel], name
         return view(request, await graph.ainvoke(request, config)).model_dump()
 
     return RunnableLambda(run, name=name)
+
+
+_VERIFY_EXAMPLES = [
+    {
+        "label": "A claim the passages do not hold",
+        "input": {
+            "answer": "The Treaty of Versailles was signed on 28 June 1919. "
+            "Germany had to pay $442 billion in reparations.",
+            "passages": [
+                "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors.",
+                "It came into force on 10 January 1920.",
+            ],
+            "question": "When was the Treaty of Versailles signed?",
+        },
+    },
+    {
+        "label": "A contradicted dose",
+        "input": {
+            "answer": "The maximum daily dose of metformin is 5000 mg.",
+            "passages": ["The maximum daily dose of metformin is 2550 mg, taken in divided doses."],
+            "question": "What is the maximum daily dose of metformin?",
+        },
+    },
+    {
+        "label": "Every claim supported",
+        "input": {
+            "answer": "Metformin is a first-line medication for type 2 diabetes.",
+            "passages": ["Metformin is a first-line medication for type 2 diabetes."],
+            "question": "What is metformin used for?",
+        },
+    },
+]
+OFF_SCRIPT_EXAMPLE = "What is the capital of France?"
+"""A question the offline demo has no answer for: the playground shows it refused."""
+
+
+def playground_examples(kind: str, mode: str) -> list[dict[str, Any]]:
+    """Example inputs a playground offers: verify's three, or the demo's own questions.
+
+    The RAG playground offers the demo's recorded questions and one without a
+    recorded answer in demo mode, and none otherwise (the knowledge is the server's).
+    """
+    if kind == "verify":
+        return _VERIFY_EXAMPLES
+    if mode != "demo":
+        return []
+    from langchain_reliable.demo import load_demo
+
+    asked = [q["question"] for q in load_demo()["questions"]]
+    examples = [{"label": q, "input": {"question": q}} for q in asked]
+    label = f"Not recorded: {OFF_SCRIPT_EXAMPLE}"
+    return [*examples, {"label": label, "input": {"question": OFF_SCRIPT_EXAMPLE}}]
