@@ -163,7 +163,7 @@ class ReliableGuard(Runnable[Any, str]):
             return self.on_fail(answer, report)
         if self.on_fail == "filter" and report.filtered_answer is not None:
             return report.filtered_answer
-        return refusal(report.claims, settings.get("refusal_text", self.refusal_text))
+        return refusal(answer, report.claims, settings.get("refusal_text", self.refusal_text))
 
 
 def create_guard(

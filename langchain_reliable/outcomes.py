@@ -39,6 +39,15 @@ def filter_answer(
         The filtered text (without caveat) and the number of claims removed.
 
     """
+    pieces, removed = _kept_pieces(answer, verdicts, question)
+    text = " ".join(s for s in (_tidy(p) for p in pieces) if s)
+    return re.sub(r"[ \t]+", " ", text).strip(), removed
+
+
+def _kept_pieces(
+    answer: str, verdicts: Sequence[ClaimVerdict], question: str = ""
+) -> tuple[list[str], int]:
+    """The answer's pieces made of supported spans (and glue between them), and the removed."""
     yes_no = is_yes_no_question(question)
     pieces: list[str] = []
     end: int | None = None  # end of the last kept claim, while no claim was removed since
@@ -58,8 +67,7 @@ def filter_answer(
         else:
             pieces.append(answer[start:stop])
         end = max(stop, end or 0)
-    text = " ".join(s for s in (_tidy(p) for p in pieces) if s)
-    return re.sub(r"[ \t]+", " ", text).strip(), removed
+    return pieces, removed
 
 
 def _tidy(text: str) -> str:
@@ -93,20 +101,25 @@ def caveat(removed: int, text: str | None = None) -> str:
     )
 
 
-def refusal(verdicts: Sequence[ClaimVerdict], text: str | None = None) -> str:
+def refusal(answer: str, verdicts: Sequence[ClaimVerdict], text: str | None = None) -> str:
     """A refusal that lists what the sources do support, if anything.
 
+    Each listed line is the answer's own text at a supported claim's span, never the
+    claim's text (which may be rewritten to stand alone); a supported span that
+    overlaps a claim not supported is left out, as `filter_answer` leaves it out.
+
     Args:
+        answer: the answer the verdicts were made on.
         verdicts: the final attempt's verdicts.
-        text: your own refusal (any language); the supported claims, if any, are
+        text: your own refusal (any language); the verified spans, if any, are
             listed under it.
 
     Example:
-        >>> refusal([], "Dazu sagen die Quellen nichts.")
+        >>> refusal("", [], "Dazu sagen die Quellen nichts.")
         'Dazu sagen die Quellen nichts.'
 
     """
-    verified = [_sentence(v.text) for v in verdicts if v.label == "supported"]
+    verified = [line for line in (_sentence(p) for p in _kept_pieces(answer, verdicts)[0]) if line]
     lines = "\n".join(f"- {claim}" for claim in verified)
     if text is not None:
         return f"{text}\n{lines}" if lines else text

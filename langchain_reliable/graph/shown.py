@@ -64,7 +64,7 @@ def gate(
     `refuse` and the report is flagged `coverage_failed`. Fails closed.
     """
     if decision == "refuse":
-        return Shown("refuse", refusal(report.claims, presentation.refusal_text))
+        return Shown("refuse", refusal(answer, report.claims, presentation.refusal_text))
     removed = 0
     if decision == "filter":
         shown, removed = filter_answer(answer, report.claims, question)
@@ -74,7 +74,7 @@ def gate(
     if gaps:
         report.flags.append("coverage_failed")
         report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
-        return Shown("refuse", refusal(report.claims, presentation.refusal_text))
+        return Shown("refuse", refusal(answer, report.claims, presentation.refusal_text))
     sources: list[Source] = []
     if presentation.citations:
         shown, sources = cite(shown, answer, report.claims)

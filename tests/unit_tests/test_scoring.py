@@ -46,7 +46,21 @@ def test_filter_keeps_text_between_consecutive_kept_claims():
     assert filter_answer(answer, vs) == (answer, 0)
 
 
-def test_refusal_lists_verified_claims():
-    vs = [v("supported", 0.9, text="the treaty was signed in 1919"), v("unsupported", 0.1)]
-    assert refusal(vs).endswith("- The treaty was signed in 1919.")
-    assert refusal([v("unsupported", 0.1)]) == CANNOT_ANSWER
+def test_refusal_lists_verified_spans_never_claim_texts():
+    answer = "the treaty was signed in 1919, which ended the war. It cured cancer."
+    vs = [
+        v("supported", 0.9, (0, 29), text="The Treaty of Versailles was signed in 1919"),
+        v("supported", 0.9, (31, 50), text="1919 ended the war"),  # a rewrite: never shown
+        v("unsupported", 0.1, (52, 67)),
+    ]
+    shown = refusal(answer, vs)
+    assert shown.endswith("- The treaty was signed in 1919, which ended the war.")
+    assert "Versailles" not in shown and "1919 ended" not in shown and "cancer" not in shown
+    assert refusal(answer, [v("unsupported", 0.1)]) == CANNOT_ANSWER
+
+
+def test_refusal_leaves_out_a_supported_span_holding_a_claim_not_supported():
+    answer = "Metformin (which cures cancer) is used."
+    vs = [v("supported", 0.9, (0, 38)), v("supported", 0.9, (11, 29), text="Metformin cures")]
+    vs.append(v("unsupported", 0.1, (11, 29)))
+    assert refusal(answer, vs) == CANNOT_ANSWER
