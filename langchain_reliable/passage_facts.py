@@ -5,7 +5,7 @@ shared by its claims: content stems per unit and overall, the quantities and yea
 the passages give, the words names are looked up in, and the statistics behind the
 rarity-weighted and bigram coverage. `ClaimFacts` reads one claim against them (the
 sentence it is about, its numbers and names the passages do not hold, its negation),
-for the rules (`verifiers.rules`) and the local verifier's scoring alike;
+for the rules (`langchain_reliable.rules`) and the local verifier's scoring alike;
 `AnswerFacts` cuts an answer's passages once and reads its claims in one selector
 call. `passage_label` names the passage a unit comes from in a reason.
 

@@ -4,7 +4,7 @@
 says instead ("increases" where the passage says "decreases");
 `stronger_quantifier` finds a claim that generalises what the sentence hedges
 ("all" where it says "most"). Both compare one claim with one sentence; which
-sentence is the claim's is decided in `verifiers.meaning`.
+sentence is the claim's is decided in `rules.meaning`.
 
 The lexicon is small and hand-made on purpose: each entry is a pair of word
 groups that cannot both describe the same thing, with their inflections.

@@ -24,10 +24,7 @@ from difflib import SequenceMatcher
 
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["SWAP_VOUCHED_AT", "swap_reason", "swapped_word"]
-
-SWAP_VOUCHED_AT = 0.1
-"""Least P(entailed) by which the entailment model vouches for a swapped word."""
+__all__ = ["swapped_word"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
@@ -86,11 +83,3 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         if left and (right or at_end) and left + right >= _CONTEXT:
             return new, old
     return None
-
-
-def swap_reason(swap: tuple[str, str], where: str, entailed: float) -> str:
-    """Why a swapped word the entailment model does not vouch for is not supported."""
-    return (
-        f"the claim says '{swap[0]}' where {where} says '{swap[1]}', and the entailment "
-        f"model does not read it as entailed (P(entailed) {entailed:.2f})"
-    )

@@ -3,7 +3,8 @@
 `ClaimVerifier` is the seam. `JudgingVerifier` is the template every verifier of the
 package follows: argument check, no passage means `unsupported`, the judging step,
 one verdict per claim or every claim `uncertain`, then the rules layer
-(`verifiers.rules`) in one call. Subclasses implement only the judging step.
+(`langchain_reliable.rules`) in one call, with the verifier's own entailment model
+(`entailment_probe`). Subclasses implement only the judging step.
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import nullcontext
 from functools import cache
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
+from langchain_reliable.evidence import EvidenceSelector
+from langchain_reliable.rules import EmbeddedEntailment, EntailmentProbe, Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
-
-if TYPE_CHECKING:
-    from langchain_reliable.verifiers.rules import Rules
 
 
 class VerificationResult(BaseModel):
@@ -73,8 +72,9 @@ class JudgingVerifier(ClaimVerifier):
     claim, labels every claim `unsupported` when no passage has text (without
     judging), calls `ajudge` with the passages that have text, makes every
     claim `uncertain` when `ajudge` does not give one verdict per claim, and
-    then runs the rules layer (`rules`, default `verifiers.rules.DEFAULT_RULES`):
-    a check that fails vetoes `supported`, whatever the judging step said.
+    then runs the rules layer (`rules`, default `rules.DEFAULT_RULES`) with the
+    verifier's entailment model (`entailment_probe`): a rule that fails vetoes
+    `supported`, whatever the judging step said.
 
     Example:
         ```python
@@ -87,7 +87,10 @@ class JudgingVerifier(ClaimVerifier):
     """
 
     rules: Rules | None = None
-    """The checks run after judging; `None` means the shared default list."""
+    """The rules run after judging; `None` means the shared default list."""
+    entailment_probe: EntailmentProbe | None = EmbeddedEntailment()
+    """The entailment model the rules read (default: the embedded one, on which their
+    thresholds are calibrated); `None` skips the rules that need a model."""
 
     vetoed_score: float = 0.1
     """The highest score a claim keeps when a rule vetoes it."""
@@ -115,7 +118,11 @@ class JudgingVerifier(ClaimVerifier):
         rules = self.rules if self.rules is not None else default_rules()
         try:
             verdicts = rules.review(
-                result.verdicts, claims, passages, capped_score=self.vetoed_score
+                result.verdicts,
+                claims,
+                passages,
+                capped_score=self.vetoed_score,
+                model=self.entailment_probe,
             )
         except Exception as exc:  # fail closed: a claim the rules could not check is not passed
             first_line = (str(exc).strip().splitlines() or [""])[0]
@@ -197,9 +204,22 @@ class BlockingVerifier(JudgingVerifier):
 @cache
 def default_rules() -> Rules:
     """The shared rules layer of verifiers that set none (built on first use)."""
-    from langchain_reliable.verifiers.rules import Rules
-
     return Rules()
+
+
+def as_rules(
+    rules: Rules | Sequence[Rule] | None, selector: EvidenceSelector | None = None
+) -> Rules | None:
+    """A verifier's `rules=` argument as `Rules` (a list of `Rule`s is wrapped; `None` stays).
+
+    Raises:
+        TypeError: `rules` is neither `Rules` nor a sequence of `Rule`s.
+    """
+    if rules is None or isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str) or not isinstance(rules, Sequence):
+        raise TypeError(f"rules must be Rules or a sequence of Rule, got {type(rules).__name__}")
+    return Rules(rules, selector)
 
 
 def unsupported_without_passage(claim: Claim) -> ClaimVerdict:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from langchain_reliable.rules import Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 from langchain_reliable.verifiers.base import (
     ClaimVerifier,
     JudgingVerifier,
     VerificationResult,
+    as_rules,
     verdict_count_problem,
 )
 
@@ -28,6 +32,8 @@ class CascadeVerifier(JudgingVerifier):
         first: The verifier run on every claim (e.g. the embedded local model).
         second: The verifier for the uncertain claims (e.g. an `LLMJudge`).
         band: Scores from `first` that count as unsure, as `(low, high)` in 0-1.
+        rules: The rules run on the merged verdicts (`Rules` or a list of `Rule`s);
+            default `rules.DEFAULT_RULES`, reading the entailment model of `first`.
 
     Example:
         ```python
@@ -43,6 +49,7 @@ class CascadeVerifier(JudgingVerifier):
         second: ClaimVerifier,
         *,
         band: tuple[float, float] = (0.35, 0.75),
+        rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         for role, verifier in (("first", first), ("second", second)):
             if not isinstance(verifier, ClaimVerifier):
@@ -54,6 +61,8 @@ class CascadeVerifier(JudgingVerifier):
         self.second = second
         self.band = (float(low), float(high))
         self.name = f"cascade({first.name}>{second.name})"
+        self.rules = as_rules(rules)
+        self.entailment_probe = getattr(first, "entailment_probe", self.entailment_probe)
 
     def needs_second(self, verdict: ClaimVerdict) -> bool:
         """Whether a verdict of `first` is unsure enough to ask `second`."""

@@ -18,7 +18,7 @@ these checks (`LLMJudge` turns a failed one into `uncertain`, with the reason):
    (`checks.names`); for `contradicted`, the quote gives a conflicting value of
    the same kind, or states the claim's values and names, or names someone else.
 
-Independently of any quote, the rules layer (`verifiers.rules`) runs after the
+Independently of any quote, the rules layer (`langchain_reliable.rules`) runs after the
 judge as after every verifier: a claim whose number, date, unit or name no passage
 holds cannot be `supported`.
 

@@ -10,9 +10,10 @@ and the quote given for a `supported` or `contradicted` verdict must occur in a
 passage (outside text that addresses the fact-checker), be a real clause and carry
 the claim's checkable content (`verifiers.grounding`). Whatever cannot be checked
 becomes `uncertain`, never an exception. Whatever the judge says, the rules layer
-(`verifiers.rules`) runs after it, as after every verifier: a claim whose number,
-date, unit or name no passage holds, or whose meaning a passage states otherwise,
-is never `supported`.
+(`langchain_reliable.rules`) runs after it, as after every verifier: a claim whose
+number, date, unit or name no passage holds, or whose meaning a passage states
+otherwise, is never `supported`; a word swapped into a passage's sentence needs the
+embedded entailment model (or the `entailment` given) to vouch for it.
 """
 
 from __future__ import annotations
@@ -28,12 +29,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
-from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swap_reason, swapped_word
-from langchain_reliable.entailment import default_entailment_model
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
+from langchain_reliable.rules import EntailmentProbe, Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
-from langchain_reliable.text import content_stems
-from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
+from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult, as_rules
 from langchain_reliable.verifiers.grounding import (
     clause_problem,
     content_problem,
@@ -73,6 +72,10 @@ class LLMJudge(JudgingVerifier):
         model: A chat model that supports `with_structured_output` (tool calling).
         timeout: Seconds to wait for the model; `None` waits forever.
         max_quote_chars: Longest quote kept as evidence (longer quotes are cut).
+        rules: The rules run after judging (`Rules` or a list of `Rule`s); default
+            `rules.DEFAULT_RULES`.
+        entailment: The entailment model the rules read (`rules.EntailmentProbe`);
+            default: the embedded one.
 
     Example:
         ```python
@@ -102,6 +105,8 @@ class LLMJudge(JudgingVerifier):
         *,
         timeout: float | None = 60,
         max_quote_chars: int = 300,
+        rules: Rules | Sequence[Rule] | None = None,
+        entailment: EntailmentProbe | None = None,
     ) -> None:
         self._call = StructuredCall(
             model,
@@ -116,6 +121,9 @@ class LLMJudge(JudgingVerifier):
         self.model = model
         self.timeout = timeout
         self.max_quote_chars = max_quote_chars
+        self.rules = as_rules(rules)
+        if entailment is not None:
+            self.entailment_probe = entailment
         self._system, self._user = load_chat_prompt("judge")
 
     def build_messages(
@@ -158,7 +166,6 @@ class LLMJudge(JudgingVerifier):
             else:
                 by_id[item.claim_id] = item
 
-        stems = frozenset(s for p in passages for s in content_stems(p.text))
         verdicts = []
         for i, claim in enumerate(claims, start=1):
             item = by_id.get(i)
@@ -167,7 +174,7 @@ class LLMJudge(JudgingVerifier):
             elif i in conflicting:
                 reason = "the judge gave conflicting verdicts for this claim"
             else:
-                verdict, problem = self._check(claim, item, passages, stems)
+                verdict, problem = self._check(claim, item, passages)
                 if problem:
                     errors.append(f"claim {i}: {problem}")
                 verdicts.append(verdict)
@@ -177,12 +184,11 @@ class LLMJudge(JudgingVerifier):
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
 
     def _check(
-        self, claim: Claim, item: JudgeVerdict, passages: list[Passage], stems: frozenset[str]
+        self, claim: Claim, item: JudgeVerdict, passages: list[Passage]
     ) -> tuple[ClaimVerdict, str | None]:
         """Turn one model verdict into a `ClaimVerdict`, checking its word.
 
-        `stems` are the passages' content stems (a swapped word must be new to all of
-        them). Returns the verdict and, when the model's verdict could not be trusted, why.
+        Returns the verdict and, when the model's verdict could not be trusted, why.
         """
         reason = item.reason.strip()
         if item.label == "unsupported":
@@ -206,8 +212,6 @@ class LLMJudge(JudgingVerifier):
         problem = clause_problem(text) or content_problem(
             claim.text, text, item.label, _years(passage.text)
         )
-        if problem is None and item.label == "supported":
-            problem = _unvouched_swap(claim.text, text, passage, stems)
         if problem is not None:
             problem = f"'{item.label}' verdict refused: {problem}"
             return self._verdict(claim, "uncertain", f"{problem}: {text[:120]!r}"), problem
@@ -350,23 +354,6 @@ def _locate(
                 return passage, passage.text[start:end]
         tainted = tainted or (passage, None)
     return tainted
-
-
-def _unvouched_swap(claim: str, quote: str, passage: Passage, stems: frozenset[str]) -> str | None:
-    """Why a quote that is the claim with one word swapped does not support it, or `None`.
-
-    "Metformin lowers blood pressure" quoting "Metformin lowers blood glucose": the
-    words around the swap match, so the quote looks like support; the embedded
-    entailment model must read the claim as entailed by the quote's passage, as the
-    local verifier does (`checks.swaps`).
-    """
-    swap = swapped_word(claim, quote, stems)
-    if swap is None:
-        return None
-    [read] = default_entailment_model().judge([claim], [passage.text])
-    if read.entailed >= SWAP_VOUCHED_AT:
-        return None
-    return swap_reason(swap, "the quote", read.entailed)
 
 
 def _years(text: str) -> frozenset[int]:

@@ -12,11 +12,11 @@ reads the claim against its best windows of the passages. The verdict rests on:
    context, turned into a support probability by a `SupportScorer` (`verifiers.scorer`;
    `LogisticScorer.learned()` by default, trained without gold labels by
    `scripts/train_verifier.py`);
-3. **the rules** (`verifiers.rules`, run after this judging step as after every
+3. **the rules** (`langchain_reliable.rules`, run after this judging step as after every
    verifier's): a question, a number, date or bound the sentence states otherwise, a
    flipped negation, a number or name no passage holds, a changed meaning
-   (`verifiers.meaning`) or an unstated qualifier vetoes `supported` with a readable
-   reason.
+   (`rules.meaning`), an unstated qualifier or a swapped word the model does not vouch
+   for vetoes `supported` with a readable reason.
 
 The score is a logistic stack of the log-odds of 1 (both probabilities) and 2, fitted
 on development data by `scripts/entailment_calibrate.py` (`EntailmentModel.support`);
@@ -43,12 +43,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_reliable.checks.swaps import SWAP_VOUCHED_AT, swap_reason, swapped_word
 from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
 from langchain_reliable.evidence import EvidenceSelector, clamp_score
+from langchain_reliable.rules import ClaimFacts, EmbeddedEntailment, MeaningRule, Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
-from langchain_reliable.verifiers.base import BlockingVerifier
-from langchain_reliable.verifiers.rules import DEFAULT_RULES, ChangedMeaning, ClaimFacts, Rules
+from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, SupportScorer
 
 __all__ = ["LocalVerifier"]
@@ -72,8 +71,10 @@ class LocalVerifier(BlockingVerifier):
             `LogisticScorer.learned()` (the shipped learned weights);
             `LogisticScorer()` gives the hand-set weights.
         selector: The evidence selector; built from `embeddings` and `k` if omitted.
-        meaning_checks: Keep the meaning checks (`rules.ChangedMeaning`) in the rules
-            this verifier runs after judging.
+        meaning_checks: Keep the meaning rules (`rules.MeaningRule`) in the rules this
+            verifier runs after judging.
+        rules: The rules run after judging (`Rules` or a list of `Rule`s); default
+            `rules.DEFAULT_RULES`.
         entailment: The entailment model: `True` (default) the shipped one, an
             `EntailmentModel` of your own, or `False` for the lexical verifier alone.
 
@@ -100,6 +101,7 @@ class LocalVerifier(BlockingVerifier):
         selector: EvidenceSelector | None = None,
         meaning_checks: bool = True,
         entailment: EntailmentModel | bool = True,
+        rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         if entailment is True:
             entailment = default_entailment_model()
@@ -118,8 +120,10 @@ class LocalVerifier(BlockingVerifier):
         self.scorer: SupportScorer = scorer or LogisticScorer.learned()
         self.selector = selector or EvidenceSelector(embeddings, k=min(max(k, 1), 3))
         self.meaning_checks = meaning_checks
-        kept = [r for r in DEFAULT_RULES if meaning_checks or not isinstance(r, ChangedMeaning)]
-        self.rules = Rules(kept, self.selector)
+        given = as_rules(rules, self.selector) or Rules(selector=self.selector)
+        kept = [r for r in given.rules if meaning_checks or not isinstance(r, MeaningRule)]
+        self.rules = Rules(kept, given.selector or self.selector)
+        self.entailment_probe = EmbeddedEntailment(self.entailment) if self.entailment else None
         super().__init__()
 
     @property
@@ -143,7 +147,11 @@ class LocalVerifier(BlockingVerifier):
             return [(v, None) for v in early.verdicts]
         explained = self._judge_explained(claims, passages)
         verdicts = self.rules.review(
-            [v for v, _ in explained], claims, passages, capped_score=self.vetoed_score
+            [v for v, _ in explained],
+            claims,
+            passages,
+            capped_score=self.vetoed_score,
+            model=self.entailment_probe,
         )
         return [(v, f) for v, (_, f) in zip(verdicts, explained, strict=True)]
 
@@ -206,9 +214,6 @@ class LocalVerifier(BlockingVerifier):
                 f"(P(contradiction) {read.contradicted:.2f})"
             )
             score = min(score, self.vetoed_score)
-        elif score >= self.supported_at and (unvouched := self._unvouched_swap(facts, read)):
-            label, reason = "unsupported", unvouched
-            score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label = "supported"
             reason = f"supported by {where}: {signals}"
@@ -231,18 +236,6 @@ class LocalVerifier(BlockingVerifier):
             reason=reason,
         )
         return verdict, features
-
-    @staticmethod
-    def _unvouched_swap(facts: ClaimFacts, read: Entailment | None) -> str | None:
-        """Why a word swapped into the anchor sentence is not supported, or `None`.
-
-        Lexical evidence cannot tell "blood sugar" from "blood pressure" where the
-        sentence says "blood glucose"; the model must read the claim as entailed.
-        """
-        if read is None or read.entailed >= SWAP_VOUCHED_AT:
-            return None
-        swap = swapped_word(facts.text, facts.ctx.units[facts.anchor].text, facts.ctx.stems)
-        return None if swap is None else swap_reason(swap, facts.where, read.entailed)
 
 
 def _window(passages: list[Passage], at: int, span: tuple[int, int], score: float) -> Evidence:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,10 @@ import numpy as np
 
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.passage_facts import passage_label
+from langchain_reliable.rules import EntailmentProbe, Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
-from langchain_reliable.verifiers.base import BlockingVerifier
+from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
-from langchain_reliable.verifiers.rules import Rules
 
 __all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
 
@@ -86,6 +86,10 @@ class NLIVerifier(BlockingVerifier):
         labels: Explicit output roles, e.g. `{"entailment": 2, "contradiction": 0}`,
             for a model whose config names its labels in a way `resolve_labels`
             does not recognise.
+        rules: The rules run after judging (`Rules` or a list of `Rule`s); default
+            `rules.DEFAULT_RULES`.
+        entailment: The entailment model the rules read (`rules.EntailmentProbe`);
+            default: the embedded one, on which their thresholds are calibrated.
 
     Raises:
         FileNotFoundError: `path` is not a folder or holds no `config.json`.
@@ -112,6 +116,8 @@ class NLIVerifier(BlockingVerifier):
         evidence_k: int = 3,
         selector: EvidenceSelector | None = None,
         labels: Mapping[str, int] | None = None,
+        rules: Rules | Sequence[Rule] | None = None,
+        entailment: EntailmentProbe | None = None,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -149,7 +155,9 @@ class NLIVerifier(BlockingVerifier):
         self.max_length = int(max_length)
         self.device = device
         self.selector = selector or EvidenceSelector(k=evidence_k)
-        self.rules = Rules(selector=self.selector)
+        self.rules = as_rules(rules, self.selector) or Rules(selector=self.selector)
+        if entailment is not None:
+            self.entailment_probe = entailment
         super().__init__()
         self._model: Any = None
         self._tokenizer: Any = None

@@ -22,7 +22,11 @@ from langchain_core.messages import AIMessage
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import SentenceClaimExtractor
+from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.verifiers import LLMJudge
+from langchain_reliable.verifiers.local import LocalVerifier
 from tests.adversarial import RoleChatModel
+from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGE = (
     "Metformin is the first-line medication for type 2 diabetes. It lowers blood glucose "
@@ -264,3 +268,46 @@ def test_the_cli_holds_it_back(case, capsys) -> None:
             continue
         shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
         assert out["decision"] != "return" and bad not in shown and code != 0
+
+
+# --- a word swapped into the passage's sentence: every verifier runs the same rule ---
+
+GLUCOSE = "It lowers blood glucose mainly by decreasing glucose production in the liver."
+# (claim, the passage sentence a judge would quote, whether the claim is true)
+SWAPS = [
+    (f"Metformin {LOWERS.replace('glucose', 'pressure', 1)}.", GLUCOSE, False),
+    (T3.replace("kidney", "lung"), T3, False),
+    (T1.replace("diabetes", "obesity"), T1, False),
+    (f"Metformin {LOWERS.replace('glucose', 'sugar', 1)}.", GLUCOSE, True),
+    (T1.replace("medication", "drug"), T1, True),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def credulous_nli(tmp_path_factory):
+    """An NLI verifier whose model reads every pair as entailed: only the rules stop it."""
+    pytest.importorskip("torch", reason="needs the test-nli group: pip install --group test-nli")
+    pytest.importorskip("transformers", reason="needs the test-nli group")
+    from langchain_reliable.verifiers.nli import NLIVerifier
+    from tests.nli_models import CREDULOUS, save_tiny_nli, write_vocab
+
+    root = tmp_path_factory.mktemp("credulous")
+    vocab = write_vocab(root / "vocab.txt", PASSAGE.lower().replace(".", " ").split())
+    return NLIVerifier(save_tiny_nli(root / "model", vocab, CREDULOUS))
+
+
+@pytest.mark.parametrize(("claim", "quote", "true"), SWAPS, ids=[c[0][:40] for c in SWAPS])
+def test_every_verifier_reads_a_swapped_word_alike(claim, quote, true, credulous_nli) -> None:
+    """The local verifier, a credulous NLI model and a judge that quotes the sentence:
+    the swapped-word rule reads the same entailment model after each, so they agree."""
+    item = {"claim_id": 1, "label": "supported", "passage": 0, "quote": quote, "reason": "r"}
+    judge = LLMJudge(ScriptedChatModel([tool_call("JudgeOutput", {"verdicts": [item]})]))
+    claims, passages = [Claim(text=claim, span=(0, len(claim)))], [Passage(index=0, text=PASSAGE)]
+    verdicts = {
+        v.name: v.verify(claims, passages).verdicts[0]
+        for v in (LocalVerifier(), credulous_nli, judge)
+    }
+    labels = {name: v.label for name, v in verdicts.items()}
+    assert set(labels.values()) == {"supported" if true else "unsupported"}, verdicts
+    if not true:
+        assert all("entailment model does not read it" in v.reason for v in verdicts.values())

@@ -39,7 +39,7 @@ def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
     (package / "graph" / "__init__.py").write_text("")
     (package / "graph" / "b.py").write_text("from langchain_reliable.checks import a\n")
     mods = layout.modules(package)
-    assert "checks.a (2) -> graph.b (6)" in layout.upward_imports(mods)
+    assert "checks.a (2) -> graph.b (7)" in layout.upward_imports(mods)
     assert ["checks.a", "graph.b", "checks.a"] in layout.cycles(mods)
     assert layout.too_long(mods) == ["checks.a: 500 lines"]
 

@@ -27,9 +27,16 @@ from langchain_reliable.checks.roles import (
 )
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import PassageFacts
+from langchain_reliable.rules import DEFAULT_RULES, Finding, MeaningRule
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier
-from langchain_reliable.verifiers.meaning import meaning_finding
+
+
+def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
+    """The first meaning rule of the list that `claim` fails against `facts`."""
+    rules = [r for r in DEFAULT_RULES if isinstance(r, MeaningRule)]
+    return next((f for r in rules if (f := r.check(claim, facts)) is not None), None)
+
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_meaning.py"
 

@@ -28,17 +28,16 @@ from langchain_reliable.verifiers.nli import (  # noqa: E402
     NLIVerifier,
     resolve_labels,
 )
+from tests.nli_models import MNLI, save_tiny_nli, write_vocab  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "eval_tiny.jsonl"
-MNLI = {0: "entailment", 1: "neutral", 2: "contradiction"}
 
 WORDS = """
 paris is the capital of france it has about two million inhabitants berlin eiffel tower
 was completed in for world's fair painted gold by napoleon marie curie won nobel prize
 physics chemistry she metformin lowers blood sugar a an and
 """.split()  # noqa: SIM905
-CHARS = list("abcdefghijklmnopqrstuvwxyz0123456789.,'’-")
 
 PASSAGES = [
     Passage(index=0, text="Paris is the capital of France. It has about two million inhabitants."),
@@ -72,10 +71,7 @@ def make_model(tmp_path_factory: pytest.TempPathFactory) -> ModelFactory:
     `softmax(bias)` (or `sigmoid(bias)` for one output).
     """
     root = tmp_path_factory.mktemp("nli")
-    vocab = root / "vocab.txt"
-    tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *CHARS]
-    tokens += [f"##{c}" for c in CHARS]
-    vocab.write_text("\n".join(dict.fromkeys(tokens)) + "\n", encoding="utf-8")
+    vocab = write_vocab(root / "vocab.txt", WORDS)
     count = 0
 
     def make(
@@ -85,29 +81,7 @@ def make_model(tmp_path_factory: pytest.TempPathFactory) -> ModelFactory:
     ) -> Path:
         nonlocal count
         count += 1
-        labels = MNLI if id2label is None else id2label
-        folder = root / (name or f"model-{count}")
-        tokenizer = transformers.BertTokenizerFast(str(vocab))  # positional: 4.x and 5.x
-        config = transformers.BertConfig(
-            vocab_size=len(tokenizer),
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=37,
-            max_position_embeddings=512,
-            num_labels=len(labels),
-            id2label=labels,
-            label2id={v: k for k, v in labels.items()},
-        )
-        torch.manual_seed(0)
-        model = transformers.BertForSequenceClassification(config)
-        if bias is not None:
-            with torch.no_grad():
-                model.classifier.weight.zero_()
-                model.classifier.bias.copy_(torch.tensor(list(bias), dtype=torch.float32))
-        model.save_pretrained(folder)
-        tokenizer.save_pretrained(folder)
-        return folder
+        return save_tiny_nli(root / (name or f"model-{count}"), vocab, bias, id2label)
 
     return make
 

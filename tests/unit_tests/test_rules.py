@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable import create_verifier
-from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
-from langchain_reliable.verifiers import LLMJudge
-from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
-from langchain_reliable.verifiers.local import LocalVerifier
-from langchain_reliable.verifiers.rules import (
+from langchain_reliable.rules import (
     DEFAULT_RULES,
     ClaimFacts,
     Finding,
     Rule,
     Rules,
 )
+from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
+from langchain_reliable.verifiers import LLMJudge
+from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
+from langchain_reliable.verifiers.local import LocalVerifier
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGES = [

@@ -1,0 +1,35 @@
+"""The rules layer: the checks that stop a claim from passing, written once, run by every verifier.
+
+`checks/` detect (a number, a negation, a swapped word); rules decide (the label and
+the reason a reader sees). One ordered list (`DEFAULT_RULES`, in `rules.review`), one
+`Finding`, one call (`Rules.review`), made by every verifier after its own judging
+step; a `ModelRule` reads the verifier's own entailment model through
+`EntailmentProbe`. A new rule is one `Rule` subclass and one line in `DEFAULT_RULES`.
+
+- `rules.facts`: questions, numbers, bounds, negation, disagreeing passages, missing
+  facts, unstated qualifiers.
+- `rules.meaning`: the passage's words kept, its meaning changed.
+- `rules.swaps`: one word swapped into the sentence (needs the model).
+"""
+
+from __future__ import annotations
+
+from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
+from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
+from langchain_reliable.rules.meaning import MeaningRule
+from langchain_reliable.rules.review import DEFAULT_RULES, Rules
+from langchain_reliable.rules.swaps import EmbeddedEntailment, SwappedWord
+
+__all__ = [
+    "DEFAULT_RULES",
+    "AnswerFacts",
+    "ClaimFacts",
+    "EmbeddedEntailment",
+    "EntailmentProbe",
+    "Finding",
+    "MeaningRule",
+    "ModelRule",
+    "Rule",
+    "Rules",
+    "SwappedWord",
+]

@@ -1,0 +1,76 @@
+"""What a rule is: a check that may veto `supported`, and the finding it gives.
+
+A `Rule` reads a `passage_facts.ClaimFacts` (the claim against the answer's
+passages) and returns a `Finding` or `None`. A `ModelRule` needs the verifier's own
+entailment model, read through `EntailmentProbe`: it asks a question of the claim
+(`asks`), the model answers for every asking claim of an answer in one batched call,
+and the rule decides from that answer (`decides`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from langchain_reliable.passage_facts import ClaimFacts
+from langchain_reliable.schemas import Label
+
+__all__ = ["EntailmentProbe", "Finding", "ModelRule", "Rule"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule's veto: the label the claim gets instead of `supported`, and why.
+
+    `quoted` is the passage unit the finding quotes first, when not the anchor.
+    """
+
+    rule: str
+    label: Label
+    reason: str
+    quoted: int | None = None
+
+
+@runtime_checkable
+class EntailmentProbe(Protocol):
+    """A verifier's entailment model, as a rule reads it (one batched call per answer)."""
+
+    def entailment(self, claims: Sequence[str], passages: Sequence[str]) -> list[float]:
+        """P(entailed) of each claim by `passages` (its best window or sentence)."""
+        ...
+
+
+class Rule(ABC):
+    """One check that may veto `supported`: a name and `applies`."""
+
+    name: str = "rule"
+
+    @abstractmethod
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """The finding when the check fails for `claim`, else `None`."""
+
+    def finding(self, label: Label, reason: str) -> Finding:
+        """A finding of this rule."""
+        return Finding(self.name, label, reason)
+
+
+class ModelRule(Rule):
+    """A check that needs the verifier's entailment model to decide.
+
+    It is asked only about claims the judging step passed as `supported`, and only
+    by a verifier that has a model (the lexical verifier has none).
+    """
+
+    @abstractmethod
+    def asks(self, claim: ClaimFacts) -> Any | None:
+        """What the model must settle for `claim` (not `None`), or `None` when nothing."""
+
+    @abstractmethod
+    def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
+        """The finding, given what `asks` returned and the model's P(entailed)."""
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Nothing without a model: `Rules.review` asks the model for this rule."""
+        return None

@@ -1,0 +1,196 @@
+"""Rules on what the passages hold: numbers, bounds, negation, missing facts, qualifiers.
+
+A question, a value the sentence states otherwise, a bound it does not bear out, a
+flipped negation, passages that disagree, a number or name no passage holds, a
+qualifier the passages do not say. Each reads a `passage_facts.ClaimFacts`, computed
+once per claim and shared with the local verifier's scoring.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.checks.bounds import bounds_finding
+from langchain_reliable.checks.negation import sentential_negation
+from langchain_reliable.checks.prefixes import prefix_change, words_of
+from langchain_reliable.checks.quantities import Quantity
+from langchain_reliable.passage_facts import ClaimFacts, passage_label
+from langchain_reliable.rules.base import Finding, Rule
+from langchain_reliable.text import is_question
+
+__all__ = [
+    "BoundNotBorneOut",
+    "ConflictingNumber",
+    "FlippedNegation",
+    "MissingFacts",
+    "NotAStatement",
+    "PassagesDisagree",
+    "UnstatedQualifier",
+]
+
+
+class NotAStatement(Rule):
+    """A question asserts nothing the passages could support."""
+
+    name = "not_a_statement"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported when the claim is a question."""
+        if is_question(claim.text):
+            return self.finding(
+                "unsupported", "a question, not a statement: the passages cannot support it"
+            )
+        return None
+
+
+class ConflictingNumber(Rule):
+    """A number, date or amount that the sentence the claim is about states otherwise."""
+
+    name = "conflicting_number"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted when the anchor sentence gives another value of the same kind."""
+        conflict = claim.numbers[1]
+        if conflict is None:
+            return None
+        claimed, stated = conflict
+        return self.finding(
+            "contradicted", f"claim says '{claimed.text}' but {claim.where} says '{stated.text}'"
+        )
+
+
+class PassagesDisagree(Rule):
+    """Another passage states otherwise what the claim's own passage bears out.
+
+    One source supports the claim and another contradicts it (a poisoned or stale
+    passage): the claim is contested, so it is `contradicted`, with both quotes.
+    """
+
+    name = "passages_disagree"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted, quoting the disagreeing sentence first and the anchor second."""
+        found = claim.disagreement
+        if found is None:
+            return None
+        unit, what = found
+        other = passage_label(claim.ctx.units[unit])
+        return Finding(
+            self.name,
+            "contradicted",
+            f"the passages disagree: {claim.where} bears the claim out, {other} says "
+            f"otherwise ({what})",
+            quoted=unit,
+        )
+
+
+class BoundNotBorneOut(Rule):
+    """A bound of the claim that the sentence it is about does not bear out."""
+
+    name = "bound_not_borne_out"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted when the bounds cannot overlap (clear anchor), else unsupported."""
+        found = bounds_finding(claim.text, claim.ctx.units[claim.anchor].text)
+        if found is None:
+            return None
+        label, claimed, stated = found
+        if label == "contradicted" and not claim.strong_anchor:
+            label = "unsupported"
+        return self.finding(label, f"claim says '{claimed}' but {claim.where} says '{stated}'")
+
+
+class FlippedNegation(Rule):
+    """The claim negated where a sentence much like it is not (or the reverse)."""
+
+    name = "flipped_negation"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted when the negation differs from a closely matching anchor."""
+        a = claim.anchor
+        if (
+            claim.negation_flip
+            and claim.strong_anchor
+            and claim.cosine[a] >= 0.6
+            and claim.word_coverage[a] >= 0.7
+        ):
+            return self.finding("contradicted", claim.negation_reason())
+        return None
+
+
+class MissingFacts(Rule):
+    """A number, date, unit or name of the claim that no passage holds."""
+
+    name = "missing_facts"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming every number and name not found."""
+        numbers, names = claim.numbers[0], claim.missing_names
+        if not numbers and not names:
+            return None
+        return self.finding(
+            "unsupported",
+            "; ".join(
+                [f"{_number_word(q)} '{q.text}' not found in any passage" for q in numbers]
+                + [f"name '{n}' not found in any passage" for n in names]
+            ),
+        )
+
+
+class UnstatedQualifier(Rule):
+    """A word that turns or narrows the meaning, which the passages do not say.
+
+    A negating prefix on a word the passages use plainly ("unprofitable" where they say
+    "profitable", "non-transferable") or dropped from one they use with it ("reversibly"
+    where they say "irreversibly"), or a qualifier the sentence the claim is about
+    does not hold ("always", "only", "every", "severe", "still", "used to", "It is
+    false that"): a claim resting on it asserts more than the passages do.
+    """
+
+    name = "unstated_qualifier"
+    QUALIFIERS = frozenset(
+        [
+            "always",
+            "never",
+            "every",
+            "everyone",
+            "everybody",
+            "whenever",
+            "only",
+            "solely",
+            "exclusively",
+            "entirely",
+            "completely",
+            "severe",
+            "mild",
+            "still",
+            "twice",
+            "thrice",
+            "false",
+            "untrue",
+        ]
+    )
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming the word."""
+        words = words_of(claim.text)
+        found = prefix_change(words, claim.ctx.stems, tuple(u.text for u in claim.ctx.units))
+        if found:
+            return self.finding(
+                "unsupported", f"the claim says '{found[0]}' where the passages say '{found[1]}'"
+            )
+        anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
+        if sentential_negation(claim.text) and None not in claim.negation:
+            anchor |= {"false", "untrue"}  # "It is false that X" where the sentence says not X
+        said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
+        if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:
+            said.append("used to")
+        if said:
+            return self.finding(
+                "unsupported", f"the claim says '{said[0]}', which {claim.where} does not"
+            )
+        return None
+
+
+def _number_word(q: Quantity) -> str:
+    return {"date": "date", "decade": "date", "money": "amount"}.get(q.kind, "number")

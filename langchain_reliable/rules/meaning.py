@@ -1,0 +1,346 @@
+"""Meaning rules: claims that keep the passage's words but change what it says.
+
+Each rule reads the claim against the passage sentences it is about, with a check of
+`checks.polarity` (opposite words, stronger quantifiers), `checks.frequency` (how
+often, read as a rate), `checks.units` ("%" against percentage points, per which
+period), `checks.quantities` (another count) or `checks.order` and `checks.roles`
+(swapped roles, another name in the same place, an opening name found nowhere, a
+multiword name found only in part).
+
+The sentences a claim is about are those that hold the largest share of its content
+words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
+about a claim saying "increases" as one saying "increases"); a finding needs every
+such sentence to disagree.
+
+Example:
+    ```python
+    from langchain_reliable.evidence import EvidenceSelector
+    from langchain_reliable.passage_facts import PassageFacts
+    from langchain_reliable.rules.meaning import OppositeWords
+    from langchain_reliable.schemas import Passage
+
+    passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
+    facts = PassageFacts(passages, EvidenceSelector().units(passages))
+    OppositeWords().check("Metformin increases hepatic glucose output.", facts)
+    # Finding(rule='opposite_words', label='contradicted', reason="passage 0 says ...")
+    ```
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.frequency import frequency_conflict
+from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
+from langchain_reliable.checks.polarity import (
+    LEXICON_STEMS,
+    opposite_direction,
+    opposite_words,
+    stronger_quantifier,
+)
+from langchain_reliable.checks.quantities import count_conflict
+from langchain_reliable.checks.roles import (
+    opening_name,
+    partial_name,
+    substituted_name,
+    swapped_roles,
+    text_names,
+)
+from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
+from langchain_reliable.passage_facts import ClaimFacts, PassageFacts, passage_label
+from langchain_reliable.rules.base import Finding, Rule
+from langchain_reliable.schemas import Label
+from langchain_reliable.text import content_stems, stem
+
+__all__ = [
+    "MeaningRule",
+    "OppositeDirection",
+    "OppositeWords",
+    "OtherCount",
+    "OtherFrequency",
+    "OtherPeriod",
+    "PartialName",
+    "PercentPoints",
+    "ReversedPair",
+    "StrongerQuantifier",
+    "SubstitutedName",
+    "SwappedRole",
+    "SwappedRoles",
+    "SwappedSubject",
+]
+
+_ABOUT = 0.6  # least share of the claim's other content words in its sentence
+_CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
+_SUBSTITUTE = 0.8  # share of the claim's non-name words a sentence needs to be its, bar a name
+_ONE_NAME = 0.75  # share of the claim's words but one name a sentence needs to be its
+_PRONOUNS = frozenset("he she it they his her its their him them".split())  # noqa: SIM905
+
+
+class MeaningRule(Rule):
+    """A rule on the claim's text against the passages' sentences (`check`)."""
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """The finding of `check` on the claim's text."""
+        return self.check(claim.text, claim.ctx)
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """The finding for a claim's `text` against the answer's passages, or `None`."""
+        raise NotImplementedError
+
+
+def _core(text: str) -> list[str]:
+    return [s for s in dict.fromkeys(content_stems(text)) if s not in LEXICON_STEMS]
+
+
+@lru_cache(maxsize=8)
+def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
+    """Per name stem, the sentence units that refer to it by an opening pronoun.
+
+    "She usually played from the baseline" is about the "Serena Williams" of
+    the sentence before it. Cached for the last few answers' facts (their claims
+    share them); read only.
+    """
+    found: dict[str, set[int]] = {}
+    previous: dict[int, int] = {}
+    for i in facts.sentences:
+        unit = facts.units[i]
+        before = previous.get(unit.order)
+        words = unit.text.split(None, 1)
+        if before is not None and words and words[0].lower().strip(",") in _PRONOUNS:
+            for name in text_names(facts.units[before].text):
+                for n in _core(name):
+                    found.setdefault(n, set()).add(i)
+        previous[unit.order] = i
+    return found
+
+
+def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
+    """The sentence units holding the largest share of `stems`, and that share.
+
+    A sentence holds a stem that it says, or that names whom its opening
+    pronoun refers to (`_named_by_pronoun`).
+    """
+    if not stems or not facts.sentences:
+        return [], 0.0
+    held: Counter[int] = Counter()
+    by_pronoun = _named_by_pronoun(facts)
+    for s in stems:
+        said = facts.sentences_with(s)
+        more = by_pronoun.get(s)
+        held.update(more.union(said) if more else said)
+    if not held:  # no sentence holds any: all are equally (not) about the claim
+        return list(facts.sentences), 0.0
+    best = max(held.values()) / len(stems)
+    return [i for i in facts.sentences if held[i] / len(stems) >= best - 1e-9], best
+
+
+@lru_cache(maxsize=32)
+def _claim_about(text: str, facts: PassageFacts) -> tuple[list[int], float]:
+    """`_about` of a claim's core words (every meaning rule of the claim asks it)."""
+    return _about(_core(text), facts)
+
+
+class SentenceRule(MeaningRule):
+    """A finding when every sentence the claim is about fails `hit` (a pair of words)."""
+
+    def hit(self, claim: str, sentence: str) -> tuple | None:
+        """(claim's words, sentence's words, ...) where they disagree, else `None`."""
+        raise NotImplementedError
+
+    def reason(self, hit: tuple, where: str) -> str:
+        """Why, in words."""
+        return f"{where} says '{hit[1]}', the claim '{hit[0]}'"
+
+    def contradicts(self, hit: tuple) -> bool:
+        """Whether a clear hit contradicts the claim (else it is unsupported)."""
+        return True
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """The finding when every sentence the claim is about disagrees with it."""
+        about, share = _claim_about(text, facts)
+        if share < _ABOUT:
+            return None
+        hits = [self.hit(text, facts.units[i].text) for i in about]
+        if not hits or any(h is None for h in hits):
+            return None
+        first = hits[0]
+        where = passage_label(facts.units[about[0]])
+        label: Label = (
+            "contradicted" if share >= _CLEARLY and self.contradicts(first) else ("unsupported")
+        )
+        return self.finding(label, self.reason(first, where))
+
+
+class _OtherWayRound(SentenceRule):
+    def reason(self, hit: tuple, where: str) -> str:
+        """Why, in words."""
+        return f"'{hit[0]}' and '{hit[1]}' are the other way round in {where}"
+
+
+class OppositeWords(SentenceRule):
+    """A word the sentence says the opposite of ("increases" for "decreases")."""
+
+    name = "opposite_words"
+    hit = staticmethod(opposite_words)
+
+
+class OppositeDirection(SentenceRule):
+    """A change the sentence says goes the other way."""
+
+    name = "opposite_direction"
+    hit = staticmethod(opposite_direction)
+
+
+class OtherFrequency(SentenceRule):
+    """Another frequency than the sentence's (how often, read as a rate)."""
+
+    name = "other_frequency"
+    hit = staticmethod(frequency_conflict)
+
+
+class OtherPeriod(SentenceRule):
+    """A rate per another period or unit ("per minute" for "per second")."""
+
+    name = "other_period"
+    hit = staticmethod(per_period_conflict)
+
+
+class PercentPoints(SentenceRule):
+    """'%' where the sentence says percentage points of the same number (or the reverse)."""
+
+    name = "percent_points"
+    hit = staticmethod(percent_points_conflict)
+
+
+class StrongerQuantifier(SentenceRule):
+    """A stronger quantifier than the sentence's ("all" where it says "most")."""
+
+    name = "stronger_quantifier"
+    hit = staticmethod(stronger_quantifier)
+
+    def reason(self, hit: tuple, where: str) -> str:
+        """Why, in words."""
+        return f"the claim says '{hit[0]}' where {where} says only '{hit[1]}'"
+
+    def contradicts(self, hit: tuple) -> bool:
+        """Contradicted only where the quantifiers cannot both hold."""
+        return bool(hit[2])
+
+
+class OtherCount(SentenceRule):
+    """Another count of the same thing, unless the sentence bears out the claim's bound.
+
+    "More than 20 people" is borne out where the sentence says "at least 30 people".
+    """
+
+    name = "other_count"
+
+    def hit(self, claim: str, sentence: str) -> tuple | None:
+        """The two counts, unless the sentence bears out the claim's bound."""
+        return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
+
+    def reason(self, hit: tuple, where: str) -> str:
+        """Why, in words."""
+        return f"{where} counts '{hit[1]}', the claim '{hit[0]}'"
+
+
+class SwappedRoles(_OtherWayRound):
+    """Who did what to whom, the other way round ("Monsanto acquired Bayer")."""
+
+    name = "swapped_roles"
+    hit = staticmethod(swapped_roles)
+
+
+class ReversedPair(_OtherWayRound):
+    """An ordered pair the other way round ("from Paris to Rome" for "from Rome to Paris")."""
+
+    name = "reversed_pair"
+    hit = staticmethod(reversed_pair)
+
+
+class SwappedSubject(SentenceRule):
+    """Another doer than the sentence names."""
+
+    name = "swapped_subject"
+    hit = staticmethod(swapped_subject)
+
+    def reason(self, hit: tuple, where: str) -> str:
+        """Why, in words."""
+        return f"{where} says '{hit[1]}' did it, where the claim says '{hit[0]}'"
+
+
+class SwappedRole(MeaningRule):
+    """A role the passages give to another ("the winner" where they say "the runner-up")."""
+
+    name = "swapped_role"
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """Contradicted, naming both roles."""
+        if _claim_about(text, facts)[1] < _ABOUT:
+            return None
+        role = swapped_role(text, [u.text for u in facts.units])
+        if role is None:
+            return None
+        return self.finding("contradicted", f"the passages say '{role[1]}', the claim '{role[0]}'")
+
+
+class PartialName(MeaningRule):
+    """A multiword name the passages hold only in part."""
+
+    name = "partial_name"
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """Unsupported, naming the name the passages hold."""
+        texts = [u.text for u in facts.units]
+        for name in text_names(text):
+            other = partial_name(name, texts)
+            if other is not None:
+                return self.finding(
+                    "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
+                )
+        return None
+
+
+class SubstitutedName(MeaningRule):
+    """An opening name found nowhere, or another name in the sentence the claim is about."""
+
+    name = "substituted_name"
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """Unsupported, naming both names."""
+        names = text_names(text)
+        if not names:
+            return None
+        name_stems = {s for n in names for s in content_stems(n)}
+        found = self._substitution(text, facts, names, name_stems, _SUBSTITUTE)
+        for name in names:  # the sentence the claim is about but for this one name
+            found = found or self._substitution(
+                text, facts, names, set(content_stems(name)), _ONE_NAME
+            )
+        return found
+
+    def _substitution(
+        self, claim: str, facts: PassageFacts, names: list[str], leave_out: set[str], least: float
+    ) -> Finding | None:
+        rest = [s for s in dict.fromkeys(content_stems(claim)) if s not in leave_out]
+        about, share = _about(rest, facts)
+        if share < least:
+            return None
+        opener = opening_name(claim)
+        if (
+            opener is not None
+            and not facts.has_name(opener)
+            and stem(opener.lower()) not in facts.stems
+        ):
+            return self.finding("unsupported", f"name '{opener}' not found in any passage")
+        swaps = [substituted_name(names, facts.units[i].text) for i in about]
+        first = swaps[0] if swaps else None
+        if first is None or any(s is None for s in swaps):
+            return None
+        claimed, stated = first
+        where = passage_label(facts.units[about[0]])
+        return self.finding(
+            "unsupported", f"{where} says '{stated}' where the claim says '{claimed}'"
+        )

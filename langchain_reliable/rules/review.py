@@ -1,0 +1,236 @@
+"""The one ordered list of rules and the one call that applies it to a verifier's verdicts.
+
+A verifier judges first (a model, a judge, lexical scores); then `Rules.review` runs
+`DEFAULT_RULES` on every claim. The first rule that finds a problem fixes the claim's
+label (`unsupported` or `contradicted`), caps its score and gives the reason, whatever
+the judging step said (a claim a rule vetoes is never shown as verified, and its reason
+is one a reader can check); only a contradiction the judging step found stands against
+an `unsupported` finding, keeping both reasons. `verifiers.base.JudgingVerifier` calls
+it in its template method, so the local verifier, the NLI cross-encoder, the LLM judge
+and the cascade all keep the same rules; a `ModelRule` reads the verifier's own
+entailment model (`EntailmentProbe`), one batched call per answer.
+
+A new rule is one `Rule` subclass and one line in `DEFAULT_RULES`.
+
+Example:
+    ```python
+    from langchain_reliable.rules import Rules
+    from langchain_reliable.schemas import Claim, Passage
+
+    passages = [Passage(index=0, text="The Treaty of Versailles was signed on 28 June 1919.")]
+    claim = Claim(text="The treaty was signed in 1920.", span=(0, 30))
+    Rules().findings([claim], passages)[0]
+    # Finding(rule='conflicting_number', label='contradicted', reason="claim says '1920' but ...")
+    ```
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_reliable.evidence import EvidenceSelector
+from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
+from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
+from langchain_reliable.rules.facts import (
+    BoundNotBorneOut,
+    ConflictingNumber,
+    FlippedNegation,
+    MissingFacts,
+    NotAStatement,
+    PassagesDisagree,
+    UnstatedQualifier,
+)
+from langchain_reliable.rules.meaning import (
+    OppositeDirection,
+    OppositeWords,
+    OtherCount,
+    OtherFrequency,
+    OtherPeriod,
+    PartialName,
+    PercentPoints,
+    ReversedPair,
+    StrongerQuantifier,
+    SubstitutedName,
+    SwappedRole,
+    SwappedRoles,
+    SwappedSubject,
+)
+from langchain_reliable.rules.swaps import SwappedWord
+from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
+
+__all__ = ["DEFAULT_RULES", "Rules"]
+
+DEFAULT_RULES: tuple[Rule, ...] = (
+    NotAStatement(),  # a question cannot be supported by passages
+    ConflictingNumber(),  # a value the sentence the claim is about states otherwise
+    BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
+    FlippedNegation(),  # the claim negated where a sentence much like it is not
+    PassagesDisagree(),  # another passage states it otherwise: contested
+    MissingFacts(),  # a number, date, unit or name no passage holds
+    OppositeWords(),  # the meaning rules: the passage's words kept, its meaning changed
+    StrongerQuantifier(),
+    OppositeDirection(),
+    OtherFrequency(),
+    OtherPeriod(),
+    PercentPoints(),
+    OtherCount(),
+    SwappedRoles(),
+    ReversedPair(),
+    SwappedSubject(),
+    SwappedRole(),
+    PartialName(),
+    SubstitutedName(),
+    UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
+    SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
+)
+"""The rules every verifier runs, in order: the first finding wins."""
+
+
+class Rules:
+    """An ordered list of rules and the one call that applies them to verdicts.
+
+    Args:
+        rules: The rules, first finding wins (default `DEFAULT_RULES`).
+        selector: The evidence selector that reads claims against passages (default:
+            the embedded offline one).
+    """
+
+    _CACHED = 16  # answers whose facts are kept (the judging step and the review share them)
+
+    def __init__(
+        self, rules: Sequence[Rule] = DEFAULT_RULES, selector: EvidenceSelector | None = None
+    ) -> None:
+        for rule in rules:
+            if not isinstance(rule, Rule):
+                raise TypeError(f"rules must be Rule instances, got {type(rule).__name__}")
+        self.rules = tuple(rules)
+        self.selector = selector
+        self._answers: OrderedDict[tuple[Passage, ...], AnswerFacts] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Rules([{', '.join(r.name for r in self.rules)}])"
+
+    def answer(self, passages: Sequence[Passage]) -> AnswerFacts:
+        """The facts of an answer's passages (kept for the last few answers)."""
+        key = tuple(passages)
+        with self._lock:
+            facts = self._answers.get(key)
+            if facts is not None:
+                self._answers.move_to_end(key)
+                return facts
+        if self.selector is None:
+            self.selector = EvidenceSelector()
+        facts = AnswerFacts(passages, self.selector)
+        with self._lock:
+            self._answers[key] = facts
+            while len(self._answers) > self._CACHED:
+                self._answers.popitem(last=False)
+        return facts
+
+    def first_finding(
+        self, claim: ClaimFacts, read: dict[int, Finding | None] | None = None
+    ) -> Finding | None:
+        """The first finding of the list for `claim`, or `None` when every rule passes.
+
+        `read` holds, by position in the list, what each `ModelRule` found with the model.
+        """
+        for at, rule in enumerate(self.rules):
+            found = (read or {}).get(at) if isinstance(rule, ModelRule) else rule.applies(claim)
+            if found is not None:
+                return found
+        return None
+
+    def findings(
+        self, claims: Sequence[Claim], passages: Sequence[Passage]
+    ) -> list[Finding | None]:
+        """The first finding for each claim against `passages`, model rules left out."""
+        return [self.first_finding(c) for c in self.answer(passages).claims(claims)]
+
+    def read_model(
+        self,
+        facts: Sequence[ClaimFacts],
+        verdicts: Sequence[ClaimVerdict],
+        passages: Sequence[Passage],
+        model: EntailmentProbe | None,
+    ) -> list[dict[int, Finding | None]]:
+        """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
+
+        Only claims judged `supported` are asked; without a model, nothing is found.
+        """
+        read: list[dict[int, Finding | None]] = [{} for _ in facts]
+        asked: list[tuple[int, int, Any]] = []
+        if model is None:
+            return read
+        for at, rule in enumerate(self.rules):
+            if not isinstance(rule, ModelRule):
+                continue
+            for c, (claim, verdict) in enumerate(zip(facts, verdicts, strict=True)):
+                if verdict.label == "supported" and (question := rule.asks(claim)) is not None:
+                    asked.append((at, c, question))
+        if not asked:
+            return read
+        texts = list(dict.fromkeys(facts[c].text for _, c, _ in asked))
+        probs = model.entailment(texts, [p.text for p in passages])
+        entailed = dict(zip(texts, probs, strict=True))
+        for at, c, question in asked:
+            rule = self.rules[at]
+            assert isinstance(rule, ModelRule)
+            read[c][at] = rule.decides(facts[c], question, entailed[facts[c].text])
+        return read
+
+    def review(
+        self,
+        verdicts: Sequence[ClaimVerdict],
+        claims: Sequence[Claim],
+        passages: Sequence[Passage],
+        *,
+        capped_score: float,
+        model: EntailmentProbe | None = None,
+    ) -> list[ClaimVerdict]:
+        """Apply the rules to one verdict per claim; vetoed verdicts get the rule's label.
+
+        Args:
+            verdicts: The judging step's verdicts, one per claim.
+            claims: The claims, in the same order.
+            passages: The passages with text they were judged against.
+            capped_score: The highest score a vetoed verdict keeps.
+            model: The verifier's entailment model, for the `ModelRule`s (none: skipped).
+        """
+        facts = self.answer(passages).claims(claims)
+        read = self.read_model(facts, verdicts, passages, model)
+        out = []
+        for verdict, claim, by_model in zip(verdicts, facts, read, strict=True):
+            finding = self.first_finding(claim, by_model)
+            if finding is None:
+                out.append(verdict)
+                continue
+            update = {"score": round(min(verdict.score, capped_score), 6)}
+            if (
+                verdict.label == "contradicted"
+                and finding.label == "unsupported"
+                and finding.rule != NotAStatement.name
+            ):  # a contradiction the judging step found stands, with the rule's reason too
+                update["reason"] = f"{verdict.reason}; {finding.reason}"
+            else:
+                update |= {"label": finding.label, "reason": finding.reason}
+                if finding.label == "contradicted":
+                    update["evidence"] = self._anchor_first(claim, finding.quoted)
+            out.append(verdict.model_copy(update=update))
+        return out
+
+    def _anchor_first(self, claim: ClaimFacts, quoted: int | None = None) -> list[Evidence]:
+        """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
+        found = claim.found
+        first = [i for i in (quoted, claim.anchor) if i is not None]
+        units = [found.units[i] for i in first]
+        rest = [
+            e
+            for i, e in zip(found.top, found.evidence, strict=True)
+            if not any(u.overlaps(found.units[i]) for u in units)
+        ]
+        head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
+        return [*head, *rest][:3]

@@ -1,0 +1,69 @@
+"""The swapped-word rule: a passage sentence with one content word exchanged needs the model.
+
+"Metformin lowers blood pressure" where the sentence says "lowers blood glucose": the
+words around the swap match, so lexical evidence (or a judge's quote check) reads the
+claim as the sentence. Whether the new word means the old one ("blood sugar") or
+something else ("blood pressure") no overlap can tell: the verifier's own entailment
+model must read the claim as entailed (`checks.swaps` finds the swap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from langchain_reliable.checks.swaps import swapped_word
+from langchain_reliable.entailment import default_entailment_model
+from langchain_reliable.passage_facts import ClaimFacts
+from langchain_reliable.rules.base import Finding, ModelRule
+
+__all__ = ["SWAP_VOUCHED_AT", "EmbeddedEntailment", "SwappedWord"]
+
+SWAP_VOUCHED_AT = 0.1
+"""Least P(entailed) by which the entailment model vouches for a swapped word."""
+
+
+class SwappedWord(ModelRule):
+    """A content word of the anchor sentence exchanged for one no passage holds."""
+
+    name = "swapped_word"
+
+    def asks(self, claim: ClaimFacts) -> tuple[str, str] | None:
+        """(claim's word, sentence's word) when the claim is the anchor with one word swapped."""
+        return swapped_word(claim.text, claim.ctx.units[claim.anchor].text, claim.ctx.stems)
+
+    def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
+        """Unsupported unless the model vouches for the swap (P(entailed) >= `SWAP_VOUCHED_AT`)."""
+        if entailed >= SWAP_VOUCHED_AT:
+            return None
+        reason = (
+            f"the claim says '{asked[0]}' where {claim.where} says '{asked[1]}', and the "
+            f"entailment model does not read it as entailed (P(entailed) {entailed:.2f})"
+        )
+        if claim.negation_flip:
+            reason += "; " + claim.negation_reason()
+        return self.finding("unsupported", reason)
+
+
+class _Judges(Protocol):
+    def judge(self, claims: Sequence[str], passages: Sequence[str]) -> Sequence[Any]: ...
+
+
+class EmbeddedEntailment:
+    """An `EntailmentProbe` over the embedded model (`entailment.EntailmentModel`).
+
+    P(entailed) is the model's best over the claim's windows of the passages. The
+    default model is the shipped one, loaded on first use.
+    """
+
+    def __init__(self, model: _Judges | None = None) -> None:
+        self._model = model
+
+    @property
+    def model(self) -> _Judges:
+        """The model read."""
+        return self._model if self._model is not None else default_entailment_model()
+
+    def entailment(self, claims: Sequence[str], passages: Sequence[str]) -> list[float]:
+        """P(entailed) of each claim by `passages`, in one model call."""
+        return [float(read.entailed) for read in self.model.judge(claims, passages)]
