@@ -43,6 +43,8 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr, model_validator
 
+from langchain_reliable.errors import install_hint
+
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 _ANY_TOOL = ("any", "required", True)
 _NO_TOOL = (None, False, "auto", "none")
@@ -100,8 +102,7 @@ class LlamaCppChatModel(BaseChatModel):
                 from llama_cpp import Llama, LlamaRAMCache
             except ImportError as exc:
                 raise ImportError(
-                    "LlamaCppChatModel needs llama-cpp-python: "
-                    'pip install "langchain-reliable[local-llm]"'
+                    f"LlamaCppChatModel needs llama-cpp-python: {install_hint('local-llm')}"
                 ) from exc
             settings = {"n_threads": self.n_threads} if self.n_threads else {}
             self.client = Llama(

@@ -10,7 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
 
-from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.errors import ConfigurationError, install_hint
 
 
 def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
@@ -27,7 +27,7 @@ def as_chat_model(model: BaseChatModel | str) -> BaseChatModel:
         except ImportError as exc:
             raise ImportError(
                 f"model {model!r} needs its provider package: {exc}. "
-                "For OpenAI: pip install 'langchain-reliable[openai]'"
+                f"For OpenAI: {install_hint('openai')}"
             ) from exc
         except ValueError as exc:
             raise ConfigurationError(f"model {model!r}: {exc}") from exc

@@ -25,7 +25,8 @@ from typing import Any
 
 from langchain_reliable.batch.engine import batched, by_shared_passage, guided_sizes
 from langchain_reliable.batch.io import Row
-from langchain_reliable.batch.work import VerifierSpec, verify_line
+from langchain_reliable.batch.work import GraphRecipe, verify_line
+from langchain_reliable.errors import install_hint
 
 CHUNK_ROWS = 20000
 """Rows per Ray dataset: bounds the driver's memory (some 60 MB of JSON text); actors
@@ -69,7 +70,7 @@ class _Verify:
     Each actor holds one CPU, so its models run one thread.
     """
 
-    def __init__(self, spec: VerifierSpec) -> None:
+    def __init__(self, spec: GraphRecipe) -> None:
         os.environ["OMP_NUM_THREADS"] = "1"
         self.check = spec.build()
 
@@ -86,9 +87,7 @@ def _import_ray() -> Any:
         import ray
         import ray.data
     except ImportError as exc:
-        raise ImportError(
-            f"--engine ray needs Ray Data ({exc}); pip install 'langchain-reliable[ray]'"
-        ) from exc
+        raise ImportError(f"--engine ray needs Ray Data ({exc}); {install_hint('ray')}") from exc
     return ray
 
 
@@ -127,7 +126,7 @@ def _blocks(rows: list[Row], workers: int) -> list[Any]:
 def run_ray(
     rows: Iterable[Row],
     emit: Callable[[str, bool], None],
-    spec: VerifierSpec,
+    spec: GraphRecipe,
     workers: int,
     *,
     chunk_rows: int = CHUNK_ROWS,

@@ -12,11 +12,13 @@ Commands:
 
 Exit codes (the same for every command, so shell scripts and CI can gate on them):
     0  success; for `verify` and `ask`: the answer was verified and returned as is;
-       for `audit verify`: the chain is intact
+       for `audit verify`: the chain is intact; for `demo`: every answer asked for was
+       returned as is (the scripted tour: every question ended as scripted)
     1  not verified: the answer was filtered or refused; `audit verify`: the log was
        tampered with or damaged; `batch`: some rows could not be verified
-    2  usage error: bad option, missing file, missing optional dependency
-    3  runtime failure: e.g. the chat model failed, `ingest` indexed no file
+    2  usage error: bad option, missing file or passage, missing optional dependency
+    3  runtime failure: e.g. the chat model, judge or extractor failed (the answer was
+       not checked), `ingest` indexed no file
 
 Errors are one line on stderr, never a traceback (``--debug`` shows it). Tables
 go to stdout; with ``--json`` stdout holds exactly one JSON object. Progress bars

@@ -9,14 +9,13 @@ import time
 from typing import Any
 
 from langchain_reliable.cli.common import (
-    EXIT_NOT_VERIFIED,
-    EXIT_OK,
     Subparsers,
     UsageError,
     add_checking,
     add_command,
     build_chat_model,
     configuring,
+    decision_exit_code,
     non_negative_int,
     positive_int,
     print_report,
@@ -31,7 +30,7 @@ EXTRACTIVE_NOTE = (
 
 
 def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
-    """Answer, verify and decide; exit 0 when returned as is, 1 when filtered or refused."""
+    """Answer, verify and decide; exit 0 when returned as is, 1 filtered or refused, 3 failed."""
     from langchain_reliable.audit import AuditLog
     from langchain_reliable.audit.record import model_name
     from langchain_reliable.graph import create_reliable_rag
@@ -80,7 +79,7 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
         print()
         print_report(out["report"], sys.stdout, decision=out["decision"])
         print(f"attempts: {out['attempts']} · level: {out['level']}")
-    return EXIT_OK if out["decision"] == "return" else EXIT_NOT_VERIFIED
+    return decision_exit_code("ask", out["decision"], out["report"])
 
 
 def _jsonable(out: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from langchain_reliable.errors import ConfigurationError
-from langchain_reliable.render import cited_evidence, passage_ref, print_report, short
+from langchain_reliable.render import (
+    cited_evidence,
+    passage_ref,
+    print_report,
+    report_fields,
+    short,
+)
 from langchain_reliable.verifiers import needs_model, verifier_specs_help
 
 EXIT_OK, EXIT_NOT_VERIFIED, EXIT_USAGE, EXIT_FAILURE = 0, 1, 2, 3
@@ -40,8 +46,31 @@ def exit_codes(**meanings: str) -> str:
 
 EXIT_CODES = exit_codes(
     ok="verified and returned as is", not_verified="not verified: filtered or refused"
+).replace(
+    "runtime failure", "runtime failure: a chat model, judge or extractor failed (not checked)"
 )
-"""The exit codes of the commands that verify an answer (verify, ask, demo)."""
+"""The exit codes of the commands that verify an answer (verify, ask)."""
+
+PART_FAILED = ("generator_error", "extractor_error", "verifier_error")
+"""Report flags of a part that failed (chat model, extractor, judge): the answer was not checked."""
+
+
+def decision_exit_code(command: str, decision: str, report: Any) -> int:
+    """The exit code of a verified run: 0 returned as is, 1 filtered or refused, 3 a part failed.
+
+    An answer that a failing part (an LLM outage, a judge that gave no verdict) left
+    unchecked is a runtime failure, not a verdict: stderr says which part and why.
+    """
+    if decision == "return":
+        return EXIT_OK
+    fields = report_fields(report)
+    failed = [flag for flag in PART_FAILED if flag in fields.get("flags", [])]
+    if not failed:
+        return EXIT_NOT_VERIFIED
+    notes = "; ".join(fields.get("notes") or []) or "no detail"
+    print(f"reliable-rag {command}: failed: {', '.join(failed)}: {notes}", file=sys.stderr)
+    return EXIT_FAILURE
+
 
 Subparsers = argparse._SubParsersAction
 
@@ -192,6 +221,7 @@ __all__ = [
     "build_chat_model",
     "cited_evidence",
     "configuring",
+    "decision_exit_code",
     "exit_codes",
     "non_negative_int",
     "one_line",

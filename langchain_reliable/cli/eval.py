@@ -8,7 +8,7 @@ Usage:
 Tables go to stdout; with ``--json`` stdout holds exactly one JSON object
 (``--records`` adds each item's score). Progress bars (on a terminal, unless
 ``--quiet``) and warnings go to stderr. Exit status: 0 on success, 2 on a usage
-error (bad path, bad option, unreadable data).
+error (bad path, bad option, unreadable data), 3 on a runtime failure.
 
 Example:
     >>> import argparse
@@ -32,17 +32,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from langchain_reliable.cli.common import (
-    EXIT_CODES,
     EXIT_OK,
     EXIT_USAGE,
     Subparsers,
     UsageError,
     add_command,
     build_chat_model,
+    exit_codes,
     one_line,
     positive_int,
     require_model,
 )
+from langchain_reliable.errors import install_hint
 from langchain_reliable.eval.datasets import EvalRecord, format_help, load_records
 from langchain_reliable.eval.detectors import (
     LexicalBaseline,
@@ -235,9 +236,7 @@ def _check_plot(path: str | None) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError(
-            "--plot needs matplotlib: pip install 'langchain-reliable[eval]'"
-        ) from None
+        raise UsageError(f"--plot needs matplotlib: {install_hint('eval')}") from None
 
 
 def _plot_path(path: str, dataset: str, count: int) -> Path:
@@ -359,6 +358,11 @@ def _print_table(
         for note in result.notes():
             print(f"  note ({result.detector}): {note}", file=out)
 
+
+EXIT_CODES = exit_codes(ok="the measures were computed and printed").replace(
+    "runtime failure", "runtime failure: a detector failed while scoring (e.g. its chat model)"
+)
+"""``eval`` measures, it verifies no answer: no exit 1."""
 
 TEXT = """\
 measure verdicts against human labels

@@ -12,6 +12,7 @@ from langchain_reliable.cli.common import (
     exit_codes,
     positive_int,
 )
+from langchain_reliable.errors import install_hint
 from langchain_reliable.policy import PRESETS
 from langchain_reliable.verifiers import verifier_specs_help
 
@@ -32,9 +33,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError as exc:
-        raise ImportError(
-            f"serve needs uvicorn ({exc}); pip install 'langchain-reliable[serve]'"
-        ) from exc
+        raise ImportError(f"serve needs uvicorn ({exc}); {install_hint('serve')}") from exc
     from langchain_reliable import server
 
     with configuring():

@@ -76,15 +76,15 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     from langchain_reliable.graph import create_verifier
 
     payload = read_input(args)
+    require_model(args.verifier, args.model is not None or chat_model is not None)
+    model = build_chat_model(args.model, chat_model)
+    with configuring():
+        check = create_verifier(args.verifier, policy=args.policy, model=model)
     if not payload["passages"]:
         raise UsageError(
             "no passage to check the answer against: give --passage or --passage-file "
             '(or "passages" in the JSON on stdin)'
         )
-    require_model(args.verifier, args.model is not None or chat_model is not None)
-    model = build_chat_model(args.model, chat_model)
-    with configuring():
-        check = create_verifier(args.verifier, policy=args.policy, model=model)
     with Progress("verify") as progress:
         report = _verified(check, payload, progress)
     if args.json:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 
+from langchain_reliable.errors import install_hint
 from langchain_reliable.eval import metrics
 from langchain_reliable.eval.runner import EvalResult
 
@@ -44,9 +45,7 @@ def plot(
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "plotting needs matplotlib: pip install 'langchain-reliable[eval]'"
-        ) from exc
+        raise ImportError(f"plotting needs matplotlib: {install_hint('eval')}") from exc
     group = [results] if isinstance(results, EvalResult) else list(results)
     if not group:
         raise ValueError("nothing to plot")

@@ -23,10 +23,12 @@ from typing import Any
 
 from langchain_core.documents import Document
 
+from langchain_reliable.errors import install_hint
+
 SUFFIXES = (".txt", ".md", ".pdf", ".html", ".htm")
 """File types `load_documents` reads."""
 
-INSTALL_HINT = "pip install 'langchain-reliable[ingest]'"
+INSTALL_HINT = install_hint("ingest")
 """How to install what ingestion needs."""
 
 

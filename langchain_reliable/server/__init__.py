@@ -14,7 +14,7 @@ in place of the graph's state snapshots; the other endpoints are unchanged.
 Run it:
 
 ```bash
-pip install 'langchain-reliable[serve]'
+pip install -e ".[serve]"         # in the repository checkout
 reliable-rag serve --port 8000          # or:
 uvicorn langchain_reliable.server:app --host 127.0.0.1 --port 8000
 ```

@@ -131,7 +131,7 @@ _PAGE = """<!doctype html>
 <section id="examples-section"><h2>Examples</h2><div id="examples"></div></section>
 <form id="run-form" novalidate>
 {form}
-<details id="settings"><summary>Policy settings (empty: the preset's value)</summary>
+<details id="settings" open><summary>Policy settings (empty: the preset's value)</summary>
 <p id="settings-note"></p>
 <label for="policy">Policy</label><select id="policy"></select>
 <label for="high_threshold">High threshold</label>

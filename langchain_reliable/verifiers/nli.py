@@ -19,7 +19,7 @@ downloaded: the folder must hold the tokenizer and the weights
 
 The backend (`transformers` and a CPU `torch`) is the optional extra `nli`,
 imported only when the model is first used:
-`pip install 'langchain-reliable[nli]'`.
+`pip install -e ".[nli]"` (in the repository checkout).
 
 Example:
     ```python
@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from langchain_reliable.errors import install_hint
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.passage_facts import passage_label
 from langchain_reliable.rules import EntailmentProbe, Rule, Rules
@@ -53,7 +54,7 @@ from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
 
 __all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
 
-INSTALL_HINT = "pip install 'langchain-reliable[nli]'"
+INSTALL_HINT = install_hint("nli")
 
 _UNCERTAIN_BELOW = 0.5  # the best unit's top class probability under this: probabilities split
 
@@ -169,7 +170,7 @@ class NLIVerifier(BlockingVerifier):
         """Load the tokenizer and model now (otherwise done on first use); return self.
 
         Raises:
-            ImportError: the backend is missing (`pip install 'langchain-reliable[nli]'`).
+            ImportError: the backend is missing (`INSTALL_HINT`).
             OSError: the folder lacks the tokenizer or weights files.
             ValueError: the model's outputs do not match its config's labels.
 

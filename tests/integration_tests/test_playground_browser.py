@@ -4,7 +4,8 @@ uvicorn serves `langchain_reliable.server:app` (offline demo graphs) on loopback
 Playwright drives Chromium from the OS packages (`/usr/bin/chromium`; CI's
 `.ci/run` installs it, Playwright's own browser download is never used). Each
 page must load with no page error and no console error. Screenshots go to a
-temporary folder; their paths are printed (`pytest -s` shows them).
+folder under pytest's temporary directory (`playground-shots*`: the landing page, and
+each playground after a run); their paths are printed (`pytest -s` shows them).
 
 Skipped only when no Chromium binary exists (or `playwright` is not installed).
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,8 +83,8 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="module")
-def shots() -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="playground-shots-"))
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("playground-shots")
     print(f"\nscreenshots: {folder}")
     return folder
 
@@ -120,57 +120,99 @@ def page(browser, shots: Path) -> Iterator[Page]:
     opened.page.close()
 
 
-def _open_playground(page: Page, url: str) -> None:
+def _open_playground(page: Page, url: str, title: str) -> None:
     page.page.goto(url)
-    page.page.get_by_role("heading", name="Try it").wait_for()
-    page.page.get_by_text("Policy", exact=True).first.wait_for()
+    page.page.get_by_role("heading", name=title).wait_for()
+    page.page.locator("#serving").wait_for()
 
 
-def test_rag_playground_renders(server, page):
-    _open_playground(page, f"{server}/reliable-rag/playground/")
+def _assert_untouched_form(page: Page) -> None:
+    """Before anything is typed: the preset's values as placeholders, no error, examples."""
     p = page.page
-    policy = p.locator("select").first
+    policy = p.locator("#policy")
     assert policy.input_value() == "balanced"
     options = policy.locator("option").evaluate_all("options => options.map(o => o.value)")
     assert {"strict", "balanced", "lenient"} <= set(options)
-    assert p.locator('textarea[id="#/properties/question-input"]').count() == 1
-    page.shot("rag-playground")
-    page.assert_clean()
+    assert p.locator("#return_at option").first.text_content() == "HIGH (balanced)"
+    assert p.locator("#filter_at option").first.text_content() == "MEDIUM (balanced)"
+    assert p.locator("#high_threshold").get_attribute("placeholder") == "0.85 (balanced)"
+    policy.select_option("strict")
+    assert p.locator("#filter_at option").first.text_content() == "refuse (strict)"
+    policy.select_option("balanced")
+    assert "None" not in p.locator("body").inner_text()
+    assert p.locator("#status").inner_text() == ""  # no validation error before Run
+    assert p.locator(".error").count() == 0
+    assert p.locator("#examples button").count() >= 2
+
+
+def _run(page: Page) -> str:
+    """Press Run; the result's text once it is shown."""
+    p = page.page
+    p.get_by_role("button", name="Run").click()
+    p.locator("#result").wait_for(state="visible")
+    return p.locator("#result").inner_text()
 
 
 def _run_verify(page: Page) -> str:
-    """Fill the verify playground as a person would, press Start; the output's text."""
+    """Fill the verify playground as a person would, press Run; the result's text."""
     p = page.page
-    assert p.locator("select").first.input_value() == "balanced"
-    p.locator('textarea[id="#/properties/answer-input"]').fill(ANSWER)
-    add = p.locator('[aria-label="Add to Passages button"]')
-    passages = add.locator("xpath=ancestor::table[1]").locator("tbody textarea")
+    p.locator("#answer").fill(ANSWER)
     for index, passage in enumerate(PASSAGES):
-        add.click()
-        passages.nth(index).fill(passage)
-    p.locator('textarea[id="#/properties/question-input"]').fill("When was the treaty signed?")
-    page.shot("verify-playground-filled")
-
-    p.get_by_role("button", name="Start").click()
-    output = p.locator("h2", has_text="Output").locator("xpath=following-sibling::div[1]")
-    output.get_by_text('"claims"').wait_for()
-    return output.inner_text()
+        p.get_by_label(f"Passage {index + 1}").fill(passage)
+    p.locator("#question").fill("When was the treaty signed?")
+    return _run(page)
 
 
-def _assert_verify_result(text: str) -> None:
-    assert '"decision": "filter"' in text or '"decision": "refuse"' in text, text
-    assert '"answer":' in text and "28 June 1919" in text
-    assert '"label": "supported"' in text
-    assert any(f'"label": "{label}"' in text for label in LABELS[1:]), text
-    for internal in ("prepared", "extracted", "history", "route"):
-        assert f'"{internal}"' not in text, text
+def _assert_verify_result(page: Page, text: str) -> None:
+    p = page.page
+    assert p.locator(".badge").inner_text() in ("filter", "refuse"), text
+    assert "not passed" in text and "28 June 1919" in text
+    rendered = p.locator("#rendered")
+    assert rendered.locator("mark.supported").count() >= 1
+    assert rendered.locator("del.unsupported, del.contradicted, del.uncertain").count() >= 1
+    assert "\\n" not in text and "{" not in text  # rendered, not raw JSON
+    colours = {
+        label: p.locator(f".legend .{label}").evaluate("e => getComputedStyle(e).backgroundColor")
+        for label in LABELS
+    }
+    assert len(set(colours.values())) == len(LABELS), colours  # told apart
 
 
 def test_verify_playground_runs_and_shows_the_result(server, page):
-    _open_playground(page, f"{server}/verify/playground/")
+    _open_playground(page, f"{server}/verify/playground/", "Verify playground")
+    _assert_untouched_form(page)
+    page.shot("verify-playground")
     text = _run_verify(page)
+    _assert_verify_result(page, text)
     page.shot("verify-playground-result")
-    _assert_verify_result(text)
+    page.assert_clean()
+
+
+def test_rag_playground_answers_an_example_and_refuses_off_script(server, page):
+    _open_playground(page, f"{server}/reliable-rag/playground/", "Reliable RAG playground")
+    p = page.page
+    assert "offline demo" in p.locator("#serving").inner_text()
+    _assert_untouched_form(page)
+    p.locator("#examples button", has_text="Not recorded").click()
+    assert p.locator("#question").input_value() == "What is the capital of France?"
+    text = _run(page)
+    assert p.locator(".badge").inner_text() == "refuse"
+    assert "not passed" in text and "offline demo mode" in p.locator("#reason").inner_text()
+    p.locator("#examples button").first.click()
+    _run(page)
+    expect = pytest.importorskip("playwright.sync_api").expect
+    expect(p.locator("#reason")).not_to_contain_text("offline demo mode")
+    assert p.locator(".badge").inner_text() in ("return", "filter", "refuse")
+    assert p.locator("#rendered table tr").count() >= 2  # the verdicts, one row per claim
+    page.shot("rag-playground-result")
+    page.assert_clean()
+
+
+def test_a_run_without_input_says_what_is_missing(server, page):
+    _open_playground(page, f"{server}/verify/playground/", "Verify playground")
+    page.page.get_by_role("button", name="Run").click()
+    assert page.page.locator("#status").inner_text() == "Type the answer to check first."
+    assert page.page.locator("#result").is_hidden()
     page.assert_clean()
 
 
@@ -183,21 +225,22 @@ def test_docs_render_offline(server, page):
     page.assert_clean()
 
 
-def test_the_landing_page_links_the_playgrounds_and_docs(server, page):
-    """`/` in Chromium: its links lead to the two playgrounds and the API docs."""
+def test_the_landing_page_says_what_it_serves_and_links_the_playgrounds(server, page):
+    """`/` in Chromium: what is served, and links to the two playgrounds and the API docs."""
     p = page.page
     p.goto(f"{server}/")
     p.get_by_role("heading", name="langchain-reliable").wait_for()
+    assert "offline demo: answers are recorded" in p.locator("#serving").inner_text()
+    page.shot("landing")
     p.get_by_role("link", name="Verify playground").click()
-    p.get_by_role("heading", name="Try it").wait_for()
+    p.get_by_role("heading", name="Verify playground").wait_for()
     assert p.url.endswith("/verify/playground/")
     p.goto(f"{server}/")
     p.get_by_role("link", name="Reliable RAG playground").click()
-    p.get_by_role("heading", name="Try it").wait_for()
+    p.get_by_role("heading", name="Reliable RAG playground").wait_for()
     p.goto(f"{server}/")
     p.get_by_role("link", name="API docs").click()
     p.wait_for_url("**/docs")
-    page.shot("landing")
     page.assert_clean()
 
 
@@ -227,7 +270,7 @@ def test_a_keyed_playground_is_used_with_the_key_form(keyed_server, page):
     refused = p.goto(url)
     assert refused is not None and refused.status == 401
     p.get_by_role("heading", name="API key needed").wait_for()
-    assert p.get_by_role("heading", name="Try it").count() == 0
+    assert p.get_by_role("heading", name="Verify playground").count() == 0
     page.shot("keyed-playground-refused")
 
     _enter_key(page, "not-the-key")
@@ -237,8 +280,7 @@ def test_a_keyed_playground_is_used_with_the_key_form(keyed_server, page):
     page.shot("keyed-playground-wrong-key")
 
     _enter_key(page, API_KEY)
-    p.get_by_role("heading", name="Try it").wait_for()  # the same address, now served
-    p.get_by_text("Policy", exact=True).first.wait_for()
+    p.get_by_role("heading", name="Verify playground").wait_for()  # the same address, served
     assert p.url == url
     (cookie,) = p.context.cookies()
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
@@ -247,7 +289,7 @@ def test_a_keyed_playground_is_used_with_the_key_form(keyed_server, page):
 
     text = _run_verify(page)
     page.shot("keyed-playground-result")
-    _assert_verify_result(text)
+    _assert_verify_result(page, text)
     assert API_KEY not in p.content()
 
     p.goto(f"{keyed_server}/")

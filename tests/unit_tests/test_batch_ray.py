@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable.batch import ray_engine, verify_batch
+from langchain_reliable.errors import install_hint
 from tests.unit_tests.batch_cases import expected, read_output, rows, same, write_jsonl
 
 ray_data = pytest.importorskip(
-    "ray.data", reason="Ray Data is not installed: pip install 'langchain-reliable[ray]'"
+    "ray.data", reason=f"Ray Data is not installed: {install_hint('ray')}"
 )
 
 

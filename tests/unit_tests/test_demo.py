@@ -103,7 +103,7 @@ def test_unsupported_claim_prints_no_evidence_line():
 
 
 def test_cli_demo_question_option(capsys):
-    assert main(["demo", "--question", OFF_SCRIPT]) == 0
+    assert main(["demo", "--question", OFF_SCRIPT]) == 1  # not a verified answer
     assert "no recorded answer for this question" in capsys.readouterr().out
 
 
