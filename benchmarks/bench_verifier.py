@@ -20,9 +20,12 @@ lower is better; for claims/s higher is better).
    batch throughput with recurring passages and new claims, one thread (`batch`), two
    (`abatch`), two worker processes, and the floor (encoding the claims alone, one
    process and two), all with the shipped default verifier (no entailment model), and
-   beside the throughputs the quality `QUALITY.md` gives each method (the trade-off).
-   It runs this tree and, with `--base`, a checkout of the code before (`git worktree
-   add /tmp/speed-base <commit>`) in the same run, and writes the tables to `SPEED.md`.
+   beside the throughputs the quality `QUALITY.md` gives each method (the trade-off);
+   and the start-up of a fresh process (import, `create_verifier()`, first answer;
+   peak RSS after 10 answers; whether the entailment model was loaded), with the
+   four speed targets. It runs this tree and, with `--base`, a checkout of the code
+   before (`git worktree add /tmp/speed-base <commit>`) in the same run, and writes the
+   tables to `SPEED.md`, with the load average before and after each side.
 
     .venv/bin/python benchmarks/bench_verifier.py [--data ../shared/data] [--runs 5]
         [--base /tmp/speed-base] [--sweep-only]
@@ -42,7 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from speed_worker import seed_method  # the seed design's check, shared with the sweep
+from speed_worker import STARTUP_ANSWERS, seed_method  # shared with the sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -324,6 +327,68 @@ def at(commits: dict[str, str], side: str) -> str:
     return f" (at {commits[side]})" if commits.get(side) else ""
 
 
+def _load(avg: list[float]) -> str:
+    return "/".join(f"{x:.2f}" for x in avg)
+
+
+TARGETS = (  # (figure, where the worker puts it, better when, target)
+    ("one answer, nothing cached, 3 passages x 500 tokens (ms)", ("cases", "3x500"), "<=", 120),
+    ("batch, 1 thread, passages recur, new claims (claims/s)", ("batch", "batch, 1 thread"),
+     ">=", 120),
+    ("cold start: import, create_verifier(), first answer (s)", ("startup", "cold start (s)"),
+     "<=", 1.5),
+    (f"peak RSS after {STARTUP_ANSWERS} answers (MB)", ("startup", "peak RSS (MB)"), "<=", 300),
+)  # fmt: skip
+
+
+def targets(sides: dict[str, dict[str, Any]]) -> list[str]:
+    """The four speed targets, each side's median beside them, and each side's load."""
+    med = statistics.median
+    names = list(sides)
+    lines = [
+        "| target figure | " + " | ".join(names) + " | target | met (ours) |",
+        "| --- |" + " ---: |" * len(names) + " ---: | --- |",
+    ]
+    for title, (part, key), op, goal in TARGETS:
+        cells, ours = [], None
+        for n in names:
+            got = sides[n].get(part, {}).get(key)
+            if isinstance(got, dict):
+                got = got["ours"]
+            value = med(got) * (1000 if part == "cases" else 1) if got else None
+            cells.append(f"{value:.0f}" if value is not None and value >= 10 else
+                         f"{value:.2f}" if value is not None else "?")  # fmt: skip
+            ours = value if n == "ours" else ours
+        met = "?" if ours is None else "yes" if (ours <= goal if op == "<=" else ours >= goal) else "NO"
+        lines.append(f"| {title} | " + " | ".join(cells) + f" | {op} {goal} | {met} |")
+    cpu_rows = (
+        ("one answer, nothing cached: CPU time (ms)", ("cases", "3x500", "cpu"), 1000),
+        ("batch, 1 thread: claims per CPU second", ("batch cpu", "batch, 1 thread", None), 1),
+        ("cold start: CPU time to the first verdicts (s)", ("startup", "cpu (s)", None), 1),
+    )
+    for title, (part, key, sub), scale in cpu_rows:
+        cells = []
+        for n in names:
+            got = sides[n].get(part, {}).get(key)
+            got = got.get(sub) if isinstance(got, dict) else got
+            cells.append(f"{med(got) * scale:.2f}" if got else "?")
+        lines.append(f"| {title} | " + " | ".join(cells) + " | | |")
+    loaded = [sides[n].get("startup", {}).get("loaded") for n in names]
+    lines.append(
+        "| entailment model loaded in the start-up process (runs) | "
+        + " | ".join(f"{sum(x)}/{len(x)}" if x else "?" for x in loaded)
+        + " | | |"
+    )
+    loads = [
+        f"`{n}` from {_load(sides[n]['load'][0])} to {_load(sides[n]['load'][1])}"
+        for n in names
+        if sides[n].get("load")
+    ]
+    if loads:
+        lines += ["", "Load average (1/5/15 min) while each side ran: " + "; ".join(loads) + "."]
+    return lines
+
+
 def sweep(args: argparse.Namespace) -> None:
     """Run the cost sweep on this tree (and `--base`), print the tables, write `--out`."""
     raw = args.out.with_suffix(".json")
@@ -334,9 +399,12 @@ def sweep(args: argparse.Namespace) -> None:
     else:
         load_before = os.getloadavg()
         sides = {"ours": run_worker(ROOT, args.data, args.runs)}
+        sides["ours"]["load"] = [load_before, os.getloadavg()]
         commits = {"ours": commit_of(ROOT)}
         if args.base is not None:
+            started = os.getloadavg()
             sides["today"] = run_worker(args.base, args.data, args.runs, seed=False)
+            sides["today"]["load"] = [started, os.getloadavg()]
             commits["today"] = commit_of(args.base)
         load_after = os.getloadavg()
         saved = {
@@ -352,9 +420,10 @@ def sweep(args: argparse.Namespace) -> None:
     lines = [
         f"Medians of {runs} runs (every case once per round), fresh caches each run; "
         "5 claims per answer. "
-        f"Load average (1/5/15 min) before: {load_before[0]:.2f}/{load_before[1]:.2f}/"
-        f"{load_before[2]:.2f}, after: {load_after[0]:.2f}/{load_after[1]:.2f}/"
-        f"{load_after[2]:.2f}; {os.cpu_count()} cores.",
+        f"Load average (1/5/15 min) before: {_load(load_before)}, after: {_load(load_after)}"
+        f"; {os.cpu_count()} cores.",
+        "",
+        *targets(sides),
         "",
         "| passages x tokens | " + " | ".join(f"{n} (ms)" for n in names) + " | seed (ms) |",
         "| --- | " + " | ".join("---:" for _ in names) + " | ---: |",

@@ -4,7 +4,9 @@ The package is imported from `PYTHONPATH`, so the same sweep runs against this
 tree and against a checkout of an earlier commit. Prints one JSON object: for
 each case, the per-run seconds of one answer of 5 claims (fresh caches each run, a
 garbage collection before each timed call, the cases taken in turn in each round),
-and the batch throughputs (claims/s) with recurring passages and new claims.
+the batch throughputs (claims/s) with recurring passages and new claims, and the
+start-up of a fresh process (`COLD_START`: import, `create_verifier()`, first answer;
+peak RSS after `STARTUP_ANSWERS` answers; whether the entailment model was loaded).
 
     PYTHONPATH=. python benchmarks/speed_worker.py --data ../shared/data --runs 5
 """
@@ -16,8 +18,11 @@ import asyncio
 import gc
 import json
 import multiprocessing
+import os
 import random
 import re
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -139,9 +144,49 @@ def _encode_answers(claims: list[list[str]]) -> int:
     return sum(len(answer) for answer in claims)
 
 
+STARTUP_ANSWERS = 10
+COLD_START = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+from langchain_reliable import create_verifier
+check = create_verifier()
+answers = json.loads(sys.stdin.read())
+check.invoke(answers[0])
+cold = time.perf_counter() - t0
+used = resource.getrusage(resource.RUSAGE_SELF)
+cpu = used.ru_utime + used.ru_stime
+for item in answers[1:]:
+    check.invoke(item)
+from langchain_reliable.entailment import default_entailment_model
+model = default_entailment_model()
+reader = getattr(model, "reader", model)  # the shared session, or the model's own (older code)
+loaded = getattr(reader, "_session", None) is not None
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps([cold, rss, loaded, cpu]))
+"""
+
+
+def cold_start(answers: list[dict[str, Any]]) -> tuple[float, float, bool, float]:
+    """(seconds to the first verdicts, peak RSS in MB, model loaded, CPU seconds to the
+    first verdicts) of a fresh process."""
+    out = subprocess.run(
+        [sys.executable, "-c", COLD_START],
+        input=json.dumps(answers),
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ,
+    ).stdout
+    cold, rss, loaded, cpu = json.loads(out.strip().splitlines()[-1])
+    return float(cold), float(rss), bool(loaded), float(cpu)
+
+
 def clear_caches(verifier: Any) -> None:
-    """Empty every cache the verifier's code has (embeddings; passage indexes if any)."""
+    """Empty every cache the verifier's code has (embeddings; passage indexes, read pairs)."""
     verifier.selector.embeddings.clear_cache()
+    model = getattr(verifier, "entailment", None)
+    if hasattr(model, "clear_cache"):  # the pairs the entailment model has read
+        model.clear_cache()
     try:
         from langchain_reliable.passage_index import index_cache
     except ImportError:  # code from before the passage index
@@ -173,6 +218,18 @@ def main() -> None:
 
     rng = random.Random(1)
     source = Source(load_text(args.data))
+    out: dict[str, Any] = {
+        "startup": {"cold start (s)": [], "peak RSS (MB)": [], "loaded": [], "cpu (s)": []}
+    }
+    for _ in range(args.runs):  # first, while the machine's caches hold nothing of ours
+        sets = [[source.passage(500) for _ in range(3)] for _ in range(STARTUP_ANSWERS)]
+        cold, rss, loaded, cpu = cold_start(
+            [{"answer": make_answer(p, rng), "context": p} for p in sets]
+        )
+        out["startup"]["cold start (s)"].append(cold)
+        out["startup"]["peak RSS (MB)"].append(rss)
+        out["startup"]["loaded"].append(loaded)
+        out["startup"]["cpu (s)"].append(cpu)
     limits = Limits(max_passages=1000, max_passage_chars=10**6)
     verifier = make_verifier(LocalVerifier, LocalEmbeddings(), args.entailment)
     graph = create_verifier(verifier=verifier, limits=limits)
@@ -181,7 +238,7 @@ def main() -> None:
     seed_emb.encode(["warm", "up"])
 
     cases = [(n, 500) for n in PASSAGE_COUNTS] + [(3, t) for t in PASSAGE_TOKENS if t != 500]
-    out: dict[str, Any] = {"cases": {f"{n}x{t}": {"ours": [], "seed": []} for n, t in cases}}
+    out["cases"] = {f"{n}x{t}": {"ours": [], "seed": [], "cpu": []} for n, t in cases}
     out["batch"] = {}
     for _ in range(args.runs):  # every case once per round: drift in load hits all cases alike
         for n, tokens in cases:
@@ -190,9 +247,10 @@ def main() -> None:
             answer = make_answer(passages, rng)
             clear_caches(verifier)
             gc.collect()  # no collection of earlier garbage inside the timed call
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             report = graph.invoke({"answer": answer, "context": passages})
             times["ours"].append(time.perf_counter() - t0)
+            times["cpu"].append(time.process_time() - c0)  # all threads: robust to load
             assert len(report["claims"]) >= 1
             if not args.no_seed:
                 gc.collect()  # no collection of earlier garbage inside the timed call
@@ -222,6 +280,7 @@ def main() -> None:
         ("abatch, 2 threads", 2, graph),
         ("abatch, 2 threads, 1 ONNX thread each", 2, graph_1),
     )
+    cpu_rates: list[float] = []
     for name, threads, chosen in runs:
         rates = []
         for _ in range(args.runs):
@@ -229,12 +288,17 @@ def main() -> None:
             config = {"max_concurrency": threads}
             gc.collect()  # no collection of earlier garbage inside the timed call
             t0 = time.perf_counter()
+            c0 = time.process_time()
             if threads == 1:
                 outs = chosen.batch(inputs, config=config)
             else:
                 outs = asyncio.run(chosen.abatch(inputs, config=config))
-            rates.append(sum(len(o["claims"]) for o in outs) / (time.perf_counter() - t0))
+            claims = sum(len(o["claims"]) for o in outs)
+            rates.append(claims / (time.perf_counter() - t0))
+            if threads == 1:
+                cpu_rates.append(claims / (time.process_time() - c0))
         out["batch"][name] = rates
+    out["batch cpu"] = {"batch, 1 thread": cpu_rates}
     # Two worker processes of one ONNX thread each (what `reliable-rag batch` runs).
     warm = [{"answer": make_answer(p, rng, True), "context": p} for p in pool]
     context = multiprocessing.get_context("spawn")
