@@ -26,11 +26,38 @@ from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 
-__all__ = ["Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
+__all__ = ["NEGATED_BOUND", "Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
 
 _INF = math.inf
+_NOT = (
+    r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
+    r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
+)
+_NEGATED_BOUND = (  # a bound said with a negation: not a negation of the sentence
+    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
+    r"no\s+(?:more|greater|higher|fewer|less|lower|later|earlier|sooner)\s+than|"
+    r"not\s+(?:more|greater|higher|fewer|less|lower|later|earlier|above|below|over|under)"
+    r"(?:\s+than)?"
+)
+NEGATED_BOUND = re.compile(rf"\b(?:{_NEGATED_BOUND})\b", re.IGNORECASE)
+"""A comparator said with a negation ("no more than", "must not exceed"): a bound, not a
+negation of what the sentence says (`checks.negation` skips it)."""
 _BEFORE = [
-    (r"more than|greater than|over|above|exceeding|in excess of", "gt"),
+    (
+        rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
+        r"no\s+(?:more|greater|higher)\s+than|not\s+(?:more|greater|higher)\s+than|"
+        r"not\s+(?:above|over)",
+        "le",
+    ),
+    (
+        r"no\s+(?:fewer|less|lower)\s+than|not\s+(?:fewer|less|lower)\s+than|not\s+(?:below|under)",
+        "ge",
+    ),
+    (
+        r"more than|greater than|higher than|over|above|exceeding|in excess of|exceeds?|"
+        r"(?:must|should|will|to)\s+exceed",
+        "gt",
+    ),
     (r"at least|no fewer than|no less than|not less than|a minimum of|minimum of", "ge"),
     (r"fewer than|less than|under|below", "lt"),
     (r"at most|up to|no more than|not more than|as much as|as many as|a maximum of", "le"),
@@ -73,11 +100,10 @@ def bounded_quantities(text: str) -> list[Bounded]:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
-        for pattern, name in _BEFORE_RE:
-            m = pattern.search(head)
-            if m:
-                op, phrase = name, m.group(0).strip()
-                break
+        found = [(m.start(), name, m) for name, m in _before(head)]
+        if found:  # the longest phrase that ends at the number ("no more than", not "more than")
+            _, op, m = min(found, key=lambda f: f[0])
+            phrase = m.group(0).strip()
         else:
             for pattern, name in _AFTER_RE:
                 if pattern.search(tail):
@@ -85,6 +111,10 @@ def bounded_quantities(text: str) -> list[Bounded]:
                     break
         out.append(_interval(q, op, phrase))
     return out
+
+
+def _before(head: str) -> list[tuple[str, re.Match[str]]]:
+    return [(name, m) for pattern, name in _BEFORE_RE if (m := pattern.search(head))]
 
 
 def _interval(q: Quantity, op: str, phrase: str) -> Bounded:

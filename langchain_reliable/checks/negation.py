@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.text import stem, tokenize
 
 __all__ = ["negation_cue", "sentential_negation"]
@@ -53,6 +54,8 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
             and text[: m.start()].rstrip().endswith(",")
         ):
             continue  # "the router, not the modem, assigns": a correction, not a negation
+        if NEGATED_BOUND.match(text, m.start()):
+            continue  # "no more than 4 g", "must not exceed": a bound (`checks.bounds`)
         if about is None:
             return m.group(0)
         tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]
