@@ -3,13 +3,15 @@
 Each route serves `invoke`, `batch`, `stream`, `stream_log`, `stream_events`, the
 input/output/config schemas and the playground (`/reliable-rag/playground/`);
 `/docs` shows the request and response schemas (Swagger UI from the
-`swagger-ui-bundle` package: offline, `docs`); `/health` answers `{"status": "ok"}`.
+`swagger-ui-bundle` package: offline, `docs`); `/health` answers `{"status": "ok"}`
+with what is served (`mode`: the offline demo, a model, or your own graph), which the
+landing page and the start-up log say too.
 
-The playground (`playground`) renders the settings as a form (no `null` types,
-the preset as a dropdown), takes `/verify`'s passages as texts, and shows a
-readable result: each route's `stream_log`, the playground's feed, streams a
-`VerifyResult` or `RAGResult` (decision, answer, level, score, reason, one line per claim)
-in place of the graph's state snapshots; the other endpoints are unchanged.
+The playgrounds are the package's own pages (`pages`): the route's input, example
+inputs, the policy settings with the preset's values as placeholders, and the result
+rendered with `render_html`. Each route's `stream_log` streams the same readable
+result (`playground`: a `VerifyResult` or `RAGResult`) in place of the graph's state
+snapshots; the other endpoints are unchanged.
 
 Run it:
 
