@@ -24,25 +24,31 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from langchain_reliable.schemas import ClaimVerdict, Evidence
-from langchain_reliable.text import content_stems
-
-MAX_PASSAGES_PER_CLAIM = 3
-_QUOTE_CHARS = 160
+from langchain_reliable.schemas import ClaimVerdict, passage_name
 
 
 class Source(BaseModel):
     """One passage an inline marker points to."""
 
-    number: int = Field(ge=1, description="The number in the marker, `[number]`.")
+    number: int = Field(
+        ge=1, description="The number in the marker, `[number]`: the passage's index + 1."
+    )
     passage: int = Field(ge=0, description="Index of the passage in the context.")
     id: str | None = Field(default=None, description="Id or source of the passage, if known.")
     quote: str = Field(default="", description="The quote the verdict rests on.")
 
     @property
     def label(self) -> str:
-        """The passage's id, else `passage N`."""
-        return self.id or f"passage {self.passage}"
+        """The passage's id, else its name (`passage_name`)."""
+        return self.id or passage_name(self.passage)
+
+
+def source_of(verdict: ClaimVerdict) -> Source | None:
+    """What a supported claim cites: the passage its verdict rests on, by its number."""
+    e = verdict.source if verdict.label == "supported" else None
+    if e is None:
+        return None
+    return Source(number=e.passage + 1, passage=e.passage, id=e.passage_id, quote=e.quote)
 
 
 def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str, list[Source]]:
@@ -50,11 +56,12 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
 
     `text` is what is shown: the answer itself (`return`) or its filtered form, whose
     pieces are the claims' spans with at most a capital first letter and a final stop
-    added. A marker goes before the sentence's final stop; a claim with no evidence
-    gets none. Sources are numbered in order of first citation.
+    added. A marker goes before the sentence's final stop and names the one passage the
+    verdict rests on (`ClaimVerdict.source`), numbered as every surface numbers it
+    (`passage_name`: the first passage is `[1]`); a claim with no evidence gets none.
 
     Returns:
-        The text with markers, and the sources they point to.
+        The text with markers, and the sources they point to, by number.
 
     """
     sources: dict[int, Source] = {}
@@ -62,7 +69,8 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
     cursor = 0
     for verdict in sorted(verdicts, key=lambda v: v.span):
         body = answer[verdict.span[0] : verdict.span[1]].strip()
-        if verdict.label != "supported" or not verdict.evidence or len(body) < 2:
+        source = source_of(verdict)
+        if source is None or len(body) < 2:
             continue
         found = text.find(body[1:], cursor)  # the first letter may have been capitalised
         if found < 0:
@@ -70,36 +78,11 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
         end = cursor = found + len(body) - 1
         if text[end - 1] in ".!?":
             end -= 1
-        numbers: list[int] = []
-        for evidence in _supporting(verdict):
-            if evidence.passage not in sources:
-                sources[evidence.passage] = Source(
-                    number=len(sources) + 1,
-                    passage=evidence.passage,
-                    id=evidence.passage_id,
-                    quote=evidence.quote,
-                )
-            number = sources[evidence.passage].number
-            if number not in numbers:
-                numbers.append(number)
-            if len(numbers) == MAX_PASSAGES_PER_CLAIM:
-                break
-        inserts.append((end, " " + "".join(f"[{n}]" for n in numbers)))
+        source = sources.setdefault(source.passage, source)
+        inserts.append((end, f" [{source.number}]"))
     for position, marker in reversed(inserts):
         text = text[:position] + marker + text[position:]
-    return text, list(sources.values())
-
-
-def _supporting(verdict: ClaimVerdict) -> list[Evidence]:
-    """The evidence a marker may cite.
-
-    The quote the verdict rests on, and any other quote holding every content word and
-    number of the claim: a passage only about the same topic is never cited.
-    """
-    first, *rest = verdict.evidence
-    needed = set(content_stems(verdict.text))
-    held = [e for e in rest if needed <= set(content_stems(e.quote))]
-    return [first, *sorted(held, key=lambda e: -e.score)]
+    return text, sorted(sources.values(), key=lambda s: s.number)
 
 
 def sources_block(sources: Sequence[Source], heading: str = "Sources:") -> str:
@@ -108,10 +91,9 @@ def sources_block(sources: Sequence[Source], heading: str = "Sources:") -> str:
         return ""
     lines = [heading]
     for source in sources:
-        quote = source.quote if len(source.quote) <= _QUOTE_CHARS else source.quote[:157] + "..."
         line = f"[{source.number}] {source.label}"
-        lines.append(f'{line}: "{quote}"' if quote else line)
+        lines.append(f'{line}: "{source.quote}"' if source.quote else line)
     return "\n".join(lines)
 
 
-__all__ = ["Source", "cite", "sources_block"]
+__all__ = ["Source", "cite", "source_of", "sources_block"]

@@ -155,10 +155,46 @@ def is_yes_no_question(question: str) -> bool:
     return asks and not any(p.match(norm) for p in (_WH_QUESTION, _REQUEST, _PERSONAL))
 
 
+# A turn of a chat history written out ("User: ...", "Assistant: ..."): who speaks, at a line start.
+_TURN = re.compile(
+    r"^[ \t>*_]*(user|human|me|q|question|patient|customer|client|assistant|ai|bot|chatbot|"
+    r"model|a|answer|system|gpt|claude)[ \t*_]*:[ \t*_]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ASKERS = frozenset(["user", "human", "me", "q", "question", "patient", "customer", "client"])
+
+
+def last_user_turn(question: str) -> str:
+    """What an answer answers: the last user turn of a chat history, else `question`.
+
+    A question written as a history ("User: ... Assistant: ... User: ...") is answered
+    in its last user turn; earlier turns, the assistant's above all, are not what the
+    answer replies to (and never passages).
+
+    Example:
+        >>> last_user_turn("User: Is it safe?\nAssistant: Yes.\nUser: Is 5 g the dose?")
+        'Is 5 g the dose?'
+
+    """
+    turns = list(_TURN.finditer(question))
+    asked = [
+        (m, turns[i + 1].start() if i + 1 < len(turns) else len(question))
+        for i, m in enumerate(turns)
+        if m.group(1).lower() in _ASKERS
+    ]
+    if not asked:
+        return question
+    last, end = asked[-1]
+    return question[last.end() : end].strip() or question
+
+
 def last_question(question: str) -> str:
-    """The last sentence of `question`, the one a reply answers ("Wow! Did he win?")."""
-    parts = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if WORD.search(p)]
-    return parts[-1] if parts else question
+    """The sentence a reply answers: in the last user turn (`last_user_turn`), its last
+    question ("Is it safe? Answer briefly." -> "Is it safe?"), else its last sentence."""
+    turn = last_user_turn(question)
+    parts = [p for p in re.split(r"(?<=[.!?])\s+", turn.strip()) if WORD.search(p)]
+    asks = [p for p in parts if p.rstrip(" \t\n*_\"')").endswith("?")]
+    return (asks or parts or [turn])[-1]
 
 
 def is_affirmation(text: str) -> bool:
@@ -437,6 +473,7 @@ __all__ = [
     "is_opener",
     "is_yes_no_question",
     "last_question",
+    "last_user_turn",
     "overlaps_any",
     "uncovered",
 ]

@@ -39,7 +39,7 @@ from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.passage_index import PassageIndex, Unit, build_index
-from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.schemas import Claim, Passage, passage_name
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
@@ -179,8 +179,8 @@ class PassageFacts:
 
 
 def passage_label(unit: Unit) -> str:
-    """Name the passage `unit` comes from, for a reason: "passage 2 (doc-7)"."""
-    return f"passage {unit.passage}" + (f" ({unit.passage_id})" if unit.passage_id else "")
+    """Name the passage `unit` comes from, for a reason: "passage 2 (doc-7)" (`passage_name`)."""
+    return passage_name(unit.passage, unit.passage_id)
 
 
 class ClaimFacts:

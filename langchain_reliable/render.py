@@ -21,10 +21,11 @@ from __future__ import annotations
 import html
 import re
 import shutil
+import textwrap
 from collections.abc import Iterator, Mapping
 from typing import Any, TextIO
 
-from langchain_reliable.citations import Source
+from langchain_reliable.citations import Source, source_of
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -41,8 +42,10 @@ def _as_report(report: ReliabilityReport | Mapping[str, Any]) -> ReliabilityRepo
 def _pieces(
     answer: str, report: ReliabilityReport
 ) -> Iterator[tuple[str, ClaimVerdict | None, list[int]]]:
-    """The answer cut into (text, verdict or None, source numbers), in order; overlaps once."""
-    numbers: dict[int, int] = {}
+    """The answer cut into (text, verdict or None, source numbers), in order; overlaps once.
+
+    A supported claim cites the one passage its verdict rests on, by its number.
+    """
     cursor = 0
     for verdict in sorted(report.claims, key=lambda v: v.span):
         start, stop = max(verdict.span[0], cursor), min(verdict.span[1], len(answer))
@@ -50,13 +53,8 @@ def _pieces(
             continue
         if start > cursor:
             yield answer[cursor:start], None, []
-        cited: list[int] = []
-        if verdict.label == "supported":
-            for evidence in verdict.evidence:
-                number = numbers.setdefault(evidence.passage, len(numbers) + 1)
-                if number not in cited:
-                    cited.append(number)
-        yield answer[start:stop], verdict, cited
+        source = source_of(verdict)
+        yield answer[start:stop], verdict, [] if source is None else [source.number]
         cursor = stop
     if cursor < len(answer):
         yield answer[cursor:], None, []
@@ -66,14 +64,10 @@ def _sources(report: ReliabilityReport) -> list[Source]:
     """The passages supported claims rest on, numbered as `_pieces` numbers them."""
     sources: dict[int, Source] = {}
     for verdict in sorted(report.claims, key=lambda v: v.span):
-        if verdict.label != "supported":
-            continue
-        for e in verdict.evidence:
-            if e.passage not in sources:
-                sources[e.passage] = Source(
-                    number=len(sources) + 1, passage=e.passage, id=e.passage_id, quote=e.quote
-                )
-    return list(sources.values())
+        source = source_of(verdict)
+        if source is not None:
+            sources.setdefault(source.passage, source)
+    return sorted(sources.values(), key=lambda s: s.number)
 
 
 def _summary(report: ReliabilityReport) -> str:
@@ -179,6 +173,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "short",
+    "wrapped",
 ]
 
 
@@ -188,25 +183,33 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def wrapped(text: str, width: int, indent: int) -> str:
+    """`text` whole, wrapped to `width` columns, every line indented by `indent`."""
+    pad = " " * indent
+    lines = textwrap.wrap(" ".join(str(text).split()), max(20, width - indent))
+    return "\n".join(pad + line for line in lines)
+
+
 def passage_ref(evidence: dict[str, Any]) -> str:
-    """How a passage is named in tables: ``[index] id``, the index the reasons use."""
-    ref = f"[{evidence['passage']}]"
+    """How a passage is named in tables: ``[n] id``, numbered as reasons and markers are."""
+    ref = f"[{evidence['passage'] + 1}]"
     return f"{ref} {evidence['passage_id']}" if evidence.get("passage_id") else ref
 
 
 def cited_evidence(claim: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     """What a claim's evidence is called, and the evidence worth showing.
 
-    A supported claim shows the passages it rests on; a contradicted one, the passage
-    that contradicts it. The passages nearest an unsupported or uncertain claim do
-    not bear it out, so none is shown as evidence (its reason says why).
+    A supported claim shows the quote its verdict rests on; a contradicted one, the
+    quote that contradicts it (`ClaimVerdict.source`: one source per claim). The
+    passages nearest an unsupported or uncertain claim do not bear it out, so none is
+    shown as evidence (its reason says why).
 
     Example:
         >>> cited_evidence({"label": "unsupported", "evidence": [{"passage": 0}]})
         ('evidence', [])
 
     """
-    evidence = list(claim.get("evidence") or [])
+    evidence = list(claim.get("evidence") or [])[:1]
     if claim.get("label") == "supported":
         return "evidence", evidence
     if claim.get("label") == "contradicted":
@@ -235,13 +238,10 @@ def print_report(
             file=out,
         )
         kind, shown = cited_evidence(claim)
-        for evidence in shown[:2]:
+        for evidence in shown:
             where = passage_ref(evidence)
-            print(
-                f"{'':25}{kind} {where} ({evidence['score']:.2f}): "
-                f'"{short(evidence["quote"], max(20, text_width - len(where) - 20))}"',
-                file=out,
-            )
+            quoted = f"{kind} {where} ({evidence['score']:.2f}): \"{evidence['quote']}\""
+            print(wrapped(quoted, width, 25), file=out)
         if claim.get("reason"):
             print(f"{'':25}reason: {short(claim['reason'], text_width - 8)}", file=out)
     if not claims:

@@ -31,6 +31,7 @@ from langchain_reliable.text import STOPWORDS, stem
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:it|its|they|their|he|his|she|her|this|these)\b", re.I)
 # Words whose change between two names turns a relation around ("A acquired B" /
 # "B was acquired by A", "capital of B" / "B's capital").
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
@@ -161,6 +162,8 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
     ]
     if len(missing) != 1:
         return None
+    if missing[0] == 0 and _PRONOUN_SUBJECT.match(sentence):
+        return None  # "It came into force ...": the claim's opening name may be what "It" is
     gone = claim_names[missing[0]]
     other = _surname_of_other(gone, sentence_names)
     if other is not None:

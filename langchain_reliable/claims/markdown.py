@@ -9,6 +9,8 @@ a heading governs the items below it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_reliable.coverage import (
@@ -21,7 +23,7 @@ from langchain_reliable.coverage import (
     TABLE_RULE,
     is_glue,
 )
-from langchain_reliable.text import Span, trim
+from langchain_reliable.text import WORD, Span, trim
 
 
 @dataclass
@@ -34,6 +36,9 @@ class Block:
     skip: bool = False  # a rule, fence or title: holds no claims
     heading: str | None = None  # a heading's text: the lead-in of the items below it
     text: str | None = None  # a heading or table row that is one claim: its claim text
+    also: tuple[str, ...] = ()  # a table row's further claims: one sentence per cell
+    unread: str | None = None  # why a table row's cells cannot be read as a sentence
+    titles: bool = False  # a table's header row not yet read in the sentences of a row
 
 
 def blocks(answer: str) -> list[Block]:
@@ -102,20 +107,65 @@ def _row(
 ) -> list[str] | None:
     """Add a table row's block; return the header cells in force after it.
 
-    A header row of titles holds no claim; any other row is one claim whose text
-    names each cell by its column ("Drug: metformin; Dose: 2550 mg").
+    A header row of titles holds no claim; a header row of content is read as the
+    sentences of the first row below it (its titles are checked there). Any other row
+    is read as the sentences its header makes, one per cell after the first, which
+    names the row ("| Metformin | 2550 mg |" under "| Drug | Maximum dose |": "The
+    maximum dose of Metformin is 2550 mg."), all on the row's span. A row whose cells
+    no header names (or names in part) cannot be read as a sentence: it is one claim,
+    marked `unread`.
     """
     cells = [c.strip() for c in answer[start:end].strip().strip("|").split("|")]
     span = trim(answer, *_inner_row(answer, start, end))
     if is_header and all(is_glue(c) for c in cells):
         blocks.append(Block(*span, item=False, skip=True))
         return cells
-    if header and len(header) == len(cells):
-        text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=True))
+    said = row_sentences(header, cells) if header and len(header) == len(cells) else []
+    if is_header:  # its titles are read in the sentences of the rows below it, if any
+        blocks.append(Block(*span, item=False, text="; ".join(c for c in cells if c), titles=True))
+        return cells
+    if said:
+        titles = next((b for b in reversed(blocks) if b.titles), None)
+        if titles is not None:  # read in its first row, once
+            titles.text, titles.also, titles.titles = said[0], tuple(said[1:]), False
+        blocks.append(Block(*span, item=False, text=said[0], also=tuple(said[1:])))
     else:
         text = "; ".join(c for c in cells if c)
-    blocks.append(Block(*span, item=False, text=text))
+        why = "a table row whose cells no header names: what they say of each other is unstated"
+        blocks.append(Block(*span, item=False, text=text, unread=why))
     return header
+
+
+_PARTICIPLE = re.compile(r"^[a-z]+(?:ed|en)\b")
+
+
+def row_sentences(header: Sequence[str], cells: Sequence[str]) -> list[str]:
+    """The sentences a table row says under `header`: "The <column> of <first cell> is <cell>".
+
+    Empty when a cell with words has no column title, or the row names nothing.
+
+    Example:
+        >>> row_sentences(["Drug", "Maximum dose"], ["Metformin", "2550 mg"])
+        ['The maximum dose of Metformin is 2550 mg.']
+
+    """
+    subject = cells[0] if cells else ""
+    if not WORD.search(subject):
+        return []
+    out = []
+    for title, cell in zip(header[1:], cells[1:], strict=True):
+        if not WORD.search(cell):
+            continue
+        if not WORD.search(title):
+            return []
+        title = title.strip(" *_`:")
+        if title[:1].isupper() and title[1:2].islower():
+            title = title[:1].lower() + title[1:]
+        if _PARTICIPLE.match(title):  # "Taken", "Contraindicated in": said of the row's subject
+            out.append(f"{subject} is {title} {cell.rstrip('.')}.")
+        else:
+            out.append(f"The {title} of {subject} is {cell.rstrip('.')}.")
+    return out
 
 
 def _inner_row(answer: str, start: int, end: int) -> Span:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from langchain_reliable.text import WORD, Span, trim
 
-__all__ = ["riders"]
+__all__ = ["riders", "sentence_subject"]
 
 # Each shape: a rider's body is group "body"; group "cut" (when present) is what the
 # sentence read without it loses besides the body (its brackets, commas or dashes).
@@ -195,7 +195,7 @@ def _second_verb(m: re.Match[str], sentence: str, verbish: Callable[[str], bool]
     return verbish(m.group("verb")) and _has_verb(sentence[: m.start()], verbish)
 
 
-def _subject(main: str, verbish: Callable[[str], bool]) -> str | None:
+def sentence_subject(main: str, verbish: Callable[[str], bool]) -> str | None:
     """The words of `main` before its first verb, when they are a few and no pronoun.
 
     An opening phrase up to a comma ("In 1954, the court ruled") is not the subject,
@@ -227,13 +227,17 @@ def _antecedent(before: str, main: str, verbish: Callable[[str], bool], which: b
         taken.insert(0, w)
         if bare in _DETERMINER:
             break
-    return " ".join(taken) or (_subject(main, verbish) or "")
+    return " ".join(taken) or (sentence_subject(main, verbish) or "")
 
 
 def _stand_alone(body: str, before: str, main: str, verbish: Callable[[str], bool]) -> str:
     """A rider's text made to stand alone ("which cures cancer" -> "Metformin cures cancer")."""
     if _URL.fullmatch(body):
         return body
+    if (_WHOSE.match(body) or _RELATIVE.match(body)) and _has_verb(f"x {before}", verbish):
+        # after a verb, what "which" leans on (the object, or the whole clause) is not told
+        # by its place: the rider is read with the words before it, as the answer says them
+        return f"{before.strip(' ,([—–-')}, {body}"
     if _WHOSE.match(body):
         return f"{_antecedent(before, main, verbish)}'s {_WHOSE.sub('', body)}".strip()
     if _RELATIVE.match(body):
@@ -245,11 +249,11 @@ def _stand_alone(body: str, before: str, main: str, verbish: Callable[[str], boo
     body = _JOINER.sub("", body)
     words = body.split()
     if _PRONOUN.match(body) and len(words) > 1:
-        subject = _subject(main, verbish)
+        subject = sentence_subject(main, verbish)
         return f"{subject} {' '.join(words[1:])}" if subject else body
     if words and verbish(words[0].lower()):
         subject = (
-            _subject(main, verbish)
+            sentence_subject(main, verbish)
             if before.strip() and _has_verb(f"x {before}", verbish)
             else None
         )

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from langchain_reliable.claims.antecedents import resolve
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import Block, blocks
 from langchain_reliable.claims.replies import (
@@ -203,6 +204,8 @@ class _Unit:
     item: bool
     lead_in: str | None
     text: str | None = None  # a heading or table row: the claim's text as is
+    also: tuple[str, ...] = ()  # a table row's further sentences, on the same span
+    unread: str | None = None  # why the row cannot be read as a sentence
 
 
 class SentenceClaimExtractor(ClaimExtractor):
@@ -254,17 +257,18 @@ class SentenceClaimExtractor(ClaimExtractor):
     def claims(self, answer: str, question: str = "") -> list[Claim]:
         """Return the claims of `answer`, in answer order."""
         yes_no = is_yes_no_question(question)
-        out: list[Claim] = []
+        out: list[tuple[Claim, list[Claim]]] = []  # each claim with its riders
         for unit in self._units(answer):
             if unit.text is not None:
-                out.append(Claim(text=unit.text, span=unit.span))
+                for text in (unit.text, *unit.also):
+                    out.append((Claim(text=text, span=unit.span, unresolved=unit.unread), []))
                 continue
             start, end = unit.span
             if yes_no:
                 reply = reply_span(answer, start, end)
                 if reply:
                     said = answer[reply[0] : reply[1]]
-                    out.append(Claim(text=reply_statement(question, said), span=reply))
+                    out.append((Claim(text=reply_statement(question, said), span=reply), []))
                     start = skip_reply(answer, reply[1], end)
             if start >= end:
                 continue
@@ -281,10 +285,12 @@ class SentenceClaimExtractor(ClaimExtractor):
                     text = f"{unit.lead_in} {text}"
                 elif question and count_words(text) < self.min_words:
                     text = reply_statement(question, text)
-                out.append(Claim(text=text, span=(a, b)))
                 # what it says on the side is also checked on its own (`claims.riders`)
-                out.extend(Claim(text=t, span=s) for s, t in riders(answer, a, b, _verbish))
-        return out
+                sides = [Claim(text=t, span=s) for s, t in riders(answer, a, b, _verbish)]
+                out.append((Claim(text=text, span=(a, b)), sides))
+        # a claim that leans on the sentence before names what it leans on (`claims.antecedents`)
+        read = resolve([claim for claim, _ in out], _verbish)
+        return [c for (_, sides), main in zip(out, read, strict=True) for c in (*main, *sides)]
 
     def candidate_spans(self, answer: str) -> list[Span]:
         """Every unit of `answer` — clause, or sentence when not split — unfiltered.
@@ -313,7 +319,8 @@ class SentenceClaimExtractor(ClaimExtractor):
                 lead_in = _as_lead_in(f"{block.heading}:") if block.heading else None
             sentences = _sentences_of_heading(answer, block)
             if block.text is not None and not sentences:
-                yield _Unit((block.start, block.end), False, None, block.text)
+                span = (block.start, block.end)
+                yield _Unit(span, False, None, block.text, block.also, block.unread)
             if block.skip or (block.text is not None and not sentences):
                 continue
             if not block.item:

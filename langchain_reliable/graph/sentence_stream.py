@@ -38,6 +38,7 @@ from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy
 from langchain_reliable.rendering import render_hazards
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
+from langchain_reliable.state import Extracted
 
 StreamVerified = Literal["auto", "sentence", "answer"]
 """When verified text is streamed: each sentence once verified, or the whole answer at the
@@ -120,16 +121,38 @@ class SentenceGate:
         return self.cutter.draft
 
     def report(self, sentence: str) -> ReliabilityReport:
-        """Verify `sentence` alone."""
+        """Verify `sentence`, its claims read after the text admitted before it.
+
+        A sentence that leans on an earlier one ("It is contraindicated in ...") is
+        extracted in context, so its claim names what it leans on (`claims.antecedents`).
+        """
         v = self.verification
         prepared = v.prepare(sentence, self.passages, self.question)
-        return v.verify(prepared, v.extract(prepared), self.policy)
+        whole = v.prepare(self._before + sentence, self.passages, self.question)
+        return v.verify(prepared, self._in_sentence(v.extract(whole)), self.policy)
 
     async def areport(self, sentence: str) -> ReliabilityReport:
         """Async `report`."""
         v = self.verification
         prepared = v.prepare(sentence, self.passages, self.question)
-        return await v.averify(prepared, await v.aextract(prepared), self.policy)
+        whole = v.prepare(self._before + sentence, self.passages, self.question)
+        extracted = self._in_sentence(await v.aextract(whole))
+        return await v.averify(prepared, extracted, self.policy)
+
+    @property
+    def _before(self) -> str:
+        """The text admitted before the next sentence."""
+        return self.shown + self._pending
+
+    def _in_sentence(self, extracted: Extracted) -> Extracted:
+        """The claims extracted from the text so far that lie in its last sentence, its spans."""
+        start = len(self._before)
+        claims = [
+            c.model_copy(update={"span": (c.span[0] - start, c.span[1] - start)})
+            for c in extracted.claims
+            if c.span[0] >= start
+        ]
+        return extracted.model_copy(update={"claims": claims})
 
     def admit(self, sentence: str, report: ReliabilityReport) -> bool:
         """Add a verified `sentence`; whether `shown` grew. The first failure closes the gate."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
 from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
+from langchain_reliable.rules.facts import NothingFound, UnsourcedLink
 from langchain_reliable.rules.meaning import MeaningRule
 from langchain_reliable.rules.review import DEFAULT_RULES, Rules
 from langchain_reliable.rules.swaps import EmbeddedEntailment, SwappedWord
@@ -29,7 +30,9 @@ __all__ = [
     "Finding",
     "MeaningRule",
     "ModelRule",
+    "NothingFound",
     "Rule",
     "Rules",
     "SwappedWord",
+    "UnsourcedLink",
 ]

@@ -18,13 +18,18 @@ from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.rules.base import Finding, Rule
 from langchain_reliable.text import is_question
 
+_WORD = re.compile(r"[^\W_]", re.UNICODE)
+_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
+
 __all__ = [
     "BoundNotBorneOut",
     "ConflictingNumber",
     "FlippedNegation",
     "MissingFacts",
     "NotAStatement",
+    "NothingFound",
     "PassagesDisagree",
+    "UnsourcedLink",
     "UnstatedQualifier",
 ]
 
@@ -40,6 +45,51 @@ class NotAStatement(Rule):
             return self.finding(
                 "unsupported", "a question, not a statement: the passages cannot support it"
             )
+        return None
+
+
+class NothingFound(Rule):
+    """A claim none of whose content words any passage holds: the passages are silent on it.
+
+    A claim without a word ("✅", "👍" with no question to read it with) asserts nothing
+    a passage could bear out either.
+    """
+
+    name = "nothing_found"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported (never contradicted: no passage speaks of it), naming the words."""
+        if not claim.stems and not _WORD.search(claim.text):
+            return self.finding(
+                "unsupported", "the claim holds no word: nothing a passage could bear out"
+            )
+        if not claim.stems or any(s in claim.ctx.stems for s in claim.stems):
+            return None
+        words = ", ".join(repr(w) for w in list(claim.surface.values())[:5])
+        return self.finding(
+            "unsupported", f"none of the claim's content words ({words}) is in any passage"
+        )
+
+
+class UnsourcedLink(Rule):
+    """A web address in the claim that no passage gives (in its text or as its source).
+
+    A link's address carries content of its own ("/metformin-cures-cancer"), and a reader
+    follows it: it is shown only where the passages give that very address.
+    """
+
+    name = "unsourced_link"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming the first address no passage gives."""
+        given = [u.text for u in claim.ctx.units] + [u.passage_id or "" for u in claim.ctx.units]
+        for m in _ADDRESS.finditer(claim.text):
+            address = m.group(0).rstrip(".,;:!?'\"")
+            bare = re.sub(r"^(?:https?://)?(?:www\.)?", "", address, flags=re.IGNORECASE)
+            if not any(bare.lower().rstrip("/") in g.lower() for g in given):
+                return self.finding(
+                    "unsupported", f"the address '{address}' is not given by any passage"
+                )
         return None
 
 
@@ -190,6 +240,7 @@ class UnstatedQualifier(Rule):
                 "unsupported", f"the claim says '{said[0]}', which {claim.where} does not"
             )
         return None
+
 
 
 def _number_word(q: Quantity) -> str:

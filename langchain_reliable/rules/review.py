@@ -40,7 +40,9 @@ from langchain_reliable.rules.facts import (
     FlippedNegation,
     MissingFacts,
     NotAStatement,
+    NothingFound,
     PassagesDisagree,
+    UnsourcedLink,
     UnstatedQualifier,
 )
 from langchain_reliable.rules.meaning import (
@@ -59,12 +61,15 @@ from langchain_reliable.rules.meaning import (
     SwappedSubject,
 )
 from langchain_reliable.rules.swaps import SwappedWord
+from langchain_reliable.rules.reading import as_read
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 
 __all__ = ["DEFAULT_RULES", "Rules"]
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     NotAStatement(),  # a question cannot be supported by passages
+    NothingFound(),  # not one content word of the claim in any passage: silence
+    UnsourcedLink(),  # a web address no passage gives
     ConflictingNumber(),  # a value the sentence the claim is about states otherwise
     BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
     FlippedNegation(),  # the claim negated where a sentence much like it is not
@@ -203,10 +208,10 @@ class Rules:
         facts = self.answer(passages).claims(claims)
         read = self.read_model(facts, verdicts, passages, model)
         out = []
-        for verdict, claim, by_model in zip(verdicts, facts, read, strict=True):
+        for verdict, claim, by_model, said in zip(verdicts, facts, read, claims, strict=True):
             finding = self.first_finding(claim, by_model)
             if finding is None:
-                out.append(verdict)
+                out.append(as_read(verdict, said, claim, capped_score))
                 continue
             update = {"score": round(min(verdict.score, capped_score), 6)}
             if (
@@ -219,7 +224,7 @@ class Rules:
                 update |= {"label": finding.label, "reason": finding.reason}
                 if finding.label == "contradicted":
                     update["evidence"] = self._anchor_first(claim, finding.quoted)
-            out.append(verdict.model_copy(update=update))
+            out.append(as_read(verdict.model_copy(update=update), said, claim, capped_score))
         return out
 
     def _anchor_first(self, claim: ClaimFacts, quoted: int | None = None) -> list[Evidence]:

@@ -30,8 +30,16 @@ from pydantic import BaseModel, Field, ValidationError
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
+from langchain_reliable.schemas import (
+    Claim,
+    ClaimVerdict,
+    Cost,
+    Evidence,
+    Label,
+    Passage,
+    passage_name,
+)
 from langchain_reliable.rules import EntailmentProbe, Rule, Rules
-from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Evidence, Label, Passage
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult, as_rules
 from langchain_reliable.verifiers.grounding import (
     clause_problem,
@@ -205,7 +213,7 @@ class LLMJudge(JudgingVerifier):
                 where = "comes only from text that addresses the fact-checker"
             problem = f"the quote for the '{item.label}' verdict {where}"
             if item.passage is not None:
-                problem += f" (it named passage {item.passage})"
+                problem += f" (it named {passage_name(item.passage)})"
             return self._verdict(claim, "uncertain", f"{problem}: {quote[:120]!r}"), problem
 
         passage, text = found
@@ -216,10 +224,11 @@ class LLMJudge(JudgingVerifier):
             problem = f"'{item.label}' verdict refused: {problem}"
             return self._verdict(claim, "uncertain", f"{problem}: {text[:120]!r}"), problem
         if item.passage is None:
-            reason = f"{reason} [quote found in passage {passage.index}]".strip()
+            reason = f"{reason} [quote found in {passage_name(passage.index)}]".strip()
         elif passage.index != item.passage:
             reason = (
-                f"{reason} [quote found in passage {passage.index}, not {item.passage}]".strip()
+                f"{reason} [quote found in {passage_name(passage.index)}, "
+                f"not {passage_name(item.passage)}]".strip()
             )
         verdict = self._verdict(claim, item.label, reason)
         verdict.evidence.append(

@@ -27,6 +27,11 @@ from tests.integration_tests._servers import (
 from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
 from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
 from tests.unit_tests.test_attacks_round3 import RIDERS
+from tests.unit_tests.test_attacks_evidence import ATTACKS as ATTACK_TURNS
+from tests.unit_tests.test_attacks_evidence import CONTROLS as CONTROL_TURNS
+from tests.unit_tests.test_attacks_evidence import FOUND, HISTORY, NOTHING_FOUND
+from tests.unit_tests.test_attacks_evidence import GROUNDED as EVIDENCE_CASES
+from tests.unit_tests.test_attacks_evidence import PASSAGES as EVIDENCE_PASSAGES
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -339,3 +344,47 @@ def test_riders_over_http(server, case):
     with client(server) as http:
         _not_shown(http, bad, {"answer": attack, "passages": [RIDER_PASSAGE]})
         _returned(http, {"answer": control, "passages": [RIDER_PASSAGE]})
+
+
+# -- round three: the evidence cited, the labels, a history as the question ---------------
+
+
+@pytest.mark.parametrize("case", EVIDENCE_CASES, ids=[c[0][:30] for c in EVIDENCE_CASES])
+def test_the_cited_passage_is_the_one_the_verdict_rests_on_over_http(server, case):
+    """The served report cites the passage holding the claim, numbered from 1 in its reason."""
+    claim, passage, words = case
+    with client(server) as http:
+        out = _verified(http, {"answer": claim, "passages": EVIDENCE_PASSAGES})
+    (verdict,) = out["claims"]
+    assert verdict["label"] == "supported", verdict
+    assert verdict["evidence"][0]["passage"] == passage and words in verdict["evidence"][0]["quote"]
+    assert f"passage {passage + 1}" in verdict["reason"], verdict["reason"]
+
+
+@pytest.mark.parametrize(
+    ("attack", "control"),
+    list(zip(NOTHING_FOUND, FOUND, strict=True)),
+    ids=[c[:30] for c in NOTHING_FOUND],
+)
+def test_a_claim_no_passage_speaks_of_is_unsupported_over_http(server, attack, control):
+    with client(server) as http:
+        out = _verified(http, {"answer": attack, "passages": EVIDENCE_PASSAGES})
+        assert [c["label"] for c in out["claims"]] == ["unsupported"], out["claims"]
+        assert out["hallucination_rate"] == 1.0 and out["decision"] != "return"
+        _returned(http, {"answer": control, "passages": EVIDENCE_PASSAGES})
+
+
+@pytest.mark.parametrize(
+    ("attack", "control"),
+    list(zip(ATTACK_TURNS, CONTROL_TURNS, strict=True)),
+    ids=[t[0][:30] for t in ATTACK_TURNS],
+)
+def test_a_reply_to_the_last_turn_of_a_history_over_http(server, attack, control):
+    with client(server) as http:
+        for (last, reply, _), shown in ((attack, False), (control, True)):
+            question = HISTORY.format(last=last)
+            body = {"answer": reply, "passages": EVIDENCE_PASSAGES, "question": question}
+            if shown:
+                _returned(http, body)
+            else:
+                _not_shown(http, reply.strip("."), body)

@@ -226,13 +226,16 @@ def test_the_llm_control_with_every_claim_supported_is_returned() -> None:
     ("sentence", "riders"),
     [
         # the words a rider leans on, read from the sentence (each was rebuilt wrongly)
+        # after a verb, "which" may lean on the object or on the whole clause: the rider is
+        # read with the words before it, as the answer says them (no rewrite that could
+        # change a word's role: "COX-2 reduces ..." from "inhibits COX-2, which reduces")
         (
             "Hello is a 2014 Egyptian film directed by Amr Salama, which tackles religion.",
-            ["a 2014 Egyptian film tackles religion"],
+            ["Hello is a 2014 Egyptian film directed by Amr Salama, which tackles religion"],
         ),
         (
             "He has a new tattoo on his stomach, which he described as a warning.",
-            ["he described as a warning"],
+            ["He has a new tattoo on his stomach, which he described as a warning"],
         ),
         (
             "In 1954, the Supreme Court ruled on the case and declared that schools must "

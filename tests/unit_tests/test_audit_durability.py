@@ -261,3 +261,32 @@ def test_cli_lists_every_problem(tmp_path, capsys):
     assert "line 2: [damaged]" in out
     assert "line 3: [tampered]" in out
     assert "[anchor]" in out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_eight_writers_killed_with_sigkill_leave_no_duplicated_record(tmp_path):
+    """8 processes write with a tight lock budget (some records spill); 4 are killed with
+    SIGKILL at staggered moments, mid-write or mid-fold. After a fold, every record is in
+    the chain at most once, and every record whose write returned is there."""
+    path = tmp_path / "audit.jsonl"
+    writers = [
+        start_writer(path, f"p{p}", 10_000 if p < 4 else 25, 20_000, 0.005) for p in range(8)
+    ]
+    returned: list[str] = []
+    for n, victim in enumerate(writers[:4]):
+        returned.append(victim.stdout.readline().strip())
+        time.sleep(0.02 * (n + 1))
+        victim.send_signal(signal.SIGKILL)
+    for writer in writers:
+        out, _ = writer.communicate(timeout=180)
+        returned += out.split()
+    assert [w.returncode for w in writers[:4]] == [-signal.SIGKILL] * 4
+    assert all(w.returncode == 0 for w in writers[4:])
+    AuditLog(path).fold()
+    chained = [q for q in stored_questions(path)]
+    duplicated = sorted({q for q in chained if chained.count(q) > 1})
+    assert not duplicated, duplicated
+    assert not {t for t in returned if t} - set(chained), "a returned record is missing"
+    check = verify_chain(path)
+    assert check.spilled == 0
+    assert all(p.kind == DAMAGED for p in check.problems), check.problems

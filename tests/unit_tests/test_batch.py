@@ -226,16 +226,17 @@ def test_a_repeated_id_is_an_error_and_exits_non_zero(tmp_path, capsys):
 
 
 def test_resume_keys_on_the_id_and_the_input(tmp_path):
-    """A row changed since its record was written is an error row, never the old verdict."""
+    """A row changed since its record was written is verified again; the old verdict goes."""
     row = {"id": "q", "answer": "Paris is the capital of France.", "context": ["Paris is."]}
     source = write_jsonl(tmp_path / "in.jsonl", [row])
     out = tmp_path / "out.jsonl"
     assert verify_batch(source, out, workers=1, progress=False).verified == 1
     write_jsonl(source, [{**row, "answer": "Paris is the capital of Spain."}])
     summary = verify_batch(source, out, workers=1, progress=False)
-    assert (summary.skipped, summary.changed, summary.errors, summary.verified) == (0, 1, 1, 0)
-    last = json.loads(out.read_text("utf-8").splitlines()[-1])
-    assert "changed since" in last["error"] and "decision" not in last
+    assert (summary.skipped, summary.changed, summary.errors, summary.verified) == (0, 1, 0, 1)
+    (record,) = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert record["claims"][0]["text"] == "Paris is the capital of Spain."
+    assert record["decision"] != "return"
 
 
 def test_a_rerun_exits_non_zero_while_error_records_remain(tmp_path, capsys):
@@ -298,12 +299,15 @@ def test_a_row_changed_in_any_field_is_not_resumed(tmp_path, field):
     source = write_jsonl(tmp_path / "in.jsonl", [row])
     out = tmp_path / "out.jsonl"
     assert verify_batch(source, out, workers=1, progress=False).verified == 1
+    first = json.loads(out.read_text("utf-8"))["input_digest"]
     changed = {"answer": _FALSE["answer"], "context": ["Paris is in Spain."], "question": "Why?"}
     write_jsonl(source, [{**row, field: changed[field]}])
     summary = verify_batch(source, out, workers=1, progress=False)
-    assert (summary.changed, summary.skipped) == (1, 0)
-    write_jsonl(source, [row])  # control: the row as written is skipped
-    assert verify_batch(source, out, workers=1, progress=False).skipped == 1
+    assert (summary.changed, summary.skipped, summary.verified) == (1, 0, 1)
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert len(records) == 1 and records[0]["input_digest"] != first
+    again = verify_batch(source, out, workers=1, progress=False)  # control: now resumed
+    assert (again.changed, again.skipped, again.verified) == (0, 1, 0)
 
 
 def test_passages_under_both_names_are_an_error_row_and_either_name_alone_is_one_row(tmp_path):

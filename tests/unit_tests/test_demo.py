@@ -82,8 +82,8 @@ def test_demo_names_passages_by_index_and_id_and_sums_up():
     run_demo(out=out)
     text = out.getvalue()
     assert " p0" not in text and " p1" not in text
-    assert "passages retrieved: [0] aspirin-2 · [1] aspirin-1" in text
-    assert 'evidence [1] aspirin-1: "Aspirin (acetylsalicylic acid)' in text
+    assert "passages retrieved: [1] aspirin-2 · [2] aspirin-1" in text  # counted from 1
+    assert 'evidence [2] aspirin-1: "Aspirin (acetylsalicylic acid)' in text
     assert text.splitlines()[-1] == (
         "Summary: 4 questions: 2 returned, 1 filtered, 1 refused; 3 retries; "
         "12 claims checked in the last attempts (9 supported, 3 unsupported)."  # a rider too

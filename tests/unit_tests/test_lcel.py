@@ -222,7 +222,7 @@ def test_guard_texts_and_citations_per_run():
         {"answer": GOOD, "passages": PASSAGES}, {"configurable": {"citations": True}}
     )
     assert cited.startswith("The treaty was signed on 28 June 1919 [1]. The treaty came into")
-    assert '[2] passage 1: "The treaty came into force on 10 January 1920"' in cited
+    assert '[2] passage 2: "The treaty came into force on 10 January 1920"' in cited
 
 
 def test_passthrough_assign_report():
@@ -242,10 +242,14 @@ def test_passthrough_assign_report():
 def test_citations_in_the_graph_output():
     out = rag_for(MEDIUM, citations=True).invoke("Tell me about the treaty.")
     assert out["decision"] == "filter"
-    assert out["answer"].startswith(
-        "The treaty was signed on 28 June 1919 [1]. "
-        "The treaty came into force on 10 January 1920 [2]."
+    assert out["answer"].startswith(  # each marker is its passage's number (retrieval order)
+        "The treaty was signed on 28 June 1919 [2]. "
+        "The treaty came into force on 10 January 1920 [3]."
     )
+    assert [getattr(p, "page_content", p) for p in out["passages"]][1:] == [
+        "The treaty was signed on 28 June 1919.",
+        "The treaty came into force on 10 January 1920.",
+    ]
     assert "\n\nNote: 1 statement" in out["answer"] and "\n\nSources:\n[1] text-" in out["answer"]
     assert [s["number"] for s in out["sources"]] == [1, 2, 3]
     plain = rag_for(MEDIUM).invoke("Tell me.", {"configurable": {"citations": True}})
@@ -264,7 +268,7 @@ def test_cite_marks_each_piece_once_and_skips_claims_without_evidence():
         ),
         ClaimVerdict(text="c d.", span=(5, 9), label="supported", score=1),
     ]
-    assert cite("A b. c d.", "a b. c d.", verdicts)[0] == "A b [1]. c d."
+    assert cite("A b. c d.", "a b. c d.", verdicts)[0] == "A b [3]. c d."  # passage 3
 
 
 def test_texts_per_run_and_from_the_constructor():

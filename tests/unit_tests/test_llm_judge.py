@@ -92,7 +92,7 @@ async def test_happy_path_verifies_quotes_and_fixes_passage_index():
     assert (first.evidence[0].passage, first.evidence[0].passage_id) == (0, "a")
     assert second.evidence[0].passage == 1
     assert second.evidence[0].passage_id == "b"
-    assert "passage 1" in second.reason
+    assert "found in passage 2, not passage 1" in second.reason  # counted from 1
     assert third.evidence[0].quote == "It is 330  metres tall."
     assert fourth.evidence == []
     assert [(x.text, x.span) for x in result.verdicts] == [(c.text, c.span) for c in CLAIMS]

@@ -275,7 +275,7 @@ def test_the_rules_layer_overrules_the_model(make_model: ModelFactory) -> None:
     texts = ["The Eiffel Tower was completed in 1925.", "Napoleon Bonaparte lived in Paris."]
     checked = NLIVerifier(folder).verify(claims_of([*texts, CLAIMS_TEXT[0]]), PASSAGES)
     assert [v.label for v in checked.verdicts] == ["contradicted", "unsupported", "supported"]
-    assert "claim says '1925' but passage 1 (doc-b) says '1889'" in checked.verdicts[0].reason
+    assert "claim says '1925' but passage 2 (doc-b) says '1889'" in checked.verdicts[0].reason
     assert "'Napoleon Bonaparte' not found" in checked.verdicts[1].reason
     assert checked.verdicts[0].score <= NLIVerifier.vetoed_score
 

@@ -55,7 +55,11 @@ def test_report_is_a_reliability_report():
     report = ReliabilityReport.model_validate(out)
     assert report.decision == "return"
     assert report.supported == 2 and report.level == "HIGH"
-    assert [ANSWER[c.span[0] : c.span[1]] for c in report.claims] == [c.text for c in report.claims]
+    assert [ANSWER[c.span[0] : c.span[1]] for c in report.claims] == [
+        "The treaty was signed on 28 June 1919.",
+        "It was signed in the Hall of Mirrors.",  # the span is the answer's own text
+    ]
+    assert [c.text for c in report.claims][1] == "The treaty was signed in the Hall of Mirrors."
     assert report.verifier == "echo" and report.extractor == "sentences"
 
 

@@ -1,0 +1,202 @@
+"""Claims that lean on an earlier sentence, made to stand alone before they are checked.
+
+"Aspirin is a pain reliever. It is contraindicated in ..." : checked alone, "It is
+contraindicated in ..." is borne out by whatever passage says so of anything. Each
+claim that opens with a pronoun ("It", "Its", "They", "Their"), a description of the
+thing ("The drug", "This medication"), "The latter" or "The former", "Both", or that
+says "X does too" is read with its antecedent in the answer, deterministically:
+
+- a pronoun or a description is the last subject before it that names a thing
+  ("Metformin", not "The maximum daily dose"), else the subject of the sentence
+  before (a heading without a verb is its own subject), across paragraph breaks;
+- "The latter" / "The former" is the last / first of two things joined by "and" or
+  "or" in that sentence;
+- "They", "Their" and "Both" of a subject "A and B" are one claim for A and one for B;
+- "X does too" (also "is too", "as well", "So does X") says the sentence before of X.
+
+The claim's text names the antecedent ("Aspirin is contraindicated in ..."), its span
+stays the answer's own, and `Claim.reading` says how it was read. Where the
+antecedent is not clear (a singular "It" after "A and B", "The latter" with no pair),
+the claim keeps its text and `Claim.unresolved` says why: it is
+`uncertain`, never supported.
+
+Example:
+    >>> from langchain_reliable.schemas import Claim
+    >>> answer = "Aspirin is a pain reliever. It thins the blood."
+    >>> claims = [Claim(text=answer[:27], span=(0, 27)), Claim(text=answer[28:], span=(28, 47))]
+    >>> [[c.text for c in read] for read in resolve(claims, lambda w: w in {"is", "thins"})]
+    [['Aspirin is a pain reliever.'], ['Aspirin thins the blood.']]
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from langchain_reliable.claims.riders import sentence_subject
+from langchain_reliable.schemas import Claim
+
+__all__ = ["resolve"]
+
+_JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
+_SINGULAR = re.compile(
+    rf"^{_JOINER}(?P<ref>it|its|the (?:drug|medication|medicine|compound|agent|"
+    r"treatment|tablet|pill)|this (?:drug|medication|medicine|compound|agent|treatment|"
+    r"tablet|pill)|the latter|the former)\b(?!['’]s)\s*",
+    re.IGNORECASE,
+)
+_PLURAL = re.compile(
+    rf"^{_JOINER}(?P<ref>they|their|both(?: (?:drugs|medications|medicines|of them))?|"
+    r"these (?:drugs|medications|medicines)|the two(?: (?:drugs|medications|medicines))?)"
+    r"\b\s*",
+    re.IGNORECASE,
+)
+_TOO = re.compile(
+    r"^(?P<subject>[^,;:]{1,60}?)\s+(?:does|do|did|is|are|was|were|can|has|have)\s+"
+    r"(?:too|as well|also)\W*$",
+    re.IGNORECASE,
+)
+_SO_DOES = re.compile(
+    r"^(?:and\s+)?so\s+(?:does|do|did|is|are|was|were|can|has|have)\s+(?P<subject>[^,;:]{1,60}?)"
+    r"\W*$",
+    re.IGNORECASE,
+)
+_PAIR = re.compile(
+    r"(?P<a>\b[\w-]+)(?:\s*,\s*[\w-]+)*,?\s+(?:and|or)\s+(?P<b>[\w-]+)\b", re.IGNORECASE
+)
+_COORDINATED = re.compile(r"^(?P<a>.+?),?\s+and\s+(?P<b>.+)$", re.IGNORECASE)
+_DESCRIPTION = re.compile(
+    r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
+    r"many|most|all|no|both|either|neither|such)\b",
+    re.IGNORECASE,
+)  # a subject that describes a thing rather than naming it ("The maximum daily dose")
+_PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)
+_BARE = re.compile(r"^\w[\w'’ -]{0,59}$")  # words only: a name or a noun phrase
+
+
+def resolve(claims: Sequence[Claim], verbish: Callable[[str], bool]) -> list[list[Claim]]:
+    """`claims` (an answer's sentences and clauses, in order) each made to stand alone.
+
+    Args:
+        claims: The claims of one answer in answer order; none of them riders.
+        verbish: Tells whether a word reads as a verb (the extractor's heuristic).
+
+    Returns:
+        For each claim, the claims it is read as: itself, itself rewritten to name
+        what it leans on, or one claim per thing ("Both" of "A and B"), each with
+        `reading` or `unresolved` set.
+    """
+    out: list[list[Claim]] = []
+    seen = _Seen()
+    for claim in claims:
+        resolved = _resolve(claim, seen, verbish)
+        out.append(resolved)
+        seen.add(resolved[0] if len(resolved) == 1 else claim, verbish)
+    return out
+
+
+class _Seen:
+    """What the sentences before said: the last one, its subject, the last subject named."""
+
+    def __init__(self) -> None:
+        self.before: Claim | None = None
+        self.subject: str | None = None  # the subject of the sentence before
+        self.named: str | None = None  # the last subject that is a name, not a description
+
+    def add(self, claim: Claim, verbish: Callable[[str], bool]) -> None:
+        self.before, self.subject = claim, _subject(claim.text, verbish)
+        if (
+            self.subject
+            and not _DESCRIPTION.match(self.subject)
+            and not _PRONOUN.match(self.subject)
+        ):
+            self.named = self.subject
+
+
+def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[Claim]:
+    text, before = claim.text, seen.before
+    too = _TOO.match(text) or _SO_DOES.match(text)
+    if too and not _PRONOUN.match(too.group("subject")):
+        if before is None or not (said := _predicate(before.text, verbish)):
+            return [_unresolved(claim, f"'{text.strip()}' says what? no sentence before it")]
+        subject = too.group("subject").strip()
+        return [
+            claim.model_copy(
+                update={
+                    "text": f"{subject} {said}",
+                    "reading": f"'{text.strip()}' read as '{subject} {said}' (the sentence "
+                    "before said of another)",
+                }
+            )
+        ]
+    singular, plural = _SINGULAR.match(text), _PLURAL.match(text)
+    found = singular or plural
+    if found is None:
+        return [claim]
+    ref = found.group("ref")
+    rest = text[found.end() :]
+    if not rest.strip():
+        return [claim]
+    if before is None:
+        return [claim]  # nothing before it to lean on: checked as it is written
+    lowered = ref.lower()
+    if lowered in ("the latter", "the former"):
+        pair = _PAIR.search(before.text)
+        if pair is None:
+            return [_unresolved(claim, f"'{ref}' has no pair to pick from in the sentence before")]
+        target = pair.group("b" if lowered == "the latter" else "a")
+        return [_named(claim, ref, rest, target, "of the pair in the sentence before")]
+    last = seen.subject if seen.subject and not _PRONOUN.match(seen.subject) else None
+    pair = _COORDINATED.match(last or "")
+    if singular and pair:
+        return [_unresolved(claim, f"'{ref}' may refer to '{pair['a']}' or '{pair['b']}'")]
+    if plural and pair:
+        return [
+            _named(claim, ref, rest, part.strip(), "one of the subject of the sentence before")
+            for part in (pair["a"], pair["b"])
+        ]
+    if seen.named:
+        why = "the subject of the sentence before" if seen.named == last else "the last named"
+        return [_named(claim, ref, rest, seen.named, why)]
+    if last:
+        return [_named(claim, ref, rest, last, "the subject of the sentence before")]
+    return [claim]  # no subject before it names a thing: checked as it is written
+
+
+def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:
+    """`claim` with `ref` replaced by `antecedent` (possessive kept)."""
+    possessive = ref.lower() in ("its", "their")
+    name = f"{antecedent}'s" if possessive else antecedent
+    name = name[:1].upper() + name[1:]
+    return claim.model_copy(
+        update={
+            "text": f"{name} {rest}".strip(),
+            "reading": f"'{ref}' read as '{antecedent}' ({why})",
+        }
+    )
+
+
+def _unresolved(claim: Claim, why: str) -> Claim:
+    return claim.model_copy(update={"unresolved": why})
+
+
+def _subject(sentence: str, verbish: Callable[[str], bool]) -> str | None:
+    """The subject of `sentence` (`riders.sentence_subject`); a verbless heading is its own."""
+    subject = sentence_subject(sentence.strip(), verbish)
+    if subject is not None:
+        return subject if _BARE.match(subject) else None
+    words = sentence.strip().rstrip(".!?:").split()
+    text = " ".join(words)
+    if words and len(words) <= 4 and _BARE.match(text) and not any(map(verbish, words[1:])):
+        return text
+    return None
+
+
+def _predicate(sentence: str, verbish: Callable[[str], bool]) -> str | None:
+    """What `sentence` says of its subject ("inhibits COX-1."), or `None`."""
+    subject = _subject(sentence, verbish)
+    if subject is None:
+        return None
+    rest = sentence.strip()[len(subject) :].strip()
+    return rest or None
