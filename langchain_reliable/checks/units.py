@@ -1,7 +1,7 @@
 """Units that keep the passage's words but not its meaning.
 
 "%" where the passage says "percentage points" (or the reverse), "per minute" for
-"per second", "a week" for "a month".
+"per second", "a week" for "a month", "2550 mg per kg" or "mL/s" for "mL/min".
 
 Example:
     >>> percent_points_conflict("It rose by 0.25%.", "It rose by 0.25 percentage points.")
@@ -60,4 +60,54 @@ def per_period_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["per_period_conflict", "percent_points_conflict"]
+_RATE = re.compile(
+    r"(?<![\w.,])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[^\W\d_]+)?"
+    r"(?:\s*(?:/|\bper\s+(?:an?\s+)?|\b(?:a|an|each)\s+(?=(?:second|minute|hour|day|week|"
+    r"month|year|kg|kilogram)s?\b))(?P<per>[^\W\d_]+))?",
+    re.IGNORECASE,
+)
+_SAME_UNIT = {
+    "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour",
+    "min": "minute", "mins": "minute", "minutes": "minute",
+    "s": "second", "sec": "second", "secs": "second", "seconds": "second",
+    "d": "day", "days": "day", "kilogram": "kg", "kilograms": "kg", "kgs": "kg",
+    "wk": "week", "weeks": "week", "litre": "l", "liter": "l", "litres": "l", "liters": "l",
+}  # fmt: skip
+
+
+_ADVERB = {"hour": "hourly", "day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
+
+
+def _rates(text: str) -> list[tuple[str, str | None, str]]:
+    """(number, what it is per, the phrase) for each number of `text`."""
+    out = []
+    for m in _RATE.finditer(text):
+        per = m.group("per")
+        per = _SAME_UNIT.get(per.lower(), per.lower()) if per else None
+        out.append((m.group("n").replace(",", ""), per, m.group(0).strip()))
+    return out
+
+
+def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(the claim's phrase, the sentence's) where the same number is per another unit.
+
+    "2550 mg per kg" or "2550 mg/h" where the sentence says "2550 mg", "5 mL/s" where
+    it says "5 mL/min": a number the sentence gives, said per something else (or per
+    nothing). A number the sentence does not give is left to the number checks.
+
+    Example:
+        >>> per_unit_conflict("The dose is 2550 mg per kg.", "The dose is 2550 mg.")
+        ('2550 mg per kg', '2550 mg')
+    """
+    said = _rates(sentence)
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", sentence)}
+    for number, per, phrase in _rates(claim):
+        same = [(p, ph) for n, p, ph in said if n == number]
+        if per and {per, _ADVERB.get(per, per)} & words:
+            continue  # "2550 mg a day" where the sentence says "the daily dose is 2550 mg"
+        if same and all(p != per for p, _ in same):
+            return phrase, same[0][1]
+    return None
+
+
+__all__ = ["per_period_conflict", "per_unit_conflict", "percent_points_conflict"]

@@ -34,6 +34,7 @@ from typing import Any
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
 from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
+from langchain_reliable.rules.content import OtherUnit, UnborneContent
 from langchain_reliable.rules.facts import (
     BoundNotBorneOut,
     ConflictingNumber,
@@ -90,6 +91,8 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     SubstitutedName(),
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
     SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
+    OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
+    UnborneContent(),  # a word nothing in the passages bears out, unless the model does
 )
 """The rules every verifier runs, in order: the first finding wins."""
 

@@ -1,0 +1,119 @@
+"""Unborne content: a word of the claim that nothing the passages say bears out.
+
+The shapes a sentence can carry a second statement in (`claims.riders`) are a first
+pass; this rule is the boundary. Every content word of a supported claim must be
+borne out: by the sentence the claim rests on, by another passage sentence, or by
+the verifier's entailment model reading the claim against the passages. "Metformin
+is the first-line medication for type 2 diabetes patients who also have cancer",
+"... when patients are pregnant", "... along with insulin", "Metformin elevates
+blood glucose": each word the passages never use ("cancer", "pregnant", "insulin",
+"elevates") must be read as entailed by the model, or the claim is not supported,
+whatever shape carries it. A word exchanged one for one with a word of that sentence
+("liver" where it says "kidney") is not borne out by another sentence holding it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_reliable.checks.bounds import bounded_quantities
+from langchain_reliable.checks.frequency import frequencies
+from langchain_reliable.checks.negation import sentential_negation
+from langchain_reliable.checks.polarity import LEXICON_STEMS
+from langchain_reliable.checks.swaps import swapped_word
+from langchain_reliable.checks.units import per_unit_conflict
+from langchain_reliable.passage_facts import ClaimFacts
+from langchain_reliable.rules.base import Finding, ModelRule, Rule
+from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT
+from langchain_reliable.text import stem, tokenize
+
+__all__ = ["CONTENT_VOUCHED_AT", "OtherUnit", "UnborneContent"]
+
+CONTENT_VOUCHED_AT = SWAP_VOUCHED_AT
+"""Least P(entailed) by which the entailment model bears out words no passage says (the
+bar of a swapped word: one bar for the model's word on what the passages do not say)."""
+
+
+class UnborneContent(ModelRule):
+    """Content words of the claim that no passage sentence bears out, unless the model does."""
+
+    name = "unborne_content"
+
+    def asks(self, claim: ClaimFacts) -> list[str] | None:
+        """The claim's words the passages do not bear out, or `None` when every one is."""
+        return unborne_words(claim) or None
+
+    def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
+        """Unsupported unless the model reads the claim as entailed (`CONTENT_VOUCHED_AT`)."""
+        if entailed >= CONTENT_VOUCHED_AT:
+            return None
+        words = ", ".join(repr(w) for w in asked[:4])
+        return self.finding(
+            "unsupported",
+            f"the claim says {words}, which no passage bears out, and the entailment model "
+            f"does not read it as entailed (P(entailed) {entailed:.2f})",
+        )
+
+
+class OtherUnit(Rule):
+    """A number of the sentence said per another unit ("2550 mg per kg", "mL/s" for "mL/min").
+
+    A unit is never a paraphrase: the entailment model is not asked.
+    """
+
+    name = "other_unit"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming both phrases."""
+        found = per_unit_conflict(claim.text, claim.ctx.units[claim.anchor].text)
+        if found is None:
+            return None
+        return self.finding(
+            "unsupported", f"the claim says '{found[0]}' where {claim.where} says '{found[1]}'"
+        )
+
+
+def unborne_words(claim: ClaimFacts) -> list[str]:
+    """The claim's content words (not numbers: the number rules read those) not borne out.
+
+    A word is borne out when its sentence holds it, or another passage sentence
+    does, except a word exchanged for one of its sentence's words (a swap).
+    """
+    anchor = claim.ctx.units[claim.anchor]
+    read = _read_elsewhere(claim.text, anchor.text)
+    swap = swapped_word(claim.text, anchor.text, frozenset())
+    swapped = stem(swap[0]) if swap else None
+    return [
+        word
+        for s, word in claim.surface.items()
+        if not s[:1].isdigit()
+        and s not in read
+        and claim.anchor not in claim.ctx.sentences_with(s)
+        and (s not in claim.ctx.stems or s == swapped)
+    ]
+
+
+_LABEL = re.compile(  # a label in front of the statement, not part of it
+    r"^\W*(?:note|tip|important|warning|caution|reminder|update|answer|summary|fyi|ps)\W*:",
+    re.IGNORECASE,
+)
+
+
+def _read_elsewhere(text: str, sentence: str) -> set[str]:
+    """Stems of the claim's words that another rule compares with `sentence`.
+
+    A label ("Note:"), a bound ("must not exceed 4 g"), the opening of a sentential negation ("It is
+    false that"), and, where the sentence says one too, a frequency ("once a week")
+    or a word of the opposites lexicon ("fell" where it says "rose").
+    """
+    phrases = [b.phrase for b in bounded_quantities(text)]
+    label = _LABEL.match(text)
+    phrases.append(label.group(0) if label else "")
+    phrases.append(sentential_negation(text) or "")
+    if frequencies(sentence):
+        phrases.extend(phrase for phrase, _ in frequencies(text))
+    read = {stem(w) for phrase in phrases for w in tokenize(phrase)}
+    if any(stem(w) in LEXICON_STEMS for w in tokenize(sentence)):
+        read |= {stem(w) for w in tokenize(text)} & LEXICON_STEMS
+    return read
