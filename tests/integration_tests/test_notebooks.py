@@ -7,8 +7,8 @@ every warning shown: none may be printed. Nothing is written back. The notebooks
 stored with their outputs (a reader on a code host sees the results), and what a test
 asserts on a fresh run it asserts on the stored outputs too.
 
-To store them again after a change: execute each with nbclient in the `notebooks/`
-folder and write it back (`nbformat.write`), from a clean checkout.
+To store them again after a change, from a clean checkout:
+`python scripts/store_notebooks.py`.
 """
 
 from __future__ import annotations
