@@ -157,9 +157,9 @@ def _ceiling_init() -> None:
     """A ceiling worker: one model thread, the default verifier built once."""
     global _CHECK
     os.environ["OMP_NUM_THREADS"] = "1"
-    from langchain_reliable.batch.work import VerifierSpec
+    from langchain_reliable.batch.work import GraphRecipe
 
-    _CHECK = VerifierSpec().build()
+    _CHECK = GraphRecipe().build()
 
 
 def _ceiling_pass(rows: list[dict]) -> int:

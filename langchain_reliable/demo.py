@@ -19,9 +19,10 @@ from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 
 from langchain_reliable.answerers import PromptAnswerer
+from langchain_reliable.decisions import DECISIONS
 from langchain_reliable.prompts import load_prompt
 from langchain_reliable.render import cited_evidence, passage_ref, report_fields, wrapped
-from langchain_reliable.schemas import DECISIONS, ReliabilityReport
+from langchain_reliable.schemas import ReliabilityReport
 
 NO_RECORDED_ANSWER = (
     "offline demo mode: no answer was recorded for this question (the demo replays "
@@ -33,6 +34,7 @@ NO_RECORDED_ANSWER = (
 
 class NoRecordedAnswer(LookupError):
     """The offline demo has no answer for a question: the attempt has none, so it is refused."""
+
 
 _STRICT_OPENING = load_prompt("generate_strict").splitlines()[0]
 """The retry prompt's first line: how `RecordedAnswers` tells a retry from a first attempt."""

@@ -27,13 +27,13 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 
-from langchain_reliable.citations import cite, sources_block
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, collect_settings
+from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.errors import ConfigurationError, UnverifiedAnswerError
 from langchain_reliable.graph.inputs import as_question, with_passages
+from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.graph.verifier import create_verifier
-from langchain_reliable.outcomes import refusal
 from langchain_reliable.policy import Policy
 from langchain_reliable.retrieval import as_retriever
 from langchain_reliable.schemas import FAIL_ACTIONS, OnFail, ReliabilityReport
@@ -85,8 +85,9 @@ class ReliableGuard(Runnable[Any, str]):
         self.retriever = None if retriever is None else as_retriever(retriever, k=k)
         self.on_fail = on_fail
         self.keys = (answer_key, context_key, question_key)
-        self.citations = citations
-        self.refusal_text = refusal_text
+        self.presentation = Presentation(
+            refusal_text=refusal_text, caveat_text=caveat_text, citations=citations
+        )
 
     @property
     def OutputType(self) -> type[str]:
@@ -110,7 +111,7 @@ class ReliableGuard(Runnable[Any, str]):
             context = self.retriever.invoke(question or answer, child)  # type: ignore[union-attr]
         payload = {"answer": answer, "passages": context, "question": question or ""}
         report = ReliabilityReport.model_validate(self.check.invoke(payload, child))
-        return self._shown(answer, report, config)
+        return self._shown(answer, question or "", report, config)
 
     async def _averify(
         self, input: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
@@ -121,7 +122,7 @@ class ReliableGuard(Runnable[Any, str]):
             context = await self.retriever.ainvoke(question or answer, child)  # type: ignore[union-attr]
         payload = {"answer": answer, "passages": context, "question": question or ""}
         report = ReliabilityReport.model_validate(await self.check.ainvoke(payload, child))
-        return self._shown(answer, report, config)
+        return self._shown(answer, question or "", report, config)
 
     def _parts(self, input: Any) -> tuple[str, Any, str | None]:
         """The answer, the passages (None: retrieve them) and the question of `input`."""
@@ -149,21 +150,21 @@ class ReliableGuard(Runnable[Any, str]):
             )
         return answer, context, None if question is None else as_question(question)
 
-    def _shown(self, answer: str, report: ReliabilityReport, config: RunnableConfig) -> str:
-        """The answer when it passed; otherwise what `on_fail` gives."""
+    def _shown(
+        self, answer: str, question: str, report: ReliabilityReport, config: RunnableConfig
+    ) -> str:
+        """The answer when it passed; otherwise what `on_fail` gives (the gate writes both)."""
         settings = collect_settings(None, (config or {}).get("configurable"))
-        if report.decision == "return":
-            if not settings.get("citations", self.citations):
-                return answer
-            cited, sources = cite(answer, answer, report.claims)
-            return "\n\n".join(p for p in (cited, sources_block(sources)) if p)
-        if self.on_fail == "raise":
-            raise UnverifiedAnswerError(report, answer)
-        if callable(self.on_fail):
-            return self.on_fail(answer, report)
-        if self.on_fail == "filter" and report.filtered_answer is not None:
-            return report.filtered_answer
-        return refusal(answer, report.claims, settings.get("refusal_text", self.refusal_text))
+        decision = report.decision or "refuse"
+        if not OUTCOMES[decision].passes:
+            if self.on_fail == "raise":
+                raise UnverifiedAnswerError(report, answer)
+            if callable(self.on_fail):
+                return self.on_fail(answer, report)
+            if self.on_fail != "filter":
+                decision = "refuse"
+        presentation = self.presentation.for_run(settings)
+        return gate(answer, question, report.model_copy(deep=True), decision, presentation).text
 
 
 def create_guard(

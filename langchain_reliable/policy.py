@@ -6,7 +6,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from langchain_reliable.schemas import Label, Level, ReliabilityReport, Route
+from langchain_reliable.decisions import (
+    NOT_COVERED,
+    NOT_RETURNED,
+    REFUSED_AT_ONCE,
+    RETRIED_NOT_FILTERED,
+    Route,
+)
+from langchain_reliable.schemas import Label, Level, ReliabilityReport
 
 _RANK: dict[Level, int] = {"LOW": 0, "MEDIUM": 1, "HIGH": 2}
 
@@ -106,18 +113,16 @@ class Policy(BaseModel):
         returned unverified.
         """
         flags = set(report.flags)
-        if "no_context" in flags:
+        if REFUSED_AT_ONCE & flags:
             return "refuse"
-        if {"render_mismatch", "extractor_error", "generator_error", "off_topic"} & flags:
-            # what was checked is not what would be shown, a part failed, or the
-            # answer does not address the question: filtering cannot mend any of them
+        if RETRIED_NOT_FILTERED & flags:
             return "retry" if retries_left > 0 else "refuse"
-        covered = not {"empty_answer", "uncovered_text"} & flags
+        covered = not NOT_COVERED & flags
         allowed = self.return_without_claims or "abstention" in flags
         if "no_claims" in flags and covered and allowed:
             return "return"
         acceptable = (
-            not {"empty_answer", "verifier_error", "uncovered_text", "no_claims"} & flags
+            not NOT_RETURNED & flags
             and _RANK[report.level] >= _RANK[self.return_at]
             and not any(c.label in self.blocking_labels for c in report.claims)
         )

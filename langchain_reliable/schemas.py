@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from langchain_reliable.decisions import OUTCOMES, Decision
 from langchain_reliable.errors import InputError
 
 Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
@@ -26,10 +27,6 @@ Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
 Confidence = Literal["HIGH", "MEDIUM", "LOW"]
 """How far an answer can be trusted (the report's `level`)."""
 Level = Confidence
-Decision = Literal["return", "filter", "refuse"]
-"""What is done with an answer: shown as is, shown filtered, or refused."""
-Route = Literal["return", "retry", "filter", "refuse"]
-"""Where the graph goes after verifying: a decision, or one more attempt."""
 Flag = Literal[
     "no_claims",
     "abstention",
@@ -53,8 +50,6 @@ answer, or `UnverifiedAnswerError`."""
 
 LABELS: tuple[Label, ...] = get_args(Label)
 CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
-DECISIONS: tuple[Decision, ...] = get_args(Decision)
-ROUTES: tuple[Route, ...] = get_args(Route)
 FLAGS: tuple[Flag, ...] = get_args(Flag)
 FAIL_ACTIONS: tuple[FailAction, ...] = get_args(FailAction)
 HEADLINE = ("score", "passed", "reason")
@@ -264,7 +259,7 @@ class ReliabilityReport(BaseModel):
     @property
     def passed(self) -> bool:
         """Pass/fail: the answer is shown as written (`decision == "return"`)."""
-        return self.decision == "return"
+        return self.decision is not None and OUTCOMES[self.decision].passes
 
     @computed_field(description="Why the answer passed or not, in one sentence.")  # type: ignore[prop-decorator]
     @property
@@ -293,8 +288,7 @@ class ReliabilityReport(BaseModel):
             parts.append("flags: " + ", ".join(self.flags))
         if not total and self.notes:  # nothing was checked: the notes say why
             parts += [note.rstrip(".") for note in self.notes]
-        verdict = {"return": "passed", "filter": "filtered", "refuse": "refused"}
-        head = verdict.get(self.decision or "", "not decided")
+        head = OUTCOMES[self.decision].word if self.decision else "not decided"
         return f"{head}: " + "; ".join(parts) + "."
 
     @model_serializer(mode="wrap")

@@ -15,15 +15,14 @@ from langchain_core.documents import Document
 from pydantic import BaseModel, Field, create_model
 from typing_extensions import NotRequired, TypedDict
 
+from langchain_reliable.decisions import Decision, Route
 from langchain_reliable.schemas import (
     Claim,
     Cost,
-    Decision,
     Flag,
     Level,
     Passage,
     ReliabilityReport,
-    Route,
 )
 
 

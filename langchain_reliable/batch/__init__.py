@@ -41,7 +41,7 @@ from langchain_reliable.batch.io import (
     drop_records,
     read_rows,
 )
-from langchain_reliable.batch.work import VerifierSpec, error_line
+from langchain_reliable.batch.work import GraphRecipe, error_line
 from langchain_reliable.frames import result_row, to_frame
 
 Engine = Literal["local", "ray"]
@@ -148,7 +148,7 @@ def verify_batch(
         summary.changed = len(stale)
         done = {key: digests for key, digests in done.items() if key not in stale}
     bar = _progress(input_path, sum(map(len, done.values())), progress)
-    spec = VerifierSpec(verifier, extractor, policy)
+    spec = GraphRecipe(verifier, extractor, policy)
     with ResultWriter(out) as writer:
 
         def emit(line: str, ok: bool) -> None:
@@ -225,4 +225,4 @@ def _progress(input_path: Any, initial: int, enabled: bool) -> Any:
     )  # fmt: skip
 
 
-__all__ = ["ENGINES", "BatchSummary", "Engine", "VerifierSpec", "verify_batch"]
+__all__ = ["ENGINES", "BatchSummary", "Engine", "GraphRecipe", "verify_batch"]

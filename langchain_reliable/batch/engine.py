@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_reliable._onnx import usable_cores
 from langchain_reliable.batch.io import Row
-from langchain_reliable.batch.work import VerifierSpec, verify_line
+from langchain_reliable.batch.work import GraphRecipe, verify_line
 
 GROUP_ROWS = 8
 """Rows sent to a worker at once (fewer round trips, little memory)."""
@@ -77,7 +77,7 @@ def _longest_passage(row: Row) -> str:
     return max(row.inputs["passages"], key=len, default="") if row.inputs else ""
 
 
-def _init(spec: VerifierSpec, threads: int) -> None:
+def _init(spec: GraphRecipe, threads: int) -> None:
     global _CHECK
     os.environ["OMP_NUM_THREADS"] = str(threads)  # this worker's model threads
     _CHECK = spec.build()
@@ -88,7 +88,7 @@ def _work(group: list[tuple[Any, dict[str, Any]]]) -> list[tuple[str, bool]]:
 
 
 def run_local(
-    rows: Iterable[Row], emit: Callable[[str, bool], None], spec: VerifierSpec, workers: int
+    rows: Iterable[Row], emit: Callable[[str, bool], None], spec: GraphRecipe, workers: int
 ) -> None:
     """Verify `rows` in `workers` processes, calling `emit(line, ok)` for each result as it comes.
 

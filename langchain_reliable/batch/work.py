@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_reliable.batch.io import Row, input_digest
+from langchain_reliable.graph import create_verifier
 
 
 @dataclass(frozen=True)
-class VerifierSpec:
+class GraphRecipe:
     """How a worker builds its verifier graph (sent to each worker; must pickle).
 
     Attributes:
@@ -31,8 +32,6 @@ class VerifierSpec:
 
     def build(self) -> Any:
         """The compiled verifier graph."""
-        from langchain_reliable.graph import create_verifier
-
         return create_verifier(self.verifier, self.extractor, self.policy)
 
 
@@ -66,4 +65,4 @@ def verify_line(check: Any, ident: Any, inputs: dict[str, Any]) -> tuple[str, bo
         return record_line(ident, {"error": error, "input_digest": input_digest(inputs)}), False
 
 
-__all__ = ["VerifierSpec", "error_line", "record_line", "verify_line"]
+__all__ = ["GraphRecipe", "error_line", "record_line", "verify_line"]

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.errors import ConfigurationError
 from langchain_reliable.render import (
     cited_evidence,
@@ -61,7 +62,7 @@ def decision_exit_code(command: str, decision: str, report: Any) -> int:
     An answer that a failing part (an LLM outage, a judge that gave no verdict) left
     unchecked is a runtime failure, not a verdict: stderr says which part and why.
     """
-    if decision == "return":
+    if decision in OUTCOMES and OUTCOMES[decision].passes:  # type: ignore[index]
         return EXIT_OK
     fields = report_fields(report)
     failed = [flag for flag in PART_FAILED if flag in fields.get("flags", [])]

@@ -27,6 +27,7 @@ from langchain_reliable._llm import ainvoke_with_timeout, invoke_with_timeout
 from langchain_reliable._stream import astream_with_timeout, stream_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
+from langchain_reliable.decisions import Decision, Route
 from langchain_reliable.graph.inputs import as_question
 from langchain_reliable.graph.sentence_stream import (
     SentenceGate,
@@ -42,7 +43,7 @@ from langchain_reliable.graph.verification import Verification, check_question_l
 from langchain_reliable.policy import Policy
 from langchain_reliable.prompts import load_prompt, wrap_passages
 from langchain_reliable.report import build_report
-from langchain_reliable.schemas import Decision, Passage, ReliabilityReport, Route
+from langchain_reliable.schemas import Passage, ReliabilityReport
 from langchain_reliable.state import RAGState, VerifyState
 
 logger = logging.getLogger(__name__)

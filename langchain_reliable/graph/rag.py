@@ -10,6 +10,7 @@ from langgraph.graph import END, START, StateGraph
 from langchain_reliable.audit import as_audit_log
 from langchain_reliable.claims import ClaimExtractor
 from langchain_reliable.config import Limits, ReliabilityContext
+from langchain_reliable.decisions import DECISIONS, ROUTE_MAP
 from langchain_reliable.graph import nodes
 from langchain_reliable.graph.nodes import RAGDeps
 from langchain_reliable.graph.runnable import ReliableRAGGraph
@@ -19,7 +20,6 @@ from langchain_reliable.graph.verification import Verification
 from langchain_reliable.graph.wiring import as_node, compile_graph, configuration_errors
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.retrieval import as_chat_model, as_retriever
-from langchain_reliable.schemas import DECISIONS
 from langchain_reliable.state import RAGInput, RAGOutput, RAGState
 from langchain_reliable.verifiers import ClaimVerifier
 
@@ -126,7 +126,7 @@ def create_reliable_rag(
     builder.add_conditional_edges(
         "verify",
         nodes.route_after_verify,
-        {"return": "return", "retry": "retry", "filter": "filter", "refuse": "refuse"},
+        ROUTE_MAP,
     )
     builder.add_edge("retry", "generate")
     for decision in DECISIONS:

@@ -14,8 +14,9 @@ from typing import Any
 from langchain_reliable.citations import Source, cite, sources_block
 from langchain_reliable.config import RunSettings
 from langchain_reliable.coverage import check_coverage
+from langchain_reliable.decisions import Decision
 from langchain_reliable.outcomes import caveat, filter_answer, refusal
-from langchain_reliable.schemas import Decision, ReliabilityReport
+from langchain_reliable.schemas import ReliabilityReport
 
 
 @dataclass(frozen=True, kw_only=True)

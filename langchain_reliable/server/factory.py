@@ -19,10 +19,11 @@ from pydantic import BaseModel, Field, create_model, field_validator, model_vali
 
 from langchain_reliable.audit.replica import default_replica_id, replica_log
 from langchain_reliable.config import Limits
+from langchain_reliable.decisions import Decision
 from langchain_reliable.errors import ConfigurationError, install_hint
 from langchain_reliable.graph.inputs import RAG_KEYS, canonical_input, verifier_input
 from langchain_reliable.policy import Policy, as_policy
-from langchain_reliable.schemas import Decision, Level, ReliabilityReport
+from langchain_reliable.schemas import Level, ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, mount_key_form, resolve_api_key
 from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs, mount_landing
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected

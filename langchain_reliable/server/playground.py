@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
+from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.policy import PRESETS
 from langchain_reliable.render import render_html
@@ -234,7 +235,8 @@ def rag_view(request: Any, output: Any) -> RAGResult:
     """
     report = ReliabilityReport.model_validate(_get(output, "report"))
     answer = str(_get(output, "answer", ""))
-    checked = _get(output, "decision") == "return" and not _get(output, "sources", None)
+    outcome = OUTCOMES.get(_get(output, "decision"))  # type: ignore[call-overload]
+    checked = outcome is not None and outcome.answer_as_written and not _get(output, "sources")
     return RAGResult(
         question=str(_get(output, "question", "")),
         decision=str(_get(output, "decision", "")),
