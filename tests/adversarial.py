@@ -135,6 +135,24 @@ def verdict(claim_id: int, label: str, passage: int | None = None, quote: str = 
     }
 
 
+def streamed_final(rag: Any, question: str, bad: str) -> dict[str, Any]:
+    """Stream `rag` on `question`; assert `bad` is never held as verified; the final state.
+
+    What the consumer holds is the verified chunks since the last `verified_reset`.
+    """
+    held, out = "", None
+    for mode, item in rag.stream({"question": question}, stream_mode=["custom", "values"]):
+        if mode == "values":
+            out = item
+        elif "verified_reset" in item:
+            held = ""
+        else:
+            held += item.get("verified_chunk", "")
+        assert bad not in held, held
+    assert out is not None
+    return out
+
+
 def delivered(out: dict[str, Any], answer: str) -> str:
     """The text a user would receive for the verifier graph's report on `answer`."""
     if out["decision"] == "return":

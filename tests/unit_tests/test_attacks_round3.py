@@ -25,7 +25,7 @@ from langchain_reliable.claims import SentenceClaimExtractor
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.local import LocalVerifier
-from tests.adversarial import RoleChatModel
+from tests.adversarial import RoleChatModel, streamed_final
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGE = (
@@ -169,18 +169,8 @@ def test_the_rag_graph_and_the_verified_stream_hold_it_back(case, policy) -> Non
     _, attack, _, bad = case
     model = GenericFakeChatModel(messages=iter([AIMessage(attack)] * 3))
     rag = create_reliable_rag(model, [PASSAGE], policy=policy, k=1)
-    held, out = "", None
-    for mode, item in rag.stream(
-        {"question": "Tell me about metformin."}, stream_mode=["custom", "values"]
-    ):
-        if mode == "values":
-            out = item
-        elif "verified_reset" in item:
-            held = ""
-        else:
-            held += item.get("verified_chunk", "")
-        assert bad not in held
-    assert out is not None and out["decision"] != "return"
+    out = streamed_final(rag, "Tell me about metformin.", bad)
+    assert out["decision"] != "return"
     assert bad not in (out["answer"] if out["decision"] == "filter" else "")
 
 

@@ -28,6 +28,7 @@ import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import SentenceClaimExtractor
+from tests.adversarial import streamed_final
 from tests.fakes import ScriptedChatModel
 
 ASPIRIN = (
@@ -470,18 +471,8 @@ def test_the_verified_stream_reads_a_sentence_with_the_one_before(case) -> None:
     _, attack, _, bad = case
     model = ScriptedChatModel([attack] * 3, disable_streaming=False)
     rag = create_reliable_rag(model, PASSAGES, policy="balanced", k=3)
-    held, out = "", None
-    for mode, item in rag.stream(
-        {"question": "Tell me about these medicines."}, stream_mode=["custom", "values"]
-    ):
-        if mode == "values":
-            out = item
-        elif "verified_reset" in item:
-            held = ""
-        else:
-            held += item.get("verified_chunk", "")
-        assert bad not in held
-    assert out is not None and out["decision"] != "return"
+    out = streamed_final(rag, "Tell me about these medicines.", bad)
+    assert out["decision"] != "return"
 
 
 @pytest.mark.parametrize(
