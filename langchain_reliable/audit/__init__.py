@@ -56,7 +56,15 @@ The anchor:
     that seq has another hash is an ``anchor`` problem. A writer that finds the
     log behind its anchor says so in its record (``anchor_gap``), so appending
     does not hide the removal. Without a key, whoever can rewrite the log can
-    rewrite the anchor too: keep it elsewhere or set a key.
+    rewrite the anchor too: keep it elsewhere or set a key. Each record names the
+    anchor kept beside it (``anchored``), so an anchor deleted with the newest
+    records is reported too.
+
+Receipts:
+    After every append the writer also keeps a receipt of the newest record outside
+    the log's folder (`audit.receipt`, in its user's state folder), so a log and its
+    anchor rolled back together, a chain swapped for another and a replica's chain
+    deleted whole are reported by `verify_chain` and `verify_replicas`.
 
 Rotation:
     With ``max_bytes`` and ``backups`` both above zero, a file that would grow past
@@ -72,7 +80,8 @@ Replicas:
 
 Modules: `log` (the writer, `AuditLog`), `replica` (per-replica chains), `chain`
 (hashes, the tail), `verify` (`verify_chain`), `spill` (spill files), `anchor` (the
-sidecar), `record` (what a record holds).
+sidecar), `receipt` (the anchor's copy outside the folder), `record` (what a record
+holds).
 
 Example:
     >>> import tempfile, pathlib

@@ -34,9 +34,16 @@ class Anchor:
     hash: str
 
 
-def write_anchor(path: Path, seq: int, last_hash: str, key: bytes | None, fsync: bool) -> None:
-    """Replace the anchor at `path` atomically (write a temporary file, then rename it)."""
+def write_anchor(
+    path: Path, seq: int, last_hash: str, key: bytes | None, fsync: bool, log: str | None = None
+) -> None:
+    """Replace the anchor at `path` atomically (write a temporary file, then rename it).
+
+    `log` (a receipt's) names the log it stands for, signed with the rest.
+    """
     body: dict[str, object] = {"version": 1, "seq": seq, "hash": last_hash}
+    if log is not None:
+        body["log"] = log
     if key:
         body["mac"] = _mac(body, key)
     temporary = path.with_name(path.name + ".tmp")

@@ -16,6 +16,7 @@ from filelock import FileLock
 from filelock import Timeout as LockTimeout
 
 from langchain_reliable.audit.anchor import anchor_path, read_anchor, write_anchor
+from langchain_reliable.audit.receipt import receipt_path
 from langchain_reliable.audit.chain import GENESIS, Tail, as_key, canonical, read_tail, record_hash
 from langchain_reliable.audit.record import build_record, model_name
 from langchain_reliable.audit.spill import read_spill, spill_files, write_spill
@@ -226,7 +227,20 @@ class AuditLog:
             write_anchor(
                 self.anchor_path, tail.record["seq"], tail.record["hash"], self.key, self.fsync
             )
+            self._write_receipt(tail.record)
         return folded
+
+    def _write_receipt(self, record: dict[str, Any]) -> None:
+        """Keep the newest record's seq and hash outside the log's folder (`audit.receipt`)."""
+        where = receipt_path(self.path)
+        if where is None:
+            return
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            log = str(self.path.resolve())
+            write_anchor(where, record["seq"], record["hash"], self.key, self.fsync, log)
+        except OSError as exc:
+            logger.error("audit log: receipt %s not written: %s", where, exc)
 
     def _append_one(self, record: dict[str, Any], tail: Tail, gap: Any) -> Tail:
         """Append one record after `tail` (rotating first if due); returns the new tail."""
@@ -261,6 +275,8 @@ class AuditLog:
         record = dict(record)
         if starts_file:
             record["starts_file"] = True
+        if self.anchor_path == anchor_path(self.path):  # kept beside it: missing, it was removed
+            record["anchored"] = self.anchor_path.name
         record["hash_alg"] = "hmac-sha256" if self.key else "sha256"
         record["hash"] = record_hash(record, self.key)
         return (canonical(record) + "\n").encode("utf-8"), record
@@ -271,6 +287,10 @@ class AuditLog:
             return None
         anchor, why = read_anchor(self.anchor_path, self.key)
         log_seq = tail.record["seq"] if tail.record else 0
+        receipt = receipt_path(self.path)
+        kept, _ = read_anchor(receipt, self.key) if receipt is not None else (None, "")
+        if kept is not None and (anchor is None or kept.seq > anchor.seq):
+            anchor, why = kept, ""  # the log and its anchor were rolled back or removed
         if anchor is None:
             return {"log_seq": log_seq, "reason": why} if why else None
         if log_seq < anchor.seq:

@@ -40,7 +40,8 @@ from typing import Any
 
 from langchain_reliable.audit.chain import json_objects
 from langchain_reliable.audit.log import AuditLog
-from langchain_reliable.audit.verify import TAMPERED, ChainCheck, Problem, verify_chain
+from langchain_reliable.audit.receipt import receipted_logs
+from langchain_reliable.audit.verify import ANCHOR, TAMPERED, ChainCheck, Problem, verify_chain
 
 ENV_REPLICA_ID = "RELIABLE_RAG_REPLICA_ID"
 """Environment variable naming this replica (default ``<hostname>-<pid>``)."""
@@ -153,13 +154,17 @@ def chain_files(live: Path) -> list[Path]:
 
 
 def verify_replicas(
-    paths: Sequence[str | os.PathLike[str]], *, key: bytes | str | None = None
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    key: bytes | str | None = None,
+    receipt: bool = True,
 ) -> ReplicaSetCheck:
     """Check a set of per-replica chains as a whole.
 
     Args:
         paths: folders (every ``*.jsonl`` chain in them) and/or live chain files.
         key: the HMAC key the replicas write with, if any (one for the set).
+        receipt: compare each chain with its writer's receipt too (`audit.receipt`).
 
     Returns:
         A `ReplicaSetCheck`: every chain's own check, the totals, and problems of
@@ -172,7 +177,7 @@ def verify_replicas(
     owners: dict[str, str] = {}
     for live in live_logs(paths):
         files = chain_files(live)
-        check = verify_chain(files, key=key)
+        check = verify_chain(files, key=key, receipt=receipt)
         replicas = _replicas_in(files)
         if len(replicas) > 1:
             problems.append(
@@ -202,6 +207,16 @@ def verify_replicas(
                     file=str(folder),
                 )
             )
+        for log, seq in sorted(receipted_logs(folder).items()) if receipt else ():
+            if not log.exists():
+                problems.append(
+                    Problem(
+                        ANCHOR,
+                        f"the chain {log.name} is gone but its writer's receipt says {seq} "
+                        "records: the chain was deleted",
+                        file=str(log),
+                    )
+                )
     if not chains:
         problems.append(Problem(TAMPERED, "no audit chain found"))
     chains.sort(key=lambda chain: chain.replica)

@@ -19,6 +19,7 @@ from typing import Any
 
 from langchain_reliable.audit.anchor import Anchor, anchor_path, read_anchor
 from langchain_reliable.audit.chain import GENESIS, as_key, parse_record, record_hash
+from langchain_reliable.audit.receipt import receipt_path
 from langchain_reliable.audit.spill import read_spill, spill_files, unfinished_spills
 
 DAMAGED = "damaged"
@@ -80,6 +81,7 @@ def verify_chain(
     prev_hash: str | None = None,
     anchor: str | os.PathLike[str] | bool | None = None,
     spills: bool = True,
+    receipt: bool = True,
 ) -> ChainCheck:
     """Check the hash chain of one log file, or of rotated files given oldest first.
 
@@ -93,9 +95,12 @@ def verify_chain(
         path: a file, or a sequence of files oldest first.
         key: the HMAC key the log was written with, if any.
         prev_hash: expected ``prev_hash`` of the first record.
-        anchor: the anchor file; None uses ``<log>.anchor`` when it exists, False
-            skips it; a path given must exist.
+        anchor: the anchor file; None uses ``<log>.anchor`` (missing while the log's
+            records say their writer kept it: a problem), False skips it; a path
+            given must exist.
         spills: also read the live file's spill files.
+        receipt: also compare with the writer's receipt kept outside the log's
+            folder (`audit.receipt`), where there is one.
 
     Returns:
         A `ChainCheck` naming every problem with its line and why.
@@ -109,12 +114,25 @@ def verify_chain(
     problems: list[Problem] = []
     notes: list[str] = []
     found, anchored = _anchor(live, anchor, keyb, problems, notes)
-    state = _State(prev=prev_hash, anchor_seq=found.seq if found else None)
+    kept, kept_at = _receipt(live, receipt, keyb, notes)
+    wanted = {a.seq for a in (found, kept) if a is not None}
+    state = _State(prev=prev_hash, wanted=wanted)
     for file in paths:
         name = str(file) if len(paths) > 1 else None
         _verify_file(file, keyb, state, lambda p, n=name: problems.append(_named(p, n)))
     if found is not None:
         _compare_anchor(found, state, anchored, problems, notes)
+    elif anchor in (None, True) and _anchor_removed(live, state.anchored):
+        problems.append(
+            Problem(
+                ANCHOR,
+                f"the anchor {anchored} is missing though the log's writer keeps one: "
+                "the newest records may have been removed with it",
+                file=str(anchored),
+            )
+        )
+    if kept is not None:
+        _compare_anchor(kept, state, kept_at, problems, notes, name="receipt")
     pending = _spills(live, keyb, problems, notes) if spills else 0
     return _result(problems, state.records, state.prev, state.seq, pending, notes, len(paths))
 
@@ -124,8 +142,9 @@ class _State:
     prev: str | None = None
     seq: int | None = None
     records: int = 0
-    anchor_seq: int | None = None
-    hash_at_anchor: str | None = None
+    wanted: set[int] = field(default_factory=set)  # seqs an anchor or receipt names
+    hashes: dict[int, str] = field(default_factory=dict)  # their records' hashes
+    anchored: str | None = None  # the anchor's file name the newest record says is kept
 
 
 def _verify_file(path: Path, key: bytes | None, state: _State, report: Any) -> None:
@@ -145,8 +164,10 @@ def _verify_file(path: Path, key: bytes | None, state: _State, report: Any) -> N
                 report(Problem(TAMPERED, reason, number))
             first = False
             state.prev, state.seq = record["hash"], record["seq"]
-            if state.seq == state.anchor_seq:
-                state.hash_at_anchor = state.prev
+            kept = record.get("anchored")
+            state.anchored = kept if isinstance(kept, str) else None
+            if state.seq in state.wanted:
+                state.hashes[state.seq] = state.prev
 
 
 def _why_not_record(raw: bytes) -> str:
@@ -226,8 +247,32 @@ def _anchor(
     return found, where
 
 
+def _anchor_removed(live: Path, kept: str | None) -> bool:
+    """Whether the anchor the newest record names is gone (a rotated file's newest record
+    names the live log's anchor, which stays beside it)."""
+    return kept is not None and not live.with_name(kept).exists()
+
+
+def _receipt(
+    live: Path, wanted: bool, key: bytes | None, notes: list[str]
+) -> tuple[Anchor | None, Path | None]:
+    """The writer's receipt of `live` (`audit.receipt`), where one is kept and readable."""
+    where = receipt_path(live) if wanted else None
+    if where is None or not where.exists():
+        return None, where
+    found, why = read_anchor(where, key)
+    if found is None:
+        notes.append(f"receipt {where} not read: {why}")
+    return found, where
+
+
 def _compare_anchor(
-    found: Anchor, state: _State, where: Path | None, problems: list[Problem], notes: list[str]
+    found: Anchor,
+    state: _State,
+    where: Path | None,
+    problems: list[Problem],
+    notes: list[str],
+    name: str = "anchor",
 ) -> None:
     last = state.seq or 0
     if last < found.seq:
@@ -235,18 +280,18 @@ def _compare_anchor(
         problems.append(
             Problem(
                 ANCHOR,
-                f"{what} but its anchor says {found.seq}: "
-                "the newest records were removed or the file emptied",
+                f"{what} but its {name} says {found.seq}: "
+                "the newest records were removed, the file emptied or rolled back",
                 file=str(where),
             )
         )
-    elif found.seq and state.hash_at_anchor != found.hash:
+    elif found.seq and state.hashes.get(found.seq) != found.hash:
         problems.append(
             Problem(
-                ANCHOR, f"record seq {found.seq} does not match the anchor's hash", file=str(where)
+                ANCHOR, f"record seq {found.seq} does not match the {name}'s hash", file=str(where)
             )
         )
-    elif last > found.seq:
+    elif last > found.seq and name == "anchor":
         notes.append(
             f"the log is {last - found.seq} record(s) ahead of its anchor (a writer stopped)"
         )

@@ -109,7 +109,7 @@ def run_replicas(args: argparse.Namespace) -> int:
     if args.rotated or args.anchor:
         raise UsageError("--rotated and --anchor check one chain; replica chains find their own")
     try:
-        result = verify_replicas(args.log, key=_key(args))
+        result = verify_replicas(args.log, key=_key(args), receipt=not args.no_receipt)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     for chain in result.chains:
@@ -144,7 +144,12 @@ def run(args: argparse.Namespace) -> int:
         return run_replicas(args)
     files = _log_files(args.log, args.rotated)
     key = _key(args)
-    check = verify_chain(files if len(files) > 1 else files[0], key=key, anchor=args.anchor or None)
+    check = verify_chain(
+        files if len(files) > 1 else files[0],
+        key=key,
+        anchor=args.anchor or None,
+        receipt=not args.no_receipt,
+    )
     where = f"{len(files)} files" if len(files) > 1 else str(files[0])
     for note in check.notes:
         print(f"note: {note}")
@@ -253,6 +258,11 @@ def add(sub: Subparsers) -> None:
         default=None,
         metavar="PATH",
         help="the anchor file, if not LOG.anchor beside the live LOG (it must exist)",
+    )
+    verify.add_argument(
+        "--no-receipt",
+        action="store_true",
+        help="do not compare with the writer's receipt kept outside the log's folder",
     )
     verify.add_argument(
         "--witness",

@@ -27,9 +27,7 @@ from tests.integration_tests._servers import (
 from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
 from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
 from tests.unit_tests.test_attacks_round3 import RIDERS
-from tests.unit_tests.test_attacks_evidence import ATTACKS as ATTACK_TURNS
-from tests.unit_tests.test_attacks_evidence import CONTROLS as CONTROL_TURNS
-from tests.unit_tests.test_attacks_evidence import FOUND, HISTORY, NOTHING_FOUND
+from tests.unit_tests.test_attacks_evidence import FOUND, HISTORY, NOTHING_FOUND, PAIRS
 from tests.unit_tests.test_attacks_evidence import GROUNDED as EVIDENCE_CASES
 from tests.unit_tests.test_attacks_evidence import PASSAGES as EVIDENCE_PASSAGES
 
@@ -374,11 +372,7 @@ def test_a_claim_no_passage_speaks_of_is_unsupported_over_http(server, attack, c
         _returned(http, {"answer": control, "passages": EVIDENCE_PASSAGES})
 
 
-@pytest.mark.parametrize(
-    ("attack", "control"),
-    list(zip(ATTACK_TURNS, CONTROL_TURNS, strict=True)),
-    ids=[t[0][:30] for t in ATTACK_TURNS],
-)
+@pytest.mark.parametrize(("attack", "control"), PAIRS)
 def test_a_reply_to_the_last_turn_of_a_history_over_http(server, attack, control):
     with client(server) as http:
         for (last, reply, _), shown in ((attack, False), (control, True)):

@@ -177,8 +177,9 @@ def test_deleted_last_record_is_detected(tmp_path, key):
     path.write_text("".join(lines(path)[:-1]), "utf-8")
     check = verify_chain(path, key=key)
     assert not check.ok
-    assert [p.kind for p in check.problems] == [ANCHOR]
+    assert [p.kind for p in check.problems] == [ANCHOR, ANCHOR]  # the anchor, the receipt
     assert "ends at seq 4" in check.reason and "anchor says 5" in check.reason
+    assert "receipt says 5" in check.problems[1].reason
 
 
 @pytest.mark.parametrize("key", [None, "s3cret"])
@@ -188,7 +189,7 @@ def test_emptied_file_is_detected(tmp_path, key):
     decide(log, 3)
     path.write_bytes(b"")
     check = verify_chain(path, key=key)
-    assert [p.kind for p in check.problems] == [ANCHOR]
+    assert [p.kind for p in check.problems] == [ANCHOR, ANCHOR]  # the anchor, the receipt
     assert "no records" in check.reason
     decide(log, 1, "new")  # a writer does not paper over it: its record says so
     check = verify_chain(path, key=key)
@@ -225,9 +226,10 @@ def test_anchor_without_key_and_elsewhere(tmp_path):
     assert "mac" not in json.loads(elsewhere.read_text("utf-8"))
     assert verify_chain(path, anchor=elsewhere).ok
     path.write_text("".join(lines(path)[:-2]), "utf-8")
-    assert verify_chain(path).ok  # no anchor beside it: cannot tell (a note says so)
-    assert verify_chain(path).notes
-    check = verify_chain(path, anchor=elsewhere)
+    assert verify_chain(path, receipt=False).ok  # no anchor beside it: cannot tell (a note)
+    assert verify_chain(path, receipt=False).notes
+    assert "receipt says 3" in verify_chain(path).reason  # the receipt kept elsewhere tells
+    check = verify_chain(path, anchor=elsewhere, receipt=False)
     assert [p.kind for p in check.problems] == [ANCHOR]
     check = verify_chain(path, anchor=tmp_path / "missing.anchor")
     assert "missing" in check.reason

@@ -28,7 +28,8 @@ def test_the_newest_record_and_the_anchor_deleted_are_caught_by_the_witness(tmp_
     path.write_text("".join(_lines(path)[:-1]), "utf-8")
     Path(f"{path}.anchor").unlink()
     capsys.readouterr()
-    assert main(["audit", "verify", str(path)]) == EXIT_OK  # alone, the cut is invisible
+    assert main(["audit", "verify", str(path)]) == EXIT_NOT_VERIFIED  # the anchor is gone
+    assert "missing though the log's writer keeps one" in capsys.readouterr().out
     assert main(["audit", "verify", str(path), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
     assert "witnessed with 3 records, has 2" in capsys.readouterr().out
     assert main(["audit", "verify", str(path), "--expect-count", "3"]) == EXIT_NOT_VERIFIED
@@ -44,7 +45,8 @@ def test_a_log_rolled_back_with_its_anchor_is_caught(tmp_path, capsys):
     head = json.loads(_lines(path)[-1])["hash"]
     shutil.copy(tmp_path / "old.jsonl", path)  # roll both back to the earlier copy
     shutil.copy(tmp_path / "old.anchor", f"{path}.anchor")
-    assert main(["audit", "verify", str(path)]) == EXIT_OK  # it still verifies on its own
+    assert main(["audit", "verify", str(path)]) == EXIT_NOT_VERIFIED  # the receipt says 4
+    assert main(["audit", "verify", str(path), "--no-receipt"]) == EXIT_OK  # alone: unseen
     args = ["audit", "verify", str(path), "--expect-count", "4", "--expect-head", head]
     capsys.readouterr()
     assert main(args) == EXIT_NOT_VERIFIED
@@ -78,7 +80,9 @@ def test_a_replica_chain_deleted_from_the_shared_folder_is_reported(tmp_path, ca
     assert main(["audit", "verify", str(folder)]) == EXIT_NOT_VERIFIED  # the registry names r2
     assert "'r2' is in" in capsys.readouterr().out
     (folder / "replicas.txt").write_text("r1\n", "utf-8")  # the registry edited too
-    assert main(["audit", "verify", str(folder)]) == EXIT_OK
+    assert main(["audit", "verify", str(folder)]) == EXIT_NOT_VERIFIED  # the receipt tells
+    assert "audit-r2.jsonl is gone but its writer's receipt says 1" in capsys.readouterr().out
+    assert main(["audit", "verify", str(folder), "--no-receipt"]) == EXIT_OK  # alone: unseen
     assert main(["audit", "verify", str(folder), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
     assert "chain 'r2': witnessed with 1 records, gone" in capsys.readouterr().out
 
@@ -128,7 +132,8 @@ def test_a_replica_chain_swapped_for_another_is_caught(tmp_path, capsys):
     _write(replica_log(other, "r1"), 2)  # the same replica id, another history
     for file in other.glob("audit-r1.jsonl*"):
         file.replace(folder / file.name)
-    assert main(["audit", "verify", str(folder)]) == EXIT_OK  # it verifies on its own
+    assert main(["audit", "verify", str(folder)]) == EXIT_NOT_VERIFIED  # not the receipt's
+    assert main(["audit", "verify", str(folder), "--no-receipt"]) == EXIT_OK  # alone: unseen
     capsys.readouterr()
     assert main(["audit", "verify", str(folder), "--witness", str(witness)]) == EXIT_NOT_VERIFIED
     assert "rewritten" in capsys.readouterr().out
