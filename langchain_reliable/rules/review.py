@@ -34,7 +34,7 @@ from typing import Any
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
 from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
-from langchain_reliable.rules.content import OtherUnit, UnborneContent
+from langchain_reliable.rules.content import OppositeSense, OtherUnit, UnborneContent
 from langchain_reliable.rules.facts import (
     BoundNotBorneOut,
     ConflictingNumber,
@@ -61,8 +61,8 @@ from langchain_reliable.rules.meaning import (
     SwappedRoles,
     SwappedSubject,
 )
-from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.rules.reading import as_read
+from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 
 __all__ = ["DEFAULT_RULES", "Rules"]
@@ -92,6 +92,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
     SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
     OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
+    OppositeSense(),  # a word of opposite sense in the sentence's place (WordNet's antonyms)
     UnborneContent(),  # a word nothing in the passages bears out, unless the model does
 )
 """The rules every verifier runs, in order: the first finding wins."""
@@ -167,17 +168,22 @@ class Rules:
     ) -> list[dict[int, Finding | None]]:
         """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
 
-        Only claims judged `supported` are asked; without a model, nothing is found.
+        Only claims judged `supported` are asked, and only by a rule no earlier rule
+        pre-empts (a claim another rule vetoes first never loads the model); without a
+        model, nothing is found.
         """
         read: list[dict[int, Finding | None]] = [{} for _ in facts]
         asked: list[tuple[int, int, Any]] = []
         if model is None:
             return read
-        for at, rule in enumerate(self.rules):
-            if not isinstance(rule, ModelRule):
+        for c, (claim, verdict) in enumerate(zip(facts, verdicts, strict=True)):
+            if verdict.label != "supported":
                 continue
-            for c, (claim, verdict) in enumerate(zip(facts, verdicts, strict=True)):
-                if verdict.label == "supported" and (question := rule.asks(claim)) is not None:
+            for at, rule in enumerate(self.rules):
+                if not isinstance(rule, ModelRule):
+                    if rule.applies(claim) is not None:
+                        break  # this rule decides the claim before any later one
+                elif (question := rule.asks(claim)) is not None:
                     asked.append((at, c, question))
         if not asked:
             return read
@@ -242,3 +248,5 @@ class Rules:
         ]
         head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
         return [*head, *rest][:3]
+
+

@@ -18,12 +18,20 @@ reads the claim against its best windows of the passages. The verdict rests on:
    (`rules.meaning`), an unstated qualifier or a swapped word the model does not vouch
    for vetoes `supported` with a readable reason.
 
-The score is a logistic stack of the log-odds of 1 (both probabilities) and 2, fitted
-on development data by `scripts/entailment_calibrate.py` (`EntailmentModel.support`);
-the default `supported_at` is the threshold chosen there. A claim the model reads as
-contradicted (P(contradiction) at least 0.6 and above P(entailment), score under the
-threshold) is `contradicted`, with the window as quote. `entailment=False` (the verifier
-spec `"lexical"`) is the lexical verifier alone (`supported_at` 0.65).
+The model runs only where it can change a verdict (a cascade): each claim's lexical
+support is first calibrated alone (`EntailmentModel.lexical_support`); a claim scoring
+outside the model's uncertain `band`, or vetoed by a rule, is decided without the model,
+and only the claims inside the band (plus a claim that would pass with a swapped word,
+`rules.swaps`) are read, in one batch per answer. Inside the band the score is a
+logistic stack of the log-odds of 1 (both probabilities) and 2
+(`EntailmentModel.support`), kept inside the band: the model moves a claim only there.
+The stack, the lexical calibration, the band and the default `supported_at` are fitted
+on development data by `scripts/entailment_calibrate.py`, each file left out for the
+figures. A claim the model reads as contradicted (P(contradiction) at least 0.6 and
+above P(entailment), score under the threshold) is `contradicted`, with the window as
+quote. Every reason says whether the model was consulted. `entailment=False` (the
+verifier spec `"lexical"`) is the lexical verifier alone (`supported_at` 0.65);
+`band=(0, 1)` has the model read every claim.
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
@@ -43,10 +51,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_reliable.entailment import Entailment, EntailmentModel, default_entailment_model
+from langchain_reliable.entailment import Entailment, EntailmentReader, default_entailment_model
 from langchain_reliable.evidence import EvidenceSelector, clamp_score
-from langchain_reliable.rules import ClaimFacts, EmbeddedEntailment, MeaningRule, Rule, Rules
-from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Label, Passage
+from langchain_reliable.rules import (
+    ClaimFacts,
+    EmbeddedEntailment,
+    MeaningRule,
+    ModelRule,
+    Rule,
+    Rules,
+)
+from langchain_reliable.schemas import (
+    Claim,
+    ClaimVerdict,
+    Evidence,
+    Label,
+    Passage,
+    passage_name,
+)
+from langchain_reliable.text import content_stems, split_passage_sentences
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, SupportScorer
 
@@ -76,7 +99,10 @@ class LocalVerifier(BlockingVerifier):
         rules: The rules run after judging (`Rules` or a list of `Rule`s); default
             `rules.DEFAULT_RULES`.
         entailment: The entailment model: `True` (default) the shipped one, an
-            `EntailmentModel` of your own, or `False` for the lexical verifier alone.
+            `EntailmentModel` of your own (or any `EntailmentReader`), or `False` for
+            the lexical verifier alone.
+        band: `(low, high)` of the lexically calibrated score inside which the model
+            reads a claim; default: the model's calibrated band (`(0, 1)`: every claim).
 
     Example:
         ```python
@@ -100,12 +126,22 @@ class LocalVerifier(BlockingVerifier):
         scorer: SupportScorer | None = None,
         selector: EvidenceSelector | None = None,
         meaning_checks: bool = True,
-        entailment: EntailmentModel | bool = True,
+        entailment: EntailmentReader | bool = True,
+        band: tuple[float, float] | None = None,
         rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         if entailment is True:
             entailment = default_entailment_model()
-        self.entailment: EntailmentModel | None = entailment or None
+        if entailment is not False and not isinstance(entailment, EntailmentReader):
+            raise TypeError(
+                "entailment must be True, False or an EntailmentReader (judge, support, "
+                f"lexical_support, threshold, band), got {type(entailment).__name__}"
+            )
+        self.entailment: EntailmentReader | None = entailment or None
+        low, high = band or (self.entailment.band if self.entailment else (0.0, 1.0))
+        if not 0.0 <= low <= high <= 1.0:
+            raise ValueError(f"band must satisfy 0 <= low <= high <= 1, got {(low, high)!r}")
+        self.band = (float(low), float(high))
         if supported_at is None:
             supported_at = self.entailment.threshold if self.entailment else 0.65
         if unsupported_below is None:
@@ -161,44 +197,70 @@ class LocalVerifier(BlockingVerifier):
     def _judge_explained(
         self, claims: list[Claim], passages: list[Passage]
     ) -> list[tuple[ClaimVerdict, ClaimFeatures]]:
-        """The judging step: scores and labels before the rules (the template applies them)."""
+        """The judging step: scores and labels before the rules (the template applies them).
+
+        The lexical evidence scores every claim; the entailment model reads, in one
+        batch, only the claims `asks_model` picks.
+        """
         facts = self.rules.answer(passages).claims(claims)
+        features = [_features(f) for f in facts]
+        lexical = [clamp_score(float(self.scorer(x))) for x in features]
+        alone = lexical
         read: list[Entailment | None] = [None] * len(claims)
         if self.entailment is not None:
-            read = list(self.entailment.judge([c.text for c in claims], [p.text for p in passages]))
+            alone = [clamp_score(self.entailment.lexical_support(x)) for x in lexical]
+            asked = [i for i, f in enumerate(facts) if self.asks_model(f, alone[i])]
+            if asked:
+                texts = [claims[i].text for i in asked]
+                got = self.entailment.judge(texts, [p.text for p in passages])
+                for i, e in zip(asked, got, strict=True):
+                    read[i] = e
         return [
-            self._verdict(c, f, e, passages) for c, f, e in zip(claims, facts, read, strict=True)
+            self._verdict(*row, passages)
+            for row in zip(claims, facts, features, lexical, alone, read, strict=True)
         ]
+
+    def in_band(self, score: float) -> bool:
+        """Whether a lexically calibrated score is one the lexical evidence cannot decide."""
+        low, high = self.band
+        return low <= score < high
+
+    def asks_model(self, facts: ClaimFacts, alone: float) -> bool:
+        """Whether the entailment model must read a claim whose lexical score is `alone`.
+
+        It must inside the band, and where the claim would pass with a swapped word
+        (`rules.swaps`); never where a rule vetoes the claim.
+        """
+        if self.entailment is None:
+            return False
+        wanted = self.in_band(alone) or (
+            alone >= self.supported_at and self._model_rule_asks(facts)
+        )
+        return wanted and self.rules.first_finding(facts) is None
+
+    def _model_rule_asks(self, facts: ClaimFacts) -> bool:
+        """Whether a rule needing the model (a swapped word, `rules.swaps`) asks about a claim."""
+        return any(r.asks(facts) is not None for r in self.rules.rules if isinstance(r, ModelRule))
 
     def _verdict(
         self,
         claim: Claim,
         facts: ClaimFacts,
+        features: ClaimFeatures,
+        lexical: float,
+        alone: float,
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
-        ctx, anchor, cosine = facts.ctx, facts.anchor, facts.cosine
-        missing_numbers, conflict = facts.numbers
-        features = ClaimFeatures(
-            similarity=clamp_score(float(cosine.max())),
-            coverage_best=float(facts.coverage.max()),
-            coverage_context=_share(facts.stems, ctx.stems),
-            missing_numbers=len(missing_numbers),
-            missing_names=len(facts.missing_names),
-            number_conflict=conflict is not None,
-            negation_flip=facts.negation_flip,
-            novel_words=sum(s not in ctx.stems for s in facts.stems),
-            weighted_coverage=ctx.weighted_share(facts.stems),
-            bigram_coverage=ctx.bigram_share(facts.stems),
-            anchor_similarity=clamp_score(float(cosine[anchor])),
-            claim_words=len(facts.stems),
-        )
-        score = clamp_score(float(self.scorer(features)))
-        where, signals = facts.where, _signals(features, facts.surface, ctx.stems)
+        score = alone
+        where, signals = facts.where, _signals(features, facts.surface, facts.ctx.stems)
         window: Evidence | None = None
+        note = self._model_note(alone, read)
         if read is not None and self.entailment is not None:
-            score = clamp_score(self.entailment.support(read.entailed, score, read.contradicted))
-            window = _window(passages, read.passage, read.span, read.entailed)
+            window = _window(passages, read.passage, read.span, read.entailed, claim.text)
+            if self.in_band(alone):  # the model moves a claim only inside the band
+                stacked = self.entailment.support(read.entailed, lexical, read.contradicted)
+                score = min(max(clamp_score(stacked), self.band[0]), self.band[1])
 
         evidence = list(facts.found.evidence)
         if (
@@ -208,21 +270,27 @@ class LocalVerifier(BlockingVerifier):
             and read.contradicted > read.entailed
         ):
             label: Label = "contradicted"
-            window = _window(passages, *read.against, read.contradicted)
+            window = _window(passages, *read.against, read.contradicted, claim.text)
             reason = (
-                f"the entailment model reads passage {window.passage} as stating otherwise "
+                f"the entailment model reads {passage_name(window.passage, window.passage_id)} "
+                "as stating otherwise "
                 f"(P(contradiction) {read.contradicted:.2f})"
             )
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
-            label = "supported"
-            reason = f"supported by {where}: {signals}"
-            if read is not None:
-                reason += f"; entailment model P(entailed) {read.entailed:.2f}"
+            label, reason = "supported", f"supported by {where}: {signals}{note}"
+            if read is not None and read.entailed < self.supported_at:  # say why it passed
+                reason += (
+                    f" (below the bar {self.supported_at:.2f}; the lexical evidence, score "
+                    f"{alone:.2f}, outweighs it)"
+                )
         elif score < self.unsupported_below:
-            label, reason = "unsupported", f"weak support: {signals}"
+            label, reason = "unsupported", f"weak support: {signals}{note}"
         else:
-            label, reason = "uncertain", f"partial support from {where}: {signals}"
+            label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
+        if label == "supported":  # it rests on the sentence its reason names
+            unit = facts.found.units[facts.anchor]
+            window = EvidenceSelector.as_evidence(unit, float(facts.cosine[facts.anchor]))
         if window is not None:
             evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
         if facts.negation_flip and label != "contradicted":
@@ -237,14 +305,53 @@ class LocalVerifier(BlockingVerifier):
         )
         return verdict, features
 
+    def _model_note(self, alone: float, read: Entailment | None) -> str:
+        """What the reason says of the entailment model: consulted or not, and why."""
+        if self.entailment is None:
+            return ""
+        band = f"{self.band[0]:.2f}-{self.band[1]:.2f}"
+        if read is None:
+            return f"; entailment model not consulted (lexical score {alone:.2f} outside {band})"
+        why = f"lexical score {alone:.2f} inside {band}" if self.in_band(alone) else "swapped word"
+        return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
 
-def _window(passages: list[Passage], at: int, span: tuple[int, int], score: float) -> Evidence:
-    """The window the entailment model read, quoted verbatim from its passage."""
+
+def _features(facts: ClaimFacts) -> ClaimFeatures:
+    """The lexical evidence of a claim, as the scorer reads it."""
+    ctx, anchor, cosine = facts.ctx, facts.anchor, facts.cosine
+    missing_numbers, conflict = facts.numbers
+    return ClaimFeatures(
+        similarity=clamp_score(float(cosine.max())),
+        coverage_best=float(facts.coverage.max()),
+        coverage_context=_share(facts.stems, ctx.stems),
+        missing_numbers=len(missing_numbers),
+        missing_names=len(facts.missing_names),
+        number_conflict=conflict is not None,
+        negation_flip=facts.negation_flip,
+        novel_words=sum(s not in ctx.stems for s in facts.stems),
+        weighted_coverage=ctx.weighted_share(facts.stems),
+        bigram_coverage=ctx.bigram_share(facts.stems),
+        anchor_similarity=clamp_score(float(cosine[anchor])),
+        claim_words=len(facts.stems),
+    )
+
+
+def _window(
+    passages: list[Passage], at: int, span: tuple[int, int], score: float, claim: str
+) -> Evidence:
+    """The sentence of the window the entailment model read that shares the most content
+    with `claim` (the first on a tie), quoted verbatim from its passage."""
     passage = passages[at]
+    window = passage.text[span[0] : span[1]]
+    wanted = set(content_stems(claim))
+    start, end = max(
+        split_passage_sentences(window) or [(0, len(window))],
+        key=lambda s: (len(wanted & set(content_stems(window[s[0] : s[1]]))), -s[0]),
+    )
     return Evidence(
         passage=passage.index,
         passage_id=passage.id,
-        quote=passage.text[span[0] : span[1]],
+        quote=window[start:end],
         score=round(clamp_score(score), 6),
     )
 
