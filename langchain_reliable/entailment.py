@@ -52,9 +52,9 @@ __all__ = [
     "Entailment",
     "EntailmentModel",
     "EntailmentReader",
+    "SharedReader",
     "default_entailment_model",
     "passage_windows",
-    "SharedReader",
     "rank_windows",
     "shared_reader",
 ]
@@ -299,8 +299,10 @@ class EntailmentModel:
 
 
 class SharedReader:
-    """One onnxruntime session and tokenizer for a model folder, loaded on first use,
-    and the probabilities of the pairs read so far, keyed by their content."""
+    """One onnxruntime session for a model folder, loaded on first use, and a pair cache.
+
+    The probabilities of the pairs read so far are kept, keyed by their content.
+    """
 
     def __init__(self, model_dir: Path, max_length: int, threads: int) -> None:
         self.model_dir, self.max_length, self.threads = model_dir, max_length, threads
@@ -329,10 +331,12 @@ class SharedReader:
             self._tokenizer = tokenizer
 
     def clear_cache(self) -> None:
+        """Forget the pairs read so far."""
         with self._cache_lock:
             self._cache.clear()
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Probabilities `[n, 3]` per (premise, claim); see `EntailmentModel.predict`."""
         out = np.zeros((len(pairs), 3), dtype=np.float64)
         keys = [_pair_key(p, c) for p, c in pairs]
         todo: dict[bytes, list[int]] = {}
