@@ -249,6 +249,28 @@ def test_its_control_with_its_words_found_is_supported(claim) -> None:
     assert out["decision"] == "return"
 
 
+@pytest.mark.parametrize(
+    ("attack", "control"), list(zip(NOTHING_FOUND, FOUND, strict=True)), ids=NOTHING_FOUND
+)
+def test_the_rag_graph_and_the_cli_count_a_claim_no_passage_speaks_of(attack, control, capsys):
+    from langchain_reliable.cli import main
+
+    for answer, is_control in ((attack, False), (control, True)):
+        model = ScriptedChatModel([answer] * 3)
+        rag = create_reliable_rag(model, PASSAGES, k=3, max_retries=0)
+        out = rag.invoke({"question": "What do these drugs do?"})
+        argv = ["verify", "--answer", answer, "--json"]
+        for text in PASSAGES:
+            argv += ["--passage", text]
+        code = main(argv)
+        printed = json.loads(capsys.readouterr().out)
+        if is_control:
+            assert out["decision"] == "return" and code == 0, out["report"].claims
+            continue
+        assert out["decision"] != "return" and out["report"].hallucination_rate == 1.0
+        assert [c["label"] for c in printed["claims"]] == ["unsupported"] and code != 0
+
+
 _READING = re.compile(r"P\(entailed\) ([0-9.]+)")
 
 
