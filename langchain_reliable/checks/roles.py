@@ -31,7 +31,7 @@ from langchain_reliable.text import STOPWORDS, stem
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_PRONOUN_SUBJECT = re.compile(r"\W*(?:it|its|they|their|he|his|she|her|this|these)\b", re.I)
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:it|they|he|she)\b(?!['’])", re.I)  # not "Its rival X"
 # Words whose change between two names turns a relation around ("A acquired B" /
 # "B was acquired by A", "capital of B" / "B's capital").
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])

@@ -20,6 +20,7 @@ from typing import Any
 from langchain_reliable.checks.bounds import bounded_quantities
 from langchain_reliable.checks.frequency import frequencies
 from langchain_reliable.checks.negation import sentential_negation
+from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS
 from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.checks.units import per_unit_conflict
@@ -28,7 +29,7 @@ from langchain_reliable.rules.base import Finding, ModelRule, Rule
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT
 from langchain_reliable.text import stem, tokenize
 
-__all__ = ["CONTENT_VOUCHED_AT", "OtherUnit", "UnborneContent"]
+__all__ = ["CONTENT_VOUCHED_AT", "OppositeSense", "OtherUnit", "UnborneContent"]
 
 CONTENT_VOUCHED_AT = SWAP_VOUCHED_AT
 """Least P(entailed) by which the entailment model bears out words no passage says (the
@@ -71,6 +72,30 @@ class OtherUnit(Rule):
             return None
         return self.finding(
             "unsupported", f"the claim says '{found[0]}' where {claim.where} says '{found[1]}'"
+        )
+
+
+class OppositeSense(Rule):
+    """A word of opposite sense in the place where its sentence says the other (WordNet).
+
+    "elevates" where the sentence says "lowers", "a full stomach" where it says "an
+    empty stomach" (`checks.opposites`). A claim negated where the sentence is not (or
+    the reverse) may say the same thing with the opposite word: not read.
+    """
+
+    name = "opposite_sense"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted where the sentence is clearly the claim's, else unsupported."""
+        if claim.negation_flip:
+            return None
+        found = opposite_in_place(claim.text, claim.ctx.units[claim.anchor].text)
+        if found is None:
+            return None
+        label = "contradicted" if claim.strong_anchor else "unsupported"
+        return self.finding(
+            label,
+            f"the claim says '{found[0]}' where {claim.where} says '{found[1]}', its opposite",
         )
 
 

@@ -381,8 +381,6 @@ ALL = [(kind, *case) for kind, cases in KINDS.items() for case in cases]
 # Cases the fast tier cannot decide, with why: (kind-name, "attack" or "control") -> reason.
 _MPNET = "needs the accurate tier (mpnet): "
 NEEDS_ACCURATE = {
-    ("content-elevates", "attack"): _MPNET + "MiniLM reads 'elevates' for 'lowers' as entailed "
-    "(P 0.80), and no packaged opposites lexicon lists the pair",
     ("content-advised", "attack"): _MPNET + "MiniLM reads 'advised' for 'contraindicated' as "
     "entailed (P 0.51)",
     ("content-swap_liver", "attack"): _MPNET + "MiniLM reads 'liver' for 'kidney' as "
