@@ -34,7 +34,8 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
-from langchain_reliable.text import content_stems, is_question, split_passage_sentences
+from langchain_reliable.grammar import is_question
+from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["NOTHING_FOUND", "ExtractiveAnswerer", "PromptAnswerer"]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_reliable.coverage import is_glue, is_yes_no_question, overlaps_any
+from langchain_reliable.coverage import overlaps_any
+from langchain_reliable.grammar import is_glue, is_yes_no_question
 from langchain_reliable.schemas import ClaimVerdict
 
 CANNOT_ANSWER = "I cannot answer this from the available sources."
@@ -31,7 +32,7 @@ def filter_answer(
     letter and a final stop. A supported span that overlaps the span of a claim not
     supported (a rider in a sentence, two claims a model mapped to one sentence) shows
     that claim's text too, so it is removed with it. Two kept claims with no removed
-    claim between them keep the text between them when it is glue (`coverage.is_glue`:
+    claim between them keep the text between them when it is glue (`grammar.is_glue`:
     "; ", ", and ", a list marker); any other text is dropped, so the result always
     passes `coverage.check_coverage`.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_reliable.coverage import last_question
+from langchain_reliable.grammar import last_question
 from langchain_reliable.text import content_stems
 
 _ASKS = re.compile(

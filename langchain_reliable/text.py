@@ -8,9 +8,8 @@
   on some inputs and the verdicts rest on how passages are cut, so both stay.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).
-- Sentence kinds: `is_question`, `is_pleasantry`, `is_meta`, `is_hedge`,
-  `is_abstention`, `is_lead_in`, `is_not_a_claim`; `normalise` is the form
-  they match on, `count_words` counts "1.5" and "mg/dL" as one word each.
+- Words: `WORD`, `normalise` (the form the answer's grammar matches on,
+  `langchain_reliable.grammar`), `count_words` counts "1.5" and "mg/dL" as one word each.
 
 Example:
     >>> content_stems("It is used to relieve the pain")
@@ -18,8 +17,6 @@ Example:
     >>> text = "Dr. Smith arrived. He left."
     >>> [text[a:b] for a, b in split_passage_sentences(text)]
     ['Dr. Smith arrived.', 'He left.']
-    >>> is_question("Is it safe?"), is_hedge("It depends."), is_abstention("I don't know.")
-    (True, True, True)
 
 """
 
@@ -30,20 +27,12 @@ from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
-    "HEDGES",
     "STOPWORDS",
     "WORD",
     "Span",
     "blank_line_breaks",
     "content_stems",
     "count_words",
-    "is_abstention",
-    "is_hedge",
-    "is_lead_in",
-    "is_meta",
-    "is_not_a_claim",
-    "is_pleasantry",
-    "is_question",
     "normalise",
     "split_passage_sentences",
     "stem",
@@ -295,79 +284,12 @@ def content_stems(text: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# Sentence kinds: what is not a factual claim
+# Words and their normal form
 # ---------------------------------------------------------------------------
 
 WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
 """A word or number, with inner apostrophes, dots, slashes and hyphens ("1.5", "mg/dL")."""
 
-# Whole units that carry no content (matched against the normalised unit).
-_PLEASANTRIES = [
-    r"(?:sure|certainly|of course|absolutely|okay|ok|yes|no|hi|hello|hey|great|good|thanks|"
-    r"thank you|you're welcome|no problem)(?: thing)?",
-    r"(?:great|good|excellent|interesting|nice) question",
-    r"(?:i )?hope (?:this|that|it) helps?\b.*",
-    r"(?:please )?(?:let me know|feel free|don't hesitate|do not hesitate)\b.*",
-    r"(?:i'm |i am |i'd be |i would be )?(?:happy|glad) to (?:help|assist|clarify|explain)\b.*",
-    r"thanks? (?:you )?for (?:asking|your question)\b.*",
-    r"good luck\b.*",
-    r"have a (?:great|nice|good) (?:day|one)\b.*",
-    r"(?:is there )?anything else\b.*",
-]
-_META = [
-    r"(?:here(?:'s| is| are)|below (?:is|are)|the following (?:is|are))\b.*",
-    r"(?:in summary|to summarize|to summarise|in short|in conclusion|to sum up|in brief|"
-    r"overall|summary|answer|short answer|key points?|details?|sources?|references?|notes?)",
-    r"let me (?:explain|summarize|summarise|break (?:it|this|that) down|walk you through|"
-    r"clarify|check|look)\b.*",
-    r"(?:i'll|i will|let's|let us) (?:explain|summarize|summarise|break|walk|look|go)\b.*",
-    r"(?:this|the above|my) (?:summary|answer|response|overview) (?:covers|captures|"
-    r"includes|highlights|provides|gives|focuses|summari[sz]es)\b.*",
-]
-HEDGES = [  # empty hedges ("It depends."), normalised; coverage builds its vocabulary from them
-    r"(?:it|that|this) (?:depends|varies)(?: on (?:the )?(?:situation|context|case|"
-    r"circumstances|individual|person))?",
-    r"(?:it's|it is|that's|that is) (?:hard|difficult|impossible|not easy) to (?:say|tell|know)",
-    r"(?:hard|difficult) to (?:say|tell)",
-    r"(?:maybe|perhaps|possibly|probably|not necessarily|it's possible|it is possible|"
-    r"it's complicated|it is complicated|who knows)",
-    r"(?:it's|it is|this is|that is|that's) (?:unclear|uncertain|not clear|not certain)",
-    r"(?:i think|i believe|i guess) so",
-]
-_SOURCES = (
-    r"(?:the |these |this )?(?:provided |given |retrieved |available |supplied )?"
-    r"(?:passages?|sources?|context|documents?|texts?|excerpts?|information|search results)"
-    r"(?: provided| given| above| available)?"
-)
-# Refusals and abstentions, matched at the start of the normalised unit.
-_ABSTENTIONS = [
-    r"i (?:do not|don't|did not|didn't) (?:know|have|find|see)\b",
-    r"i(?:'m| am) (?:not (?:sure|certain|able)|unsure|unable|sorry|afraid)\b",
-    r"i (?:cannot|can't|can not|could not|couldn't|was unable to|am unable to|"
-    r"was not able to)\b",
-    r"(?:sorry|unfortunately|regrettably),? (?:but )?i\b",
-    _SOURCES + r" (?:do|does|did) ?n(?:o|')t\b",
-    r"there (?:is|was|are|were) (?:no|not enough|insufficient|limited) (?:information|data|"
-    r"details?|evidence|mention)\b",
-    r"(?:no|not enough|insufficient) (?:information|data|details?|evidence)\b",
-    r"(?:it is|it's) (?:not possible|impossible|unclear|not clear|difficult|hard) to "
-    r"(?:say|determine|tell|know|answer)\b",
-    r"(?:this|that|the question|your question) (?:cannot|can't|can not) be answered\b",
-    r"i (?:have no|lack) (?:information|data|knowledge|access)\b",
-    r"as an ai\b",
-]
-# Abstentions anywhere in the unit: "The dose is not mentioned in the passages."
-_ABSTENTIONS_ANYWHERE = [
-    r"\bnot (?:mentioned|stated|specified|provided|covered|discussed|addressed|included|given|"
-    r"found) in " + _SOURCES + r"\b",
-    r"\bcannot be (?:determined|answered|found|inferred) (?:from|based on)\b",
-]
-
-_PLEASANTRY_RE = re.compile("|".join(f"(?:{p})" for p in _PLEASANTRIES))
-_META_RE = re.compile("|".join(f"(?:{p})" for p in _META))
-_HEDGE_RE = re.compile("|".join(f"(?:{p})" for p in HEDGES))
-_ABSTENTION_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS))
-_ABSTENTION_ANYWHERE_RE = re.compile("|".join(f"(?:{p})" for p in _ABSTENTIONS_ANYWHERE))
 _TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
 _LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
@@ -382,48 +304,6 @@ def normalise(text: str) -> str:
     """Lower-case, straight quotes, single spaces, no surrounding punctuation or markup."""
     text = " ".join(straight_quotes(text).lower().split())
     return _TRAILING.sub("", _LEADING.sub("", text))
-
-
-def is_question(text: str) -> bool:
-    """Tell whether `text` is a question ("Is it safe?")."""
-    return text.rstrip(" \t\n*_\"')]`’”").endswith("?")
-
-
-def is_pleasantry(text: str) -> bool:
-    """Tell whether `text` is a pleasantry ("Sure!", "Great question", "I hope this helps")."""
-    return _PLEASANTRY_RE.fullmatch(normalise(text)) is not None
-
-
-def is_meta(text: str) -> bool:
-    """Tell whether `text` is about the answer itself ("Here is a summary of the passage")."""
-    return _META_RE.fullmatch(normalise(text)) is not None
-
-
-def is_hedge(text: str) -> bool:
-    """Tell whether `text` is a hedge with no content ("It depends.", "Hard to say.")."""
-    return _HEDGE_RE.fullmatch(normalise(text)) is not None
-
-
-def is_abstention(text: str) -> bool:
-    """Tell if `text` is a refusal or abstention ("I don't know", "The passages don't say")."""
-    norm = normalise(text)
-    return bool(_ABSTENTION_RE.match(norm) or _ABSTENTION_ANYWHERE_RE.search(norm))
-
-
-def is_lead_in(text: str) -> bool:
-    """Tell whether `text` introduces what follows ("Common side effects include:")."""
-    return text.rstrip(" \t\n*_").endswith(":")
-
-
-def is_not_a_claim(text: str) -> bool:
-    """Tell whether `text` is a question, pleasantry, meta line, hedge or abstention."""
-    return (
-        is_question(text)
-        or is_pleasantry(text)
-        or is_meta(text)
-        or is_hedge(text)
-        or is_abstention(text)
-    )
 
 
 def count_words(text: str) -> int:

@@ -21,7 +21,18 @@ MAX_LINES = 450
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0: data, text, glue with no knowledge of the rest
-    ("decisions", "errors", "schemas", "text", "rendering", "_aio", "_onnx", "_version", "prompts"),
+    (
+        "decisions",
+        "errors",
+        "schemas",
+        "text",
+        "grammar",
+        "rendering",
+        "_aio",
+        "_onnx",
+        "_version",
+        "prompts",
+    ),
     # 1: settings, routing, scores, rendering, the audit log, formats
     (
         "_llm",

@@ -2,7 +2,7 @@
 
 Used by the sentence extractor. Offsets are the answer's own, so every block maps
 back to the text a user sees. Rules and fences hold nothing; a heading or a table
-header that is content-free (`coverage.is_glue`: "Summary", "Key points") is skipped;
+header that is content-free (`grammar.is_glue`: "Summary", "Key points") is skipped;
 any other heading, bold line or table row is one claim ("Side effects" is checked), and
 a heading governs the items below it.
 """
@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langchain_reliable.coverage import (
+from langchain_reliable.grammar import (
     BOLD_LINE,
     FENCE,
     HEADER,

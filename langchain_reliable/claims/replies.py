@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.coverage import REPLY, last_question
+from langchain_reliable.grammar import REPLY, last_question
 from langchain_reliable.text import Span
 
 _QUESTION_BE = re.compile(r"(is|are|was|were)(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)

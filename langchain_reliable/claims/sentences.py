@@ -7,7 +7,7 @@ checked like any text; only rules, fences and title-like headings are skipped.
 Each unit is split into sentences by `pysbd` (rule-based, handles "Dr.", "e.g.",
 "U.S.", "1.5", "mg/dL"), and compound sentences are split into clauses only where
 both sides are independent clauses. Only what carries no checkable content
-(`coverage.is_glue`: greetings, openers, empty hedges, abstentions) is dropped; a
+(`grammar.is_glue`: greetings, openers, empty hedges, abstentions) is dropped; a
 hedge in front of a statement is cut off and the statement checked; a short reply
 is checked with the question it answers. Passages are split by another splitter,
 `text.split_passage_sentences`; see there.
@@ -30,23 +30,17 @@ from langchain_reliable.claims.replies import (
 )
 from langchain_reliable.claims.riders import riders
 from langchain_reliable.claims.segment import split_answer_sentences
-from langchain_reliable.coverage import (
+from langchain_reliable.grammar import (
     OPENERS,
-    is_glue,
-    is_yes_no_question,
-)
-from langchain_reliable.schemas import Claim
-from langchain_reliable.text import (
-    WORD,
-    Span,
-    count_words,
     is_abstention,
+    is_glue,
     is_lead_in,
     is_meta,
     is_pleasantry,
-    straight_quotes,
-    trim,
+    is_yes_no_question,
 )
+from langchain_reliable.schemas import Claim
+from langchain_reliable.text import WORD, Span, count_words, straight_quotes, trim
 
 # --- words and verbs (for clause splitting and fragments) ---------------------------
 
@@ -222,7 +216,7 @@ class SentenceClaimExtractor(ClaimExtractor):
 
     Everything that carries checkable content is a claim: hedged sentences (without
     their hedge), questions, headings, bold lines, table cells and code lines. Only
-    content-free text (`langchain_reliable.coverage.is_glue`) is left out.
+    content-free text (`langchain_reliable.grammar.is_glue`) is left out.
 
     Args:
         split_clauses: Also split compound sentences into independent clauses.

@@ -15,6 +15,7 @@ from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.claims.sentences import SentenceClaimExtractor
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import InputError
+from langchain_reliable.grammar import is_abstention
 from langchain_reliable.policy import Policy
 from langchain_reliable.relevance import off_topic
 from langchain_reliable.rendering import render_hazards
@@ -29,7 +30,6 @@ from langchain_reliable.schemas import (
     ReliabilityReport,
 )
 from langchain_reliable.state import Extracted, Prepared
-from langchain_reliable.text import is_abstention
 from langchain_reliable.verifiers import ClaimVerifier, VerificationResult, get_verifier
 from langchain_reliable.verifiers.base import (
     BlockingVerifier,

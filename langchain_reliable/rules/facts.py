@@ -14,9 +14,9 @@ from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity
+from langchain_reliable.grammar import is_question
 from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.rules.base import Finding, Rule
-from langchain_reliable.text import is_question
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 _ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)

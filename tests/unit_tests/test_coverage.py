@@ -9,7 +9,8 @@ from langchain_core.messages import AIMessage
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.config import Limits
-from langchain_reliable.coverage import check_coverage, is_glue, uncovered
+from langchain_reliable.coverage import check_coverage, uncovered
+from langchain_reliable.grammar import is_glue
 from langchain_reliable.outcomes import filter_answer
 from langchain_reliable.schemas import ClaimVerdict
 from tests.fakes import ScriptedChatModel
@@ -341,7 +342,7 @@ def test_round_two_through_the_cli(case, capsys) -> None:
 )
 def test_a_yes_to_a_question_about_the_assistant_states_no_fact(question, checked) -> None:
     """A "Yes" to "Do you like X?" is about the assistant; to "Do you know that X?" it is X."""
-    from langchain_reliable.coverage import is_yes_no_question
+    from langchain_reliable.grammar import is_yes_no_question
 
     assert is_yes_no_question(question) is checked
     assert is_glue("Yes.", yes_no_question=is_yes_no_question(question)) is not checked
