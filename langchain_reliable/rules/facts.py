@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.checks.bounds import bounds_finding
+from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.grammar import is_question
 from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.rules.base import Finding, Rule
+from langchain_reliable.text import stem, tokenize
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 _ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
@@ -99,14 +100,32 @@ class ConflictingNumber(Rule):
     name = "conflicting_number"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted when the anchor sentence gives another value of the same kind."""
+        """Contradicted when the anchor sentence gives another value of the same kind;
+        unsupported when its passage never names a word of the claim (a 'pediatric'
+        dose where it gives the adult one: silent on the claim, not its opposite)."""
         conflict = claim.numbers[1]
         if conflict is None:
             return None
         claimed, stated = conflict
-        return self.finding(
-            "contradicted", f"claim says '{claimed.text}' but {claim.where} says '{stated.text}'"
-        )
+        said = f"claim says '{claimed.text}' but {claim.where} says '{stated.text}'"
+        unsaid = _unsaid_in_passage(claim)
+        if unsaid:
+            return self.finding("unsupported", f"{said} of another thing: it never says {unsaid}")
+        return self.finding("contradicted", said)
+
+
+def _unsaid_in_passage(claim: ClaimFacts) -> str:
+    """The claim's words (not numbers) that the anchor's passage never holds, quoted."""
+    passage = claim.ctx.units[claim.anchor].passage
+    bounds = {stem(w) for b in bounded_quantities(claim.text) for w in tokenize(b.phrase)}
+    unsaid = [
+        word
+        for s, word in claim.surface.items()
+        if not s[:1].isdigit()
+        and s not in bounds  # "fewer than 2,000": the bound rules read it
+        and not any(claim.ctx.units[i].passage == passage for i in claim.ctx.sentences_with(s))
+    ]
+    return ", ".join(repr(w) for w in unsaid[:3])
 
 
 class PassagesDisagree(Rule):
@@ -119,12 +138,20 @@ class PassagesDisagree(Rule):
     name = "passages_disagree"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted, quoting the disagreeing sentence first and the anchor second."""
+        """Contradicted, quoting the disagreeing sentence first and the anchor second;
+        unsupported when the claim's own passage never names a word of it (it bears out
+        another thing: the claim is pieced from two passages)."""
         found = claim.disagreement
         if found is None:
             return None
         unit, what = found
         other = passage_label(claim.ctx.units[unit])
+        unsaid = _unsaid_in_passage(claim)
+        if unsaid:
+            return self.finding(
+                "unsupported",
+                f"{claim.where} never says {unsaid}, and {other} says otherwise ({what})",
+            )
         return Finding(
             self.name,
             "contradicted",

@@ -179,6 +179,8 @@ SILENT = [
     "Warfarin was first used as a rat poison.",
     "Metformin is derived from the French lilac plant.",
     "Aspirin should be stored below 25 degrees.",
+    "The usual pediatric dose of aspirin is 10 mg per kg.",  # the adult dose is given
+    "The maximum daily dose of aspirin is 2550 mg.",  # metformin's maximum is given
 ]
 # Their controls: a claim of the same shape a passage states the opposite of.
 OPPOSED = [
