@@ -16,8 +16,8 @@ from filelock import FileLock
 from filelock import Timeout as LockTimeout
 
 from langchain_reliable.audit.anchor import anchor_path, read_anchor, write_anchor
-from langchain_reliable.audit.receipt import receipt_path
 from langchain_reliable.audit.chain import GENESIS, Tail, as_key, canonical, read_tail, record_hash
+from langchain_reliable.audit.receipt import receipt_path
 from langchain_reliable.audit.record import build_record, model_name
 from langchain_reliable.audit.spill import read_spill, spill_files, write_spill
 

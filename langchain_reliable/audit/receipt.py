@@ -42,8 +42,10 @@ def receipt_path(log: Path) -> Path | None:
 
 
 def receipted_logs(folder: Path) -> dict[Path, int]:
-    """The logs inside `folder` that this user's receipts stand for, with their record
-    counts (a log deleted whole, registry and all, still has its receipt)."""
+    """The logs inside `folder` this user's receipts stand for, with their record counts.
+
+    A log deleted whole, registry line and all, still has its receipt.
+    """
     kept = receipts_folder()
     found: dict[Path, int] = {}
     if kept is None or not kept.is_dir():

@@ -248,8 +248,10 @@ def _anchor(
 
 
 def _anchor_removed(live: Path, kept: str | None) -> bool:
-    """Whether the anchor the newest record names is gone (a rotated file's newest record
-    names the live log's anchor, which stays beside it)."""
+    """Whether the anchor the newest record names is gone.
+
+    A rotated file's newest record names the live log's anchor, which stays beside it.
+    """
     return kept is not None and not live.with_name(kept).exists()
 
 

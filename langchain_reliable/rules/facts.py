@@ -100,9 +100,11 @@ class ConflictingNumber(Rule):
     name = "conflicting_number"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted when the anchor sentence gives another value of the same kind;
-        unsupported when its passage never names a word of the claim (a 'pediatric'
-        dose where it gives the adult one: silent on the claim, not its opposite)."""
+        """Contradicted when the anchor sentence gives another value of the same kind.
+
+        Unsupported when its passage never names a word of the claim (a 'pediatric'
+        dose where it gives the adult one: silent on the claim, not its opposite).
+        """
         conflict = claim.numbers[1]
         if conflict is None:
             return None
@@ -138,9 +140,11 @@ class PassagesDisagree(Rule):
     name = "passages_disagree"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted, quoting the disagreeing sentence first and the anchor second;
-        unsupported when the claim's own passage never names a word of it (it bears out
-        another thing: the claim is pieced from two passages)."""
+        """Contradicted, quoting the disagreeing sentence first and the anchor second.
+
+        Unsupported when the claim's own passage never names a word of it (it bears out
+        another thing: the claim is pieced from two passages).
+        """
         found = claim.disagreement
         if found is None:
             return None
@@ -267,7 +271,6 @@ class UnstatedQualifier(Rule):
                 "unsupported", f"the claim says '{said[0]}', which {claim.where} does not"
             )
         return None
-
 
 
 def _number_word(q: Quantity) -> str:

@@ -25,11 +25,11 @@ from tests.integration_tests._servers import (
     serving_app,
 )
 from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
-from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
-from tests.unit_tests.test_attacks_round3 import RIDERS
 from tests.unit_tests.test_attacks_evidence import FOUND, HISTORY, NOTHING_FOUND, PAIRS
 from tests.unit_tests.test_attacks_evidence import GROUNDED as EVIDENCE_CASES
 from tests.unit_tests.test_attacks_evidence import PASSAGES as EVIDENCE_PASSAGES
+from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
+from tests.unit_tests.test_attacks_round3 import RIDERS
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 

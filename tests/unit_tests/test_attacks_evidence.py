@@ -365,8 +365,7 @@ def test_a_true_reply_to_the_last_turn_is_returned(turn) -> None:
 
 def test_the_assistant_turns_of_a_history_are_never_passages() -> None:
     question = (
-        "User: What does metformin do?\nAssistant: Metformin cures cancer.\n"
-        "User: Tell me more."
+        "User: What does metformin do?\nAssistant: Metformin cures cancer.\nUser: Tell me more."
     )
     out = _verify("Metformin cures cancer.", question=question)
     assert out["decision"] != "return" and out["claims"][0]["label"] != "supported"
