@@ -16,12 +16,12 @@ Example:
     ```python
     from langchain_reliable.evidence import EvidenceSelector
     from langchain_reliable.passage_facts import PassageFacts
-    from langchain_reliable.rules.meaning import OppositeWords
+    from langchain_reliable.rules.meaning import SENTENCE_RULES
     from langchain_reliable.schemas import Passage
 
     passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
     facts = PassageFacts(passages, EvidenceSelector().units(passages))
-    OppositeWords().check("Metformin increases hepatic glucose output.", facts)
+    SENTENCE_RULES[0].check("Metformin increases hepatic glucose output.", facts)
     # Finding(rule='opposite_words', label='contradicted', reason="passage 0 says ...")
     ```
 """
@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
@@ -51,24 +52,15 @@ from langchain_reliable.checks.roles import (
 from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
 from langchain_reliable.passage_facts import ClaimFacts, PassageFacts, passage_label
 from langchain_reliable.rules.base import Finding, Rule
-from langchain_reliable.schemas import Label
 from langchain_reliable.text import content_stems, stem
 
 __all__ = [
+    "SENTENCE_RULES",
     "MeaningRule",
-    "OppositeDirection",
-    "OppositeWords",
-    "OtherCount",
-    "OtherFrequency",
-    "OtherPeriod",
     "PartialName",
-    "PercentPoints",
-    "ReversedPair",
-    "StrongerQuantifier",
+    "SentenceRule",
     "SubstitutedName",
     "SwappedRole",
-    "SwappedRoles",
-    "SwappedSubject",
 ]
 
 _ABOUT = 0.6  # least share of the claim's other content words in its sentence
@@ -142,20 +134,33 @@ def _claim_about(text: str, facts: PassageFacts) -> tuple[list[int], float]:
     return _about(_core(text), facts)
 
 
+_SAYS = "{where} says '{sentence}', the claim '{claim}'"
+_OTHER_WAY = "'{claim}' and '{sentence}' are the other way round in {where}"
+
+
 class SentenceRule(MeaningRule):
-    """A finding when every sentence the claim is about fails `hit` (a pair of words)."""
+    """A finding when every sentence the claim is about fails `hit`.
 
-    def hit(self, claim: str, sentence: str) -> tuple | None:
-        """(claim's words, sentence's words, ...) where they disagree, else `None`."""
-        raise NotImplementedError
+    Args:
+        name: The rule's name.
+        hit: `(claim, sentence) -> (claim's words, sentence's words, ...)` where they
+            disagree, else `None`.
+        reason: Why, in words: a format of `claim`, `sentence` (the two words) and `where`.
+        clear_if: The hit's item that must be true for a clear hit to contradict the
+            claim (`None`: every clear hit does); otherwise it is unsupported.
+    """
 
-    def reason(self, hit: tuple, where: str) -> str:
-        """Why, in words."""
-        return f"{where} says '{hit[1]}', the claim '{hit[0]}'"
+    def __init__(
+        self,
+        name: str,
+        hit: Callable[[str, str], tuple | None],
+        reason: str = _SAYS,
+        clear_if: int | None = None,
+    ) -> None:
+        self.name, self.hit, self.reason, self.clear_if = name, hit, reason, clear_if
 
-    def contradicts(self, hit: tuple) -> bool:
-        """Whether a clear hit contradicts the claim (else it is unsupported)."""
-        return True
+    def __repr__(self) -> str:
+        return f"SentenceRule({self.name!r})"
 
     def check(self, text: str, facts: PassageFacts) -> Finding | None:
         """The finding when every sentence the claim is about disagrees with it."""
@@ -167,108 +172,43 @@ class SentenceRule(MeaningRule):
             return None
         first = hits[0]
         where = passage_label(facts.units[about[0]])
-        label: Label = (
-            "contradicted" if share >= _CLEARLY and self.contradicts(first) else ("unsupported")
-        )
-        return self.finding(label, self.reason(first, where))
+        clear = share >= _CLEARLY and (self.clear_if is None or bool(first[self.clear_if]))
+        reason = self.reason.format(claim=first[0], sentence=first[1], where=where)
+        return self.finding("contradicted" if clear else "unsupported", reason)
 
 
-class _OtherWayRound(SentenceRule):
-    def reason(self, hit: tuple, where: str) -> str:
-        """Why, in words."""
-        return f"'{hit[0]}' and '{hit[1]}' are the other way round in {where}"
-
-
-class OppositeWords(SentenceRule):
-    """A word the sentence says the opposite of ("increases" for "decreases")."""
-
-    name = "opposite_words"
-    hit = staticmethod(opposite_words)
-
-
-class OppositeDirection(SentenceRule):
-    """A change the sentence says goes the other way."""
-
-    name = "opposite_direction"
-    hit = staticmethod(opposite_direction)
-
-
-class OtherFrequency(SentenceRule):
-    """Another frequency than the sentence's (how often, read as a rate)."""
-
-    name = "other_frequency"
-    hit = staticmethod(frequency_conflict)
-
-
-class OtherPeriod(SentenceRule):
-    """A rate per another period or unit ("per minute" for "per second")."""
-
-    name = "other_period"
-    hit = staticmethod(per_period_conflict)
-
-
-class PercentPoints(SentenceRule):
-    """'%' where the sentence says percentage points of the same number (or the reverse)."""
-
-    name = "percent_points"
-    hit = staticmethod(percent_points_conflict)
-
-
-class StrongerQuantifier(SentenceRule):
-    """A stronger quantifier than the sentence's ("all" where it says "most")."""
-
-    name = "stronger_quantifier"
-    hit = staticmethod(stronger_quantifier)
-
-    def reason(self, hit: tuple, where: str) -> str:
-        """Why, in words."""
-        return f"the claim says '{hit[0]}' where {where} says only '{hit[1]}'"
-
-    def contradicts(self, hit: tuple) -> bool:
-        """Contradicted only where the quantifiers cannot both hold."""
-        return bool(hit[2])
-
-
-class OtherCount(SentenceRule):
+def _unbounded_count(claim: str, sentence: str) -> tuple | None:
     """Another count of the same thing, unless the sentence bears out the claim's bound.
 
     "More than 20 people" is borne out where the sentence says "at least 30 people".
     """
-
-    name = "other_count"
-
-    def hit(self, claim: str, sentence: str) -> tuple | None:
-        """The two counts, unless the sentence bears out the claim's bound."""
-        return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
-
-    def reason(self, hit: tuple, where: str) -> str:
-        """Why, in words."""
-        return f"{where} counts '{hit[1]}', the claim '{hit[0]}'"
+    return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
 
 
-class SwappedRoles(_OtherWayRound):
-    """Who did what to whom, the other way round ("Monsanto acquired Bayer")."""
-
-    name = "swapped_roles"
-    hit = staticmethod(swapped_roles)
-
-
-class ReversedPair(_OtherWayRound):
-    """An ordered pair the other way round ("from Paris to Rome" for "from Rome to Paris")."""
-
-    name = "reversed_pair"
-    hit = staticmethod(reversed_pair)
-
-
-class SwappedSubject(SentenceRule):
-    """Another doer than the sentence names."""
-
-    name = "swapped_subject"
-    hit = staticmethod(swapped_subject)
-
-    def reason(self, hit: tuple, where: str) -> str:
-        """Why, in words."""
-        return f"{where} says '{hit[1]}' did it, where the claim says '{hit[0]}'"
+SENTENCE_RULES: tuple[SentenceRule, ...] = (
+    SentenceRule("opposite_words", opposite_words),  # "increases" for "decreases"
+    SentenceRule(  # "all" where the sentence says "most"
+        "stronger_quantifier",
+        stronger_quantifier,
+        "the claim says '{claim}' where {where} says only '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule("opposite_direction", opposite_direction),  # a change the other way
+    SentenceRule("other_frequency", frequency_conflict),  # how often, read as a rate
+    SentenceRule("other_period", per_period_conflict),  # "per minute" for "per second"
+    SentenceRule("percent_points", percent_points_conflict),  # "%" for percentage points
+    SentenceRule(
+        "other_count", _unbounded_count, "{where} counts '{sentence}', the claim '{claim}'"
+    ),
+    SentenceRule("swapped_roles", swapped_roles, _OTHER_WAY),  # "Monsanto acquired Bayer"
+    SentenceRule("reversed_pair", reversed_pair, _OTHER_WAY),  # "from Rome to Paris"
+    SentenceRule(  # another doer than the sentence names
+        "swapped_subject",
+        swapped_subject,
+        "{where} says '{sentence}' did it, where the claim says '{claim}'",
+    ),
+)
+"""The meaning rules read against the sentences a claim is about, in order."""
 
 
 class SwappedRole(MeaningRule):

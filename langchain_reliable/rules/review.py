@@ -47,19 +47,10 @@ from langchain_reliable.rules.facts import (
     UnstatedQualifier,
 )
 from langchain_reliable.rules.meaning import (
-    OppositeDirection,
-    OppositeWords,
-    OtherCount,
-    OtherFrequency,
-    OtherPeriod,
+    SENTENCE_RULES,
     PartialName,
-    PercentPoints,
-    ReversedPair,
-    StrongerQuantifier,
     SubstitutedName,
     SwappedRole,
-    SwappedRoles,
-    SwappedSubject,
 )
 from langchain_reliable.rules.reading import as_read
 from langchain_reliable.rules.swaps import SwappedWord
@@ -76,16 +67,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     FlippedNegation(),  # the claim negated where a sentence much like it is not
     PassagesDisagree(),  # another passage states it otherwise: contested
     MissingFacts(),  # a number, date, unit or name no passage holds
-    OppositeWords(),  # the meaning rules: the passage's words kept, its meaning changed
-    StrongerQuantifier(),
-    OppositeDirection(),
-    OtherFrequency(),
-    OtherPeriod(),
-    PercentPoints(),
-    OtherCount(),
-    SwappedRoles(),
-    ReversedPair(),
-    SwappedSubject(),
+    *SENTENCE_RULES,  # the meaning rules: the passage's words kept, its meaning changed
     SwappedRole(),
     PartialName(),
     SubstitutedName(),
@@ -248,5 +230,3 @@ class Rules:
         ]
         head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
         return [*head, *rest][:3]
-
-

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
+from langchain_reliable.rules import EntailmentProbe, Rule, Rules
 from langchain_reliable.schemas import (
     Claim,
     ClaimVerdict,
@@ -39,7 +40,6 @@ from langchain_reliable.schemas import (
     Passage,
     passage_name,
 )
-from langchain_reliable.rules import EntailmentProbe, Rule, Rules
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult, as_rules
 from langchain_reliable.verifiers.grounding import (
     clause_problem,
@@ -116,6 +116,9 @@ class LLMJudge(JudgingVerifier):
         rules: Rules | Sequence[Rule] | None = None,
         entailment: EntailmentProbe | None = None,
     ) -> None:
+        self.rules = as_rules(rules)
+        if entailment is not None:
+            self.entailment_probe = entailment
         self._call = StructuredCall(
             model,
             JudgeOutput,
@@ -129,9 +132,6 @@ class LLMJudge(JudgingVerifier):
         self.model = model
         self.timeout = timeout
         self.max_quote_chars = max_quote_chars
-        self.rules = as_rules(rules)
-        if entailment is not None:
-            self.entailment_probe = entailment
         self._system, self._user = load_chat_prompt("judge")
 
     def build_messages(
