@@ -125,6 +125,21 @@ def test_a_new_rule_is_one_class_and_one_line():
     assert (verdict.label, verdict.reason) == ("unsupported", "years are not checked here")
 
 
+def test_every_verifier_takes_rules():
+    """`rules=` on the local verifier and the judge: a list of rules or `Rules`."""
+    text = "Metformin was taken with meals in 2001 ."
+    passages = [Passage(index=0, text="Metformin was taken with meals in 2001.")]
+    judge = LLMJudge(
+        judge_says(item(1, "supported", 0, "Metformin was taken with meals in 2001.")),
+        rules=Rules([NoYears()]),
+    )
+    for verifier in (LocalVerifier(rules=[*DEFAULT_RULES, NoYears()]), judge):
+        verdict = verifier.verify([claim(text)], passages).verdicts[0]
+        assert (verdict.label, verdict.reason) == ("unsupported", "years are not checked here")
+    with pytest.raises(TypeError, match="rules must be Rules or a sequence of Rule"):
+        LocalVerifier(rules="no_years")  # type: ignore[arg-type]
+
+
 class Broken(Rule):
     name = "broken"
 
