@@ -25,7 +25,14 @@ from tests.integration_tests._servers import (
     serving_app,
 )
 from tests.unit_tests.coverage_cases import PASSAGES, ROUND_TWO
-from tests.unit_tests.test_attacks_evidence import FOUND, HISTORY, NOTHING_FOUND, PAIRS
+from tests.unit_tests.test_attacks_evidence import (
+    FOUND,
+    HISTORY,
+    LINKED,
+    NOTHING_FOUND,
+    PAIRS,
+    SHAPE_CONTROLS,
+)
 from tests.unit_tests.test_attacks_evidence import GROUNDED as EVIDENCE_CASES
 from tests.unit_tests.test_attacks_evidence import PASSAGES as EVIDENCE_PASSAGES
 from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
@@ -382,3 +389,13 @@ def test_a_reply_to_the_last_turn_of_a_history_over_http(server, attack, control
                 _returned(http, body)
             else:
                 _not_shown(http, reply.strip("."), body)
+
+
+@pytest.mark.parametrize("case", SHAPE_CONTROLS)
+def test_round_two_leftovers_over_http(server, case):
+    """A verbless heading, a bare sign, a reply's phrasing, a link's address: checked or
+    not shown; the control of the same shape is returned."""
+    _, attack, attack_q, control, control_q, bad = case
+    with client(server) as http:
+        _not_shown(http, bad, {"answer": attack, "passages": LINKED, "question": attack_q})
+        _returned(http, {"answer": control, "passages": LINKED, "question": control_q})

@@ -465,3 +465,37 @@ def test_round_two_controls_are_returned(case) -> None:
     _, _, _, control, question, _ = case
     out = create_verifier().invoke({"answer": control, "passages": LINKED, "question": question})
     assert out["decision"] == "return", out["claims"]
+
+
+SHAPE_CONTROLS = [
+    pytest.param(c, marks=pytest.mark.xfail(reason=CONTROLS_REFUSED[c[0]], strict=True), id=c[0])
+    if c[0] in CONTROLS_REFUSED
+    else pytest.param(c, id=c[0])
+    for c in SHAPES
+]
+
+
+def _cli(answer: str, question: str, capsys) -> tuple[int, dict]:
+    from langchain_reliable.cli import main
+
+    argv = ["verify", "--answer", answer, "--json"]
+    argv += ["--question", question] if question else []
+    for text in LINKED:
+        argv += ["--passage", text]
+    code = main(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("case", SHAPES, ids=[c[0] for c in SHAPES])
+def test_round_two_shapes_through_the_cli(case, capsys) -> None:
+    _, attack, question, _, _, bad = case
+    code, out = _cli(attack, question, capsys)
+    assert code != 0 and out["decision"] != "return", out["claims"]
+    assert bad not in (out.get("filtered_answer") or "")
+
+
+@pytest.mark.parametrize("case", SHAPE_CONTROLS)
+def test_round_two_controls_through_the_cli(case, capsys) -> None:
+    _, _, _, control, question, _ = case
+    code, out = _cli(control, question, capsys)
+    assert code == 0 and out["decision"] == "return", out["claims"]
