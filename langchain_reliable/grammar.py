@@ -278,16 +278,25 @@ def last_user_turn(question: str) -> str:
     return question[last.end() : end].strip() or question
 
 
-def last_question(question: str) -> str:
-    """The sentence a reply answers: the last question of the last user turn.
+# What may follow the question a reply answers: a note on how to answer, or thanks.
+_ANSWER_NOTE = re.compile(
+    r"(?:please |kindly |just )?(?:answer|reply|respond|be (?:brief|short|concise)|keep it|"
+    r"(?:a )?(?:yes or no|short answer)|thanks|thank you|cheers|ty)\b",
+    re.IGNORECASE,
+)
 
-    In the last user turn (`last_user_turn`), its last question ("Is it safe? Answer
-    briefly." -> "Is it safe?"), else its last sentence.
+
+def last_question(question: str) -> str:
+    """The sentence a reply answers: the last sentence of the last user turn.
+
+    In the last user turn (`last_user_turn`), its last sentence, passing over notes on
+    how to answer ("Is it safe? Answer briefly." -> "Is it safe?").
     """
     turn = last_user_turn(question)
     parts = [p for p in re.split(r"(?<=[.!?])\s+", turn.strip()) if WORD.search(p)]
-    asks = [p for p in parts if p.rstrip(" \t\n*_\"')").endswith("?")]
-    return (asks or parts or [turn])[-1]
+    while len(parts) > 1 and _ANSWER_NOTE.match(parts[-1].strip(" \t*_\"'")):
+        parts.pop()
+    return (parts or [turn])[-1]
 
 
 def is_opener(text: str) -> bool:
