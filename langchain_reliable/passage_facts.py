@@ -189,9 +189,12 @@ class ClaimFacts:
     Args:
         found: What the evidence selector found for the claim (cosine per unit).
         ctx: The answer's `PassageFacts`.
+        side: The claim is a rider of its sentence (`Claim.side`).
     """
 
-    def __init__(self, found: ClaimEvidence, ctx: PassageFacts) -> None:
+    def __init__(self, found: ClaimEvidence, ctx: PassageFacts, side: bool = False) -> None:
+        self.side = side
+        """Whether the claim is what its sentence says on the side (`Claim.side`)."""
         self.text = found.claim
         self.found = found
         self.ctx = ctx
@@ -320,17 +323,19 @@ class AnswerFacts:
         self.indexes = selector.indexes(self.passages)
         self.units: list[Unit] = list(selector.units(self.passages, self.indexes))
         self.ctx = PassageFacts(self.passages, self.units, self.indexes)
-        self._read: dict[tuple[str, ...], list[ClaimFacts]] = {}
+        self._read: dict[tuple[tuple[str, ...], tuple[bool, ...]], list[ClaimFacts]] = {}
 
     def claims(self, claims: Sequence[Claim | str]) -> list[ClaimFacts]:
         """The facts of each claim, in order (the selector reads them together, once)."""
         texts = tuple(c.text if isinstance(c, Claim) else c for c in claims)
-        read = self._read.get(texts)
+        sides = tuple(isinstance(c, Claim) and c.side for c in claims)
+        read = self._read.get((texts, sides))
         if read is None:
             found = self.selector.select(
                 list(texts), self.passages, units=self.units, indexes=self.indexes
             )
-            read = self._read[texts] = [ClaimFacts(f, self.ctx) for f in found]
+            read = [ClaimFacts(f, self.ctx, side) for f, side in zip(found, sides, strict=True)]
+            self._read[(texts, sides)] = read
         return read
 
 

@@ -121,6 +121,10 @@ class Claim(BaseModel):
         default=None,
         description="Why what the span leans on could not be told: the claim is `uncertain`.",
     )
+    side: bool = Field(
+        default=False,
+        description="What its sentence says on the side (a rider), checked as a claim alone.",
+    )
 
     @model_validator(mode="after")
     def _check_span(self) -> Claim:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.schemas import Claim
 
-__all__ = ["resolve"]
+__all__ = ["antecedent", "resolve"]
 
 _JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
 _SINGULAR = re.compile(
@@ -66,6 +66,12 @@ _PAIR = re.compile(
     r"(?P<a>\b[\w-]+)(?:\s*,\s*[\w-]+)*,?\s+(?:and|or)\s+(?P<b>[\w-]+)\b", re.IGNORECASE
 )
 _COORDINATED = re.compile(r"^(?P<a>.+?),?\s+and\s+(?P<b>.+)$", re.IGNORECASE)
+# a subject holding one of these is no antecedent ("There", "Actually it")
+_NOT_A_NAME = frozenset(
+    "it its they their them this that these those he she we i you there here actually also "  # noqa: SIM905
+    "so then now well yes no".split()
+)
+_READ_AS = re.compile(r"^'[^']*' read as '(?P<antecedent>[^']*)' \((?!the sentence before said)")
 _DESCRIPTION = re.compile(
     r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
     r"many|most|all|no|both|either|neither|such)\b",
@@ -164,6 +170,12 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
     return [claim]  # no subject before it names a thing: checked as it is written
 
 
+def antecedent(claim: Claim) -> str | None:
+    """The words a claim was read with in place of its pronoun or description, if any."""
+    m = _READ_AS.match(claim.reading or "")
+    return m.group("antecedent") if m else None
+
+
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:
     """`claim` with `ref` replaced by `antecedent` (possessive kept)."""
     possessive = ref.lower() in ("its", "their")
@@ -185,7 +197,8 @@ def _subject(sentence: str, verbish: Callable[[str], bool]) -> str | None:
     """The subject of `sentence` (`riders.sentence_subject`); a verbless heading is its own."""
     subject = sentence_subject(sentence.strip(), verbish)
     if subject is not None:
-        return subject if _BARE.match(subject) else None
+        words = {w.lower() for w in subject.split()}
+        return subject if _BARE.match(subject) and not words & _NOT_A_NAME else None
     words = sentence.strip().rstrip(".!?:").split()
     text = " ".join(words)
     if words and len(words) <= 4 and _BARE.match(text) and not any(map(verbish, words[1:])):

@@ -280,7 +280,9 @@ class SentenceClaimExtractor(ClaimExtractor):
                 elif question and count_words(text) < self.min_words:
                     text = reply_statement(question, text)
                 # what it says on the side is also checked on its own (`claims.riders`)
-                sides = [Claim(text=t, span=s) for s, t in riders(answer, a, b, _verbish)]
+                sides = [
+                    Claim(text=t, span=s, side=True) for s, t in riders(answer, a, b, _verbish)
+                ]
                 out.append((Claim(text=text, span=(a, b)), sides))
         # a claim that leans on the sentence before names what it leans on (`claims.antecedents`)
         read = resolve([claim for claim, _ in out], _verbish)

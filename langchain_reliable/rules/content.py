@@ -27,10 +27,19 @@ from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT
-from langchain_reliable.text import stem, tokenize
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["CONTENT_VOUCHED_AT", "OppositeSense", "OtherUnit", "UnborneContent"]
+__all__ = [
+    "CONTENT_VOUCHED_AT",
+    "RESTATES",
+    "OppositeSense",
+    "OtherUnit",
+    "UnborneContent",
+    "restated_share",
+]
 
+RESTATES = 0.7
+"""Least share of its sentence's content words by which a claim restates the sentence."""
 CONTENT_VOUCHED_AT = SWAP_VOUCHED_AT
 """Least P(entailed) by which the entailment model bears out words no passage says (the
 bar of a swapped word: one bar for the model's word on what the passages do not say)."""
@@ -42,7 +51,17 @@ class UnborneContent(ModelRule):
     name = "unborne_content"
 
     def asks(self, claim: ClaimFacts) -> list[str] | None:
-        """The claim's words the passages do not bear out, or `None` when every one is."""
+        """The claim's words the passages do not bear out, where it restates its sentence.
+
+        `None` when every word is borne out, or when the claim is neither a rider
+        (`Claim.side`) nor its sentence with something added (it holds under
+        `RESTATES` of the sentence's content words): a
+        paraphrase is the judging step's to read, and the embedded model reads too many
+        faithful paraphrases as not entailed to veto them (on the dev files, as many
+        faithful answers as hallucinated ones); the accurate tier reads those.
+        """
+        if not claim.side and restated_share(claim) < RESTATES:
+            return None
         return unborne_words(claim) or None
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
@@ -97,6 +116,16 @@ class OppositeSense(Rule):
             label,
             f"the claim says '{found[0]}' where {claim.where} says '{found[1]}', its opposite",
         )
+
+
+def restated_share(claim: ClaimFacts) -> float:
+    """Share of the content words of the claim's sentence that the claim holds."""
+    said = {
+        stem(t)
+        for t in tokenize(claim.ctx.units[claim.anchor].text)
+        if t not in STOPWORDS and not t[:1].isdigit()
+    }
+    return len(said & set(claim.stems)) / len(said) if said else 0.0
 
 
 def unborne_words(claim: ClaimFacts) -> list[str]:

@@ -2,16 +2,17 @@
 
 A claim that leans on an earlier sentence ("It is contraindicated in ...") is checked
 with its antecedent named ("Aspirin is contraindicated in ..."). Its verdict says so,
-and the passage that bears it out must be about that thing: every content word of a
-resolved claim is held by one passage, so "It" cannot be verified against another
-drug's passage. A claim whose antecedent could not be told
+and the passage of the sentence it rests on must name that thing, so "It" cannot be
+verified against another drug's passage. A claim whose antecedent could not be told
 is `uncertain`, never supported.
 """
 
 from __future__ import annotations
 
+from langchain_reliable.claims.antecedents import antecedent
 from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 __all__ = ["as_read"]
 
@@ -33,7 +34,7 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
     if not claim.reading:
         return verdict
     reason = f"{claim.reading}; {verdict.reason}"
-    elsewhere = _outside_passage(facts) if verdict.label == "supported" else []
+    elsewhere = _outside_passage(facts, claim) if verdict.label == "supported" else []
     if elsewhere:
         where = passage_label(facts.ctx.units[facts.anchor])
         words = ", ".join(repr(w) for w in elsewhere[:3])
@@ -48,15 +49,22 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
     return verdict.model_copy(update={"reason": reason})
 
 
-def _outside_passage(facts: ClaimFacts) -> list[str]:
-    """The claim's content words that the passage of its sentence does not hold.
+def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
+    """The antecedent's words (and the claim's numbers) that the claim's passage lacks.
 
-    Empty when some passage holds every content word of the claim (what it leans on
-    and what it says of it in one source).
+    The passage of the sentence the claim rests on must name what "It" stands for:
+    "It is contraindicated in ..." read as "Aspirin is ..." cannot rest on the metformin
+    passage.
     """
-    ctx = facts.ctx
-    held = {s: {ctx.units[u].passage for u in ctx.sentences_with(s)} for s in facts.surface}
-    if held and set.intersection(*held.values()):
+    named = antecedent(claim)
+    if not named:
         return []
+    ctx = facts.ctx
     home = ctx.units[facts.anchor].passage
-    return [word for s, word in facts.surface.items() if home not in held[s]]
+    numbers = [t for t in tokenize(claim.text) if t[:1].isdigit()]  # and what it says of it
+    words = [t for t in tokenize(named) if t not in STOPWORDS] + numbers
+    return [
+        w
+        for w in words
+        if not any(ctx.units[u].passage == home for u in ctx.sentences_with(stem(w)))
+    ]
