@@ -270,6 +270,9 @@ COLLIDING_IDS = [
     ("same_int", 3, 3),
     ("line_number_and_explicit", None, 1),  # the first row has no id: it is row 1
     ("str_and_int", "12", 12),
+    ("negative", -1, "-1"),
+    ("big_int", 2**40, str(2**40)),
+    ("explicit_then_line_number", 2, None),  # the second row has no id: it is row 2
 ]
 
 
@@ -328,3 +331,20 @@ def test_passages_under_both_names_are_an_error_row_and_either_name_alone_is_one
         record = json.loads(out.read_text("utf-8"))
         reports.append((record["input_digest"], record["claims"], record["decision"]))
     assert reports[0] == reports[1] and reports[0][2] == "return"
+
+
+def test_resume_reverifies_each_changed_row_and_keeps_the_others(tmp_path):
+    """Eight rows; two answers turn false after the first run: those two are verified
+    again (their records replaced), the six unchanged ones are resumed."""
+    rows = [{**_OK, "id": f"r{n}"} for n in range(8)]
+    source = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    assert verify_batch(source, out, workers=1, progress=False).verified == 8
+    rows[2] = {**_FALSE, "id": "r2"}
+    rows[5] = {**_FALSE, "id": "r5"}
+    write_jsonl(source, rows)
+    summary = verify_batch(source, out, workers=1, progress=False)
+    assert (summary.changed, summary.skipped, summary.verified) == (2, 6, 2)
+    records = {r["id"]: r for r in map(json.loads, out.read_text("utf-8").splitlines())}
+    assert len(records) == 8 == len(out.read_text("utf-8").splitlines())  # one record each
+    assert {i for i, r in records.items() if r["decision"] != "return"} == {"r2", "r5"}
