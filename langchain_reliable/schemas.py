@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
@@ -107,6 +108,9 @@ class Passage(BaseModel):
         )
 
 
+_READ_AS = re.compile(r"^'[^']*' read as '(?P<antecedent>[^']*)' \((?!the sentence before said)")
+
+
 class Claim(BaseModel):
     """An atomic factual statement taken from an answer."""
 
@@ -123,8 +127,19 @@ class Claim(BaseModel):
     )
     side: bool = Field(
         default=False,
-        description="What its sentence says on the side (a rider), checked as a claim alone.",
+        description="What its sentence says on the side, read with the words before it (a "
+        "relative clause after a verb): every word it adds must be borne out.",
     )
+
+    @property
+    def antecedent(self) -> str | None:
+        """The words the claim was read with in place of its pronoun or description, if any.
+
+        Read from `reading` ("'<ref>' read as '<antecedent>' (<why>)", as
+        `claims.antecedents` writes it).
+        """
+        m = _READ_AS.match(self.reading or "")
+        return m.group("antecedent") if m else None
 
     @model_validator(mode="after")
     def _check_span(self) -> Claim:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.schemas import Claim
 
-__all__ = ["antecedent", "resolve"]
+__all__ = ["resolve"]
 
 _JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
 _SINGULAR = re.compile(
@@ -71,7 +71,6 @@ _NOT_A_NAME = frozenset(
     "it its they their them this that these those he she we i you there here actually also "  # noqa: SIM905
     "so then now well yes no".split()
 )
-_READ_AS = re.compile(r"^'[^']*' read as '(?P<antecedent>[^']*)' \((?!the sentence before said)")
 _DESCRIPTION = re.compile(
     r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
     r"many|most|all|no|both|either|neither|such)\b",
@@ -168,12 +167,6 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
     if last:
         return [_named(claim, ref, rest, last, "the subject of the sentence before")]
     return [claim]  # no subject before it names a thing: checked as it is written
-
-
-def antecedent(claim: Claim) -> str | None:
-    """The words a claim was read with in place of its pronoun or description, if any."""
-    m = _READ_AS.match(claim.reading or "")
-    return m.group("antecedent") if m else None
 
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:

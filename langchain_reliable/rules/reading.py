@@ -9,7 +9,6 @@ is `uncertain`, never supported.
 
 from __future__ import annotations
 
-from langchain_reliable.claims.antecedents import antecedent
 from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.text import STOPWORDS, stem, tokenize
@@ -56,7 +55,7 @@ def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
     "It is contraindicated in ..." read as "Aspirin is ..." cannot rest on the metformin
     passage.
     """
-    named = antecedent(claim)
+    named = claim.antecedent
     if not named:
         return []
     ctx = facts.ctx
