@@ -215,6 +215,8 @@ class LocalVerifier(BlockingVerifier):
                 got = self.entailment.judge(texts, [p.text for p in passages])
                 for i, e in zip(asked, got, strict=True):
                     read[i] = e
+                if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
+                    self.entailment_probe.remember(texts, [p.text for p in passages], got)
         return [
             self._verdict(*row, passages)
             for row in zip(claims, facts, features, lexical, alone, read, strict=True)

@@ -169,7 +169,8 @@ def test_quickstart(kernel_name: str):
 def check_quickstart(text: str) -> None:
     # The table: three claims backed by a quote, the invented dose found in no passage.
     assert text.count("**supported**") >= 3
-    assert "number '2550 mg' not found in any passage" in text
+    # The invented dose: unsupported, its note naming the number no passage gives.
+    assert re.search(r"\| The maximum daily dose is 2550 mg\. \| \*\*unsupported\*\* .*'2550", text)
     assert 'metformin-2: "' in text
     assert "level MEDIUM | decision filter" in text
     assert "**contradicted**" in text and "negation mismatch" in text
