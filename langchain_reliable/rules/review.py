@@ -60,13 +60,13 @@ __all__ = ["DEFAULT_RULES", "Rules"]
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     NotAStatement(),  # a question cannot be supported by passages
-    NothingFound(),  # not one content word of the claim in any passage: silence
     UnsourcedLink(),  # a web address no passage gives
     ConflictingNumber(),  # a value the sentence the claim is about states otherwise
     BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
     FlippedNegation(),  # the claim negated where a sentence much like it is not
     PassagesDisagree(),  # another passage states it otherwise: contested
     MissingFacts(),  # a number, date, unit or name no passage holds
+    NothingFound(),  # not one content word of the claim in any passage: silence
     *SENTENCE_RULES,  # the meaning rules: the passage's words kept, its meaning changed
     SwappedRole(),
     PartialName(),
