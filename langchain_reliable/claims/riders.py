@@ -16,7 +16,7 @@ then not shown, never shown unchecked.
 
 Example:
     >>> riders("Metformin (which cures cancer) is used.", 0, 39, lambda w: w == "is")
-    [((11, 29), 'Metformin cures cancer')]
+    [((11, 29), 'Metformin cures cancer', False)]
 
 """
 
@@ -112,7 +112,7 @@ _DETERMINER = frozenset("the a an this these those its their his her our my your
 
 def riders(
     answer: str, start: int, end: int, verbish: Callable[[str], bool]
-) -> list[tuple[Span, str]]:
+) -> list[tuple[Span, str, bool]]:
     """The riders of the sentence `answer[start:end]`: `(span, text)` each, in order.
 
     Args:
@@ -122,8 +122,10 @@ def riders(
         verbish: Tells whether a word reads as a verb (the extractor's heuristic).
 
     Returns:
-        Each rider's span in the answer and its text made to stand alone; empty
-        when the sentence has none.
+        Each rider's span in the answer, its text made to stand alone, and whether
+        that text is the rider read with the words before it (a relative clause after
+        a verb, whose antecedent its place does not tell); empty when the sentence has
+        none.
 
     """
     sentence = answer[start:end]
@@ -169,10 +171,11 @@ def riders(
     out = []
     for cut_start, _, body_start, body_end in found:
         body = " ".join(sentence[body_start:body_end].split()).strip(" ,;:")
-        text = _stand_alone(body, sentence[:cut_start], main, verbish)
+        before = sentence[:cut_start]
+        text = _stand_alone(body, before, main, verbish)
         span = trim(answer, start + body_start, start + body_end)
         if WORD.search(text) and span[1] > span[0]:
-            out.append((span, text))
+            out.append((span, text, _read_whole(body, before, verbish)))
     return out
 
 
@@ -230,11 +233,16 @@ def _antecedent(before: str, main: str, verbish: Callable[[str], bool], which: b
     return " ".join(taken) or (sentence_subject(main, verbish) or "")
 
 
+def _read_whole(body: str, before: str, verbish: Callable[[str], bool]) -> bool:
+    """Whether a relative clause follows a verb: read with the words before it, not rewritten."""
+    return bool(_WHOSE.match(body) or _RELATIVE.match(body)) and _has_verb(f"x {before}", verbish)
+
+
 def _stand_alone(body: str, before: str, main: str, verbish: Callable[[str], bool]) -> str:
     """A rider's text made to stand alone ("which cures cancer" -> "Metformin cures cancer")."""
     if _URL.fullmatch(body):
         return body
-    if (_WHOSE.match(body) or _RELATIVE.match(body)) and _has_verb(f"x {before}", verbish):
+    if _read_whole(body, before, verbish):
         # after a verb, what "which" leans on (the object, or the whole clause) is not told
         # by its place: the rider is read with the words before it, as the answer says them
         return f"{before.strip(' ,([—–-')}, {body}"

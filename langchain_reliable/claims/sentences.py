@@ -281,7 +281,8 @@ class SentenceClaimExtractor(ClaimExtractor):
                     text = reply_statement(question, text)
                 # what it says on the side is also checked on its own (`claims.riders`)
                 sides = [
-                    Claim(text=t, span=s, side=True) for s, t in riders(answer, a, b, _verbish)
+                    Claim(text=t, span=s, side=whole)
+                    for s, t, whole in riders(answer, a, b, _verbish)
                 ]
                 out.append((Claim(text=text, span=(a, b)), sides))
         # a claim that leans on the sentence before names what it leans on (`claims.antecedents`)

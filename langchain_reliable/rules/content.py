@@ -53,9 +53,9 @@ class UnborneContent(ModelRule):
     def asks(self, claim: ClaimFacts) -> list[str] | None:
         """The claim's words the passages do not bear out, where it restates its sentence.
 
-        `None` when every word is borne out, or when the claim is neither a rider
-        (`Claim.side`) nor its sentence with something added (it holds under
-        `RESTATES` of the sentence's content words): a
+        `None` when every word is borne out, or when the claim is neither a rider read
+        with its sentence (`Claim.side`) nor its sentence with something added (it holds
+        under `RESTATES` of the sentence's content words): a
         paraphrase is the judging step's to read, and the embedded model reads too many
         faithful paraphrases as not entailed to veto them (on the dev files, as many
         faithful answers as hallucinated ones); the accurate tier reads those.
