@@ -217,6 +217,8 @@ class LocalVerifier(BlockingVerifier):
                     read[i] = e
                 if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
                     self.entailment_probe.remember(texts, [p.text for p in passages], got)
+                if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
+                    self.entailment_probe.remember(texts, [p.text for p in passages], got)
         return [
             self._verdict(*row, passages)
             for row in zip(claims, facts, features, lexical, alone, read, strict=True)
