@@ -92,8 +92,9 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     """(the claim's phrase, the sentence's) where the same number is per another unit.
 
     "2550 mg per kg" or "2550 mg/h" where the sentence says "2550 mg", "5 mL/s" where
-    it says "5 mL/min": a number the sentence gives, said per something else (or per
-    nothing). A number the sentence does not give is left to the number checks.
+    it says "5 mL/min": a number the sentence gives, said per something else. A number
+    said per nothing is not read ("Labour's 26p" in a list of "68p per vote, ..."), nor
+    one the sentence does not give (the number checks read it).
 
     Example:
         >>> per_unit_conflict("The dose is 2550 mg per kg.", "The dose is 2550 mg.")
@@ -105,7 +106,7 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
         same = [(p, ph) for n, p, ph in said if n == number]
         if per and {per, _ADVERB.get(per, per)} & words:
             continue  # "2550 mg a day" where the sentence says "the daily dose is 2550 mg"
-        if same and all(p != per for p, _ in same):
+        if per and same and all(p != per for p, _ in same):
             return phrase, same[0][1]
     return None
 

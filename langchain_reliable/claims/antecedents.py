@@ -73,7 +73,8 @@ _NOT_A_NAME = frozenset(
 )
 _DESCRIPTION = re.compile(
     r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
-    r"many|most|all|no|both|either|neither|such)\b",
+    r"many|most|all|no|both|either|neither|such|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|several|few|\d+)\b",
     re.IGNORECASE,
 )  # a subject that describes a thing rather than naming it ("The maximum daily dose")
 _PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)

@@ -136,6 +136,10 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     """
     anchor = claim.ctx.units[claim.anchor]
     read = _read_elsewhere(claim.text, anchor.text)
+    if claim.side:  # a rider read with its sentence: the words before it are the sentence's
+        opening = list(_RIDER_OPENS.finditer(claim.text))
+        if opening:
+            read |= {stem(t) for t in tokenize(claim.text[: opening[-1].start()])}
     swap = swapped_word(claim.text, anchor.text, frozenset())
     swapped = stem(swap[0]) if swap else None
     return [
@@ -148,6 +152,8 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     ]
 
 
+_RIDER_OPENS = re.compile(r",\s+(?:which|who|whom|whose|where|that)\b", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"\[\w+\]")  # "[date]", "[number]": a template's slot, not a claim
 _LABEL = re.compile(  # a label in front of the statement, not part of it
     r"^\W*(?:note|tip|important|warning|caution|reminder|update|answer|summary|fyi|ps)\W*:",
     re.IGNORECASE,
@@ -157,11 +163,13 @@ _LABEL = re.compile(  # a label in front of the statement, not part of it
 def _read_elsewhere(text: str, sentence: str) -> set[str]:
     """Stems of the claim's words that another rule compares with `sentence`.
 
-    A label ("Note:"), a bound ("must not exceed 4 g"), the opening of a sentential negation ("It is
-    false that"), and, where the sentence says one too, a frequency ("once a week")
-    or a word of the opposites lexicon ("fell" where it says "rose").
+    A label ("Note:"), a placeholder ("[date]"), a bound ("must not exceed 4 g"), the
+    opening of a sentential negation ("It is false that"), and, where the sentence
+    says one too, a frequency ("once a week") or a word of the opposites lexicon
+    ("fell" where it says "rose").
     """
     phrases = [b.phrase for b in bounded_quantities(text)]
+    phrases.extend(_PLACEHOLDER.findall(text))
     label = _LABEL.match(text)
     phrases.append(label.group(0) if label else "")
     phrases.append(sentential_negation(text) or "")
