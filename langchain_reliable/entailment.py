@@ -364,10 +364,12 @@ class SharedReader:
 
     def _run(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), 3), dtype=np.float64)
+        wanted = {i.name for i in self._session.get_inputs()}  # MPNet takes no token types
         for row, encoding in enumerate(encode_all(self._tokenizer, pairs, self.threads)):
             ids = np.array([encoding.ids], dtype=np.int64)
             types = np.array([encoding.type_ids], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
+            feeds = {k: v for k, v in feeds.items() if k in wanted}
             logits = self._session.run(["logits"], feeds)[0][0].astype(np.float64)
             probs = np.exp(logits - logits.max())
             out[row] = probs / probs.sum()

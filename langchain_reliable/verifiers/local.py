@@ -51,7 +51,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_reliable.entailment import Entailment, EntailmentReader, default_entailment_model
+from langchain_reliable.accurate import default_arbiter
+from langchain_reliable.entailment import Entailment, EntailmentReader
 from langchain_reliable.evidence import EvidenceSelector, clamp_score
 from langchain_reliable.rules import (
     ClaimFacts,
@@ -131,7 +132,7 @@ class LocalVerifier(BlockingVerifier):
         rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         if entailment is True:
-            entailment = default_entailment_model()
+            entailment = default_arbiter()
         if entailment is not False and not isinstance(entailment, EntailmentReader):
             raise TypeError(
                 "entailment must be True, False or an EntailmentReader (judge, support, "
