@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.schemas import Claim
 
-__all__ = ["resolve"]
+__all__ = ["names_a_thing", "resolve"]
 
 _JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
 _SINGULAR = re.compile(
@@ -112,11 +112,7 @@ class _Seen:
 
     def add(self, claim: Claim, verbish: Callable[[str], bool]) -> None:
         self.before, self.subject = claim, _subject(claim.text, verbish)
-        if (
-            self.subject
-            and not _DESCRIPTION.match(self.subject)
-            and not _PRONOUN.match(self.subject)
-        ):
+        if self.subject and names_a_thing(self.subject):
             self.named = self.subject
 
 
@@ -168,6 +164,11 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
     if last:
         return [_named(claim, ref, rest, last, "the subject of the sentence before")]
     return [claim]  # no subject before it names a thing: checked as it is written
+
+
+def names_a_thing(subject: str) -> bool:
+    """Whether `subject` names a thing ("Metformin") rather than describes one ("The dose")."""
+    return not _DESCRIPTION.match(subject) and not _PRONOUN.match(subject)
 
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:

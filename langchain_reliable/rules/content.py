@@ -89,6 +89,9 @@ class OtherUnit(Rule):
         found = per_unit_conflict(claim.text, claim.ctx.units[claim.anchor].text)
         if found is None:
             return None
+        per = tokenize(found[0])[-1]
+        if not _PER.search(found[1]) and stem(per) in claim.ctx.stems:
+            return None  # "43p per vote" where the passage says per vote once, for its list
         return self.finding(
             "unsupported", f"the claim says '{found[0]}' where {claim.where} says '{found[1]}'"
         )
@@ -152,6 +155,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     ]
 
 
+_PER = re.compile(r"/|\bper\b|\b(?:a|an|each)\s+\w+$", re.IGNORECASE)
 _RIDER_OPENS = re.compile(r",\s+(?:which|who|whom|whose|where|that)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[\w+\]")  # "[date]", "[number]": a template's slot, not a claim
 _LABEL = re.compile(  # a label in front of the statement, not part of it

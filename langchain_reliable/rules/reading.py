@@ -9,6 +9,7 @@ is `uncertain`, never supported.
 
 from __future__ import annotations
 
+from langchain_reliable.claims.antecedents import names_a_thing
 from langchain_reliable.passage_facts import ClaimFacts, passage_label
 from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.text import STOPWORDS, stem, tokenize
@@ -56,8 +57,8 @@ def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
     passage.
     """
     named = claim.antecedent
-    if not named:
-        return []
+    if not named or not names_a_thing(named):
+        return []  # a description ("The first one") is read as the claim's other words are
     ctx = facts.ctx
     home = ctx.units[facts.anchor].passage
     numbers = [t for t in tokenize(claim.text) if t[:1].isdigit()]  # and what it says of it
