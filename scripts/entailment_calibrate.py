@@ -406,6 +406,7 @@ def main() -> None:
         help="keep the shipped stack and threshold; fit only the cascade (lexical fit, band)",
     )  # fmt: skip
     ap.add_argument("--report", type=Path, default=REPORT, help="where to write the figures")
+    ap.add_argument("--png", type=Path, default=PNG, help="where to draw the reliability diagram")
     args = ap.parse_args()
 
     def log(msg: str) -> None:
@@ -474,7 +475,7 @@ def main() -> None:
         shipped.append([f_name, f["items"], read_share, f["auroc"], f["ba"], f["faithful_passed"],
                         f["ece"]])  # fmt: skip
     log(f"shipped stack {stack}, lexical {lexical}, threshold {threshold}, band {band}")
-    reliability_png(curves, PNG)
+    reliability_png(curves, args.png)
     if shipped_model:  # recalibrated in place: keep the training record
         fit = json.loads((SHIPPED / "config.json").read_text()).get("fit", {})
     elif (args.model / "fit.json").exists():
@@ -488,7 +489,7 @@ def main() -> None:
                band, files, args.keep_stack),
         encoding="utf-8",
     )  # fmt: skip
-    log(f"wrote {args.report} and {PNG}")
+    log(f"wrote {args.report} and {args.png}")
     if args.ship:
         for name in ("model.onnx", "tokenizer.json", "config.json"):
             if not (SHIPPED / name).exists() or not (SHIPPED / name).samefile(scratch / name):
