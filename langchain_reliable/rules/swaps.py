@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from langchain_reliable.checks.swaps import swapped_word
-from langchain_reliable.entailment import default_entailment_model
+from langchain_reliable.accurate import default_arbiter
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule
 
@@ -55,7 +55,8 @@ class EmbeddedEntailment:
     """An `EntailmentProbe` over the embedded model (`entailment.EntailmentModel`).
 
     P(entailed) is the model's best over the claim's windows of the passages. The
-    default model is the shipped one, loaded on first use. What the verifier's own
+    default model is the default verifier's (`accurate.default_arbiter`: the shipped small
+    model, or the accurate one where it is the arbiter), loaded on first use. What the verifier's own
     judging step read (`remember`) is answered as read, so a rule sees the very
     numbers the verdict rests on.
     """
@@ -70,7 +71,7 @@ class EmbeddedEntailment:
     @property
     def model(self) -> _Judges:
         """The model read."""
-        return self._model if self._model is not None else default_entailment_model()
+        return self._model if self._model is not None else default_arbiter()
 
     def remember(
         self, claims: Sequence[str], passages: Sequence[str], reads: Sequence[Any]
