@@ -5,8 +5,9 @@ model or an LLM judge quoting the passage would) leaves only the rules between a
 answer and the user. This script runs the verification graph with such a verifier on
 every record of the given files, at response level and on each gold claim, once with
 the rules of `rules.DEFAULT_RULES` and once with the named rule left out, and counts
-the claims and decisions that differ (the second run is made only for records where
-the rule found something: elsewhere leaving it out changes nothing).
+the claims and decisions that differ, for true and false answers and gold claims
+apart (a record's `hallucinated`, a gold claim's `supported`). The second run is made
+only where the rule found something: elsewhere leaving it out changes nothing.
 
 Usage:
     python scripts/rule_effect.py ../shared/data/*.jsonl --rule swapped_word [--limit N]
@@ -76,8 +77,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 counts["claims changed"] += changed
                 if got["decision"] != before["decision"]:
-                    counts[f"{level} decisions changed"] += 1
-                    counts[f"{level}: {before['decision']} -> {got['decision']}"] += 1
+                    false = (
+                        record["hallucinated"]
+                        if i == 0
+                        else not record["claims"][i - 1]["supported"]
+                    )
+                    kind = "false" if false else "true"
+                    counts[f"{level} decisions changed ({kind})"] += 1
+                    counts[f"{level} ({kind}): {before['decision']} -> {got['decision']}"] += 1
             print(f"\r{path.name}: {n}/{len(lines)}", end="", file=sys.stderr)
         print(file=sys.stderr)
         print(path.name, json.dumps(dict(sorted(counts.items())), ensure_ascii=False))
