@@ -5,10 +5,12 @@ python scripts/accurate_base.py .cache/all-mpnet-base-v2
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 from langchain_reliable.accurate import extract_base
 
 if __name__ == "__main__":
-    print(extract_base(Path(sys.argv[1] if len(sys.argv) > 1 else ".cache/all-mpnet-base-v2")))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out", type=Path, nargs="?", default=Path(".cache/all-mpnet-base-v2"))
+    print(extract_base(ap.parse_args().out))

@@ -9,7 +9,7 @@ and `tokenizer.json`, so `scripts/accurate_fit.py --base DIR` can train from it.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import numpy as np
@@ -31,10 +31,11 @@ def unpack(parts: list[Path]) -> dict[str, np.ndarray]:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1])
-    target.mkdir(parents=True, exist_ok=True)
-    tensors = {
-        k: v for k, v in unpack([Path(p) for p in sys.argv[2:]]).items() if "position_ids" not in k
-    }
-    save_file(tensors, str(target / "model.safetensors"))
-    print(f"wrote {len(tensors)} tensors to {target / 'model.safetensors'}")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out", type=Path, help="folder to write model.safetensors into")
+    ap.add_argument("parts", type=Path, nargs="+", help="the .npz parts of pack_weights.py")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    tensors = {k: v for k, v in unpack(args.parts).items() if "position_ids" not in k}
+    save_file(tensors, str(args.out / "model.safetensors"))
+    print(f"wrote {len(tensors)} tensors to {args.out / 'model.safetensors'}")
