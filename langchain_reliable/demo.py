@@ -147,15 +147,17 @@ OFF_SCRIPT = (
 
 def _run_one(rag: Any, question: str, out: TextIO) -> dict[str, Any]:
     final: dict[str, Any] = {}
+    draft = ""
     for update in rag.stream({"question": question}, stream_mode="updates"):
         for node, values in update.items():
             if node == "retrieve":
                 _print_passages(values.get("passages") or [], out)
             elif node == "generate":
-                draft = values["draft"] or f"(none: {values.get('generation_error')})"
-                print(f"\n  attempt {values['attempts']} answer:\n    {draft}", file=out)
+                draft = values["draft"] or ""
+                shown = draft or f"(none: {values.get('generation_error')})"
+                print(f"\n  attempt {values['attempts']} answer:\n    {shown}", file=out)
             elif node == "verify":
-                _print_report(values["report"], out)
+                _print_report(values["report"], draft, out)
                 print(f"  route: {values['route']}", file=out)
             elif node in DECISIONS:
                 final = values
@@ -179,12 +181,15 @@ def _print_passages(documents: list[Document], out: TextIO) -> None:
     print(f"  passages retrieved: {' · '.join(names) or '(none)'}", file=out)
 
 
-def _print_report(report: ReliabilityReport | dict[str, Any], out: TextIO) -> None:
+def _print_report(report: ReliabilityReport | dict[str, Any], answer: str, out: TextIO) -> None:
+    """Each claim as the answer says it (its span, never a rewrite), its verdict and why."""
     report = report_fields(report)
 
     print("  claims:", file=out)
     for claim in report["claims"]:
-        print(f"    [{claim['label']:<12} {claim['score']:.2f}] {claim['text']}", file=out)
+        start, end = claim.get("span") or (0, 0)
+        said = answer[start:end].strip() if end > start else claim["text"]
+        print(f"    [{claim['label']:<12} {claim['score']:.2f}] {said}", file=out)
         kind, shown = cited_evidence(claim)
         for best in shown:
             print(wrapped(f'{kind} {passage_ref(best)}: "{best["quote"]}"', 100, 8), file=out)

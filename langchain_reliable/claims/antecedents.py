@@ -78,6 +78,12 @@ _DESCRIPTION = re.compile(
     re.IGNORECASE,
 )  # a subject that describes a thing rather than naming it ("The maximum daily dose")
 _PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)
+# a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
+_OPENING_PHRASE = re.compile(
+    r"^(?:at|in|on|for|with|by|from|during|after|before|under|over|within|without|"
+    r"about|against|among|between|into|through|to|of|since|until|unlike|like)\b",
+    re.IGNORECASE,
+)
 _BARE = re.compile(r"^\w[\w'’ -]{0,59}$")  # words only: a name or a noun phrase
 
 
@@ -167,8 +173,9 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
 
 
 def names_a_thing(subject: str) -> bool:
-    """Whether `subject` names a thing ("Metformin") rather than describes one ("The dose")."""
-    return not _DESCRIPTION.match(subject) and not _PRONOUN.match(subject)
+    """Whether `subject` names a thing ("Metformin"), not describes one ("Its side effects")."""
+    possessive = "'s " in subject or "’s " in subject
+    return not _DESCRIPTION.match(subject) and not _PRONOUN.match(subject) and not possessive
 
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:
@@ -189,9 +196,18 @@ def _unresolved(claim: Claim, why: str) -> Claim:
 
 
 def _subject(sentence: str, verbish: Callable[[str], bool]) -> str | None:
-    """The subject of `sentence` (`riders.sentence_subject`); a verbless heading is its own."""
+    """The subject of `sentence` (`riders.sentence_subject`); a verbless heading is its own.
+
+    A sentence that opens with a prepositional phrase has none we can read up front.
+    """
+    if _OPENING_PHRASE.match(sentence.strip()):
+        return None
     subject = sentence_subject(sentence.strip(), verbish)
     if subject is not None:
+        words = subject.split()
+        while len(words) > 1 and words[-1].islower() and words[-1].endswith("ly"):
+            words.pop()  # an adverb before the verb ("Aspirin irreversibly inhibits")
+        subject = " ".join(words)
         words = {w.lower() for w in subject.split()}
         return subject if _BARE.match(subject) and not words & _NOT_A_NAME else None
     words = sentence.strip().rstrip(".!?:").split()
