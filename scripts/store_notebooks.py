@@ -12,6 +12,7 @@ line). Run it from a clean checkout, so that the outputs are those of committed 
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -49,8 +50,11 @@ def store(path: Path) -> list[str]:
     return problems
 
 
-def main(names: list[str]) -> int:
+def main(argv: list[str]) -> int:
     """Store each notebook named (all by default); 1 if any was not stored."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebooks in notebooks/ (default: all)")
+    names = parser.parse_args(argv).names
     paths = [NOTEBOOKS / name for name in names] or sorted(NOTEBOOKS.glob("*.ipynb"))
     failed = 0
     for path in paths:

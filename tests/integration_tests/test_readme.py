@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from langchain_reliable.render import report_fields
 from tests.integration_tests._servers import child_env, serving_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
@@ -103,6 +104,6 @@ def test_every_python_block_runs_in_order(tmp_path, server, monkeypatch) -> None
         if block not in LOCAL_MODEL:
             run_block(block.replace(DOCUMENTED_PORT, server), number, namespace)
     # What the blocks say they show, checked on what they left behind.
-    assert namespace["out"]["answer"] and namespace["report"]["claims"]
+    assert namespace["out"]["answer"] and report_fields(namespace["report"])["claims"]
     assert namespace["summary"].verified == 2
     assert "reports.jsonl" in {p.name for p in tmp_path.iterdir()}
