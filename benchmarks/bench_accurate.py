@@ -27,13 +27,14 @@ from speed_worker import Source, clear_caches, load_text, make_answer, median
 
 ROOT = Path(__file__).resolve().parents[1]
 COLD = """
-import json, resource, sys, time
+import json, sys, time
 t0 = time.perf_counter()
 from langchain_reliable import create_verifier
 check = create_verifier(verifier=sys.argv[1])
 check.invoke(json.loads(sys.stdin.read()))
 cold = time.perf_counter() - t0
-print(json.dumps([cold, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024]))
+hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM"))  # this process only
+print(json.dumps([cold, int(hwm.split()[1]) / 1024]))
 """
 
 
