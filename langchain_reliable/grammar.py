@@ -395,9 +395,25 @@ CONTENT_FREE_WORDS = (
 """The closed vocabulary glue is made of: a piece with any other word is content."""
 
 
+DESCRIPTION = re.compile(
+    r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
+    r"many|most|all|no|both|either|neither|such|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|several|few|\d+)\b",
+    re.IGNORECASE,
+)  # a subject that describes a thing rather than naming it ("The maximum daily dose")
+PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)
+
+
+def names_a_thing(subject: str) -> bool:
+    """Whether `subject` names a thing ("Metformin"), not describes one ("Its side effects")."""
+    possessive = "'s " in subject or "’s " in subject
+    return not DESCRIPTION.match(subject) and not PRONOUN.match(subject) and not possessive
+
+
 __all__ = [
     "BOLD_LINE",
     "CONTENT_FREE_WORDS",
+    "DESCRIPTION",
     "FENCE",
     "FENCE_LINE",
     "HEADER",
@@ -405,6 +421,7 @@ __all__ = [
     "MARKER",
     "MARKUP_EDGES",
     "OPENERS",
+    "PRONOUN",
     "REPLY",
     "RULE",
     "TABLE_ROW",
@@ -420,4 +437,5 @@ __all__ = [
     "is_yes_no_question",
     "last_question",
     "last_user_turn",
+    "names_a_thing",
 ]

@@ -240,7 +240,7 @@ def print_report(
         kind, shown = cited_evidence(claim)
         for evidence in shown:
             where = passage_ref(evidence)
-            quoted = f"{kind} {where} ({evidence['score']:.2f}): \"{evidence['quote']}\""
+            quoted = f'{kind} {where} ({evidence["score"]:.2f}): "{evidence["quote"]}"'
             print(wrapped(quoted, width, 25), file=out)
         if claim.get("reason"):
             print(f"{'':25}reason: {short(claim['reason'], text_width - 8)}", file=out)

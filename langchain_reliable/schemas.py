@@ -190,8 +190,10 @@ class ClaimVerdict(BaseModel):
 
     @property
     def source(self) -> Evidence | None:
-        """The quote the verdict rests on: the first evidence of a supported or contradicted
-        claim; `None` otherwise (a passage near an unsupported claim does not bear it out).
+        """The quote the verdict rests on, or `None`.
+
+        The first evidence of a supported or contradicted claim; `None` otherwise (a
+        passage near an unsupported claim does not bear it out).
         """
         if self.label in ("supported", "contradicted") and self.evidence:
             return self.evidence[0]

@@ -35,9 +35,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.riders import sentence_subject
+from langchain_reliable.grammar import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
 
-__all__ = ["names_a_thing", "resolve"]
+__all__ = ["resolve"]
 
 _JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
 _SINGULAR = re.compile(
@@ -71,13 +72,6 @@ _NOT_A_NAME = frozenset(
     "it its they their them this that these those he she we i you there here actually also "  # noqa: SIM905
     "so then now well yes no".split()
 )
-_DESCRIPTION = re.compile(
-    r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
-    r"many|most|all|no|both|either|neither|such|one|two|three|four|five|six|seven|eight|nine|"
-    r"ten|several|few|\d+)\b",
-    re.IGNORECASE,
-)  # a subject that describes a thing rather than naming it ("The maximum daily dose")
-_PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)
 # a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
 _OPENING_PHRASE = re.compile(
     r"^(?:at|in|on|for|with|by|from|during|after|before|under|over|within|without|"
@@ -125,7 +119,7 @@ class _Seen:
 def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[Claim]:
     text, before = claim.text, seen.before
     too = _TOO.match(text) or _SO_DOES.match(text)
-    if too and not _PRONOUN.match(too.group("subject")):
+    if too and not PRONOUN.match(too.group("subject")):
         if before is None or not (said := _predicate(before.text, verbish)):
             return [_unresolved(claim, f"'{text.strip()}' says what? no sentence before it")]
         subject = too.group("subject").strip()
@@ -155,7 +149,7 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
             return [_unresolved(claim, f"'{ref}' has no pair to pick from in the sentence before")]
         target = pair.group("b" if lowered == "the latter" else "a")
         return [_named(claim, ref, rest, target, "of the pair in the sentence before")]
-    last = seen.subject if seen.subject and not _PRONOUN.match(seen.subject) else None
+    last = seen.subject if seen.subject and not PRONOUN.match(seen.subject) else None
     pair = _COORDINATED.match(last or "")
     if singular and pair:
         return [_unresolved(claim, f"'{ref}' may refer to '{pair['a']}' or '{pair['b']}'")]
@@ -170,12 +164,6 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
     if last:
         return [_named(claim, ref, rest, last, "the subject of the sentence before")]
     return [claim]  # no subject before it names a thing: checked as it is written
-
-
-def names_a_thing(subject: str) -> bool:
-    """Whether `subject` names a thing ("Metformin"), not describes one ("Its side effects")."""
-    possessive = "'s " in subject or "’s " in subject
-    return not _DESCRIPTION.match(subject) and not _PRONOUN.match(subject) and not possessive
 
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.accurate import default_arbiter
+from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule
 
@@ -56,8 +56,8 @@ class EmbeddedEntailment:
 
     P(entailed) is the model's best over the claim's windows of the passages. The
     default model is the default verifier's (`accurate.default_arbiter`: the shipped small
-    model, or the accurate one where it is the arbiter), loaded on first use. What the verifier's own
-    judging step read (`remember`) is answered as read, so a rule sees the very
+    model, or the accurate one where it is the arbiter), loaded on first use. What the
+    verifier's own judging step read (`remember`) is answered as read, so a rule sees the very
     numbers the verdict rests on.
     """
 

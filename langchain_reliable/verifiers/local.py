@@ -344,8 +344,10 @@ def _features(facts: ClaimFacts) -> ClaimFeatures:
 def _window(
     passages: list[Passage], at: int, span: tuple[int, int], score: float, claim: str
 ) -> Evidence:
-    """The sentence of the window the entailment model read that shares the most content
-    with `claim` (the first on a tie), quoted verbatim from its passage."""
+    """The sentence of the read window sharing the most content with `claim`, verbatim.
+
+    The first such sentence on a tie, quoted from its passage.
+    """
     passage = passages[at]
     window = passage.text[span[0] : span[1]]
     wanted = set(content_stems(claim))

@@ -231,7 +231,8 @@ async def test_uncovered_text_gets_claims_with_correct_spans() -> None:
     result = await LLMClaimExtractor(model).aextract(answer)
     assert [(c.text, answer[slice(*c.span)]) for c in result.claims] == [
         ("Metformin is taken with meals.", "Metformin is taken with meals"),
-        ("its maximum daily dose is 5000 mg.", "its maximum daily dose is 5000 mg."),
+        # the added claim stands alone ('its' read as 'Metformin'); its span is the answer's
+        ("Metformin's maximum daily dose is 5000 mg.", "its maximum daily dose is 5000 mg."),
     ]
     assert "1 claim(s) added by the sentences extractor" in result.errors[-1]
 

@@ -73,7 +73,7 @@ async def test_routes_only_unsure_claims_to_second_in_one_call():
     second = TableVerifier(
         "llm", {"B": ("supported", 0.9), "D": ("contradicted", 0.05), "E": ("supported", 0.9)}
     )
-    cascade = CascadeVerifier(first, second)
+    cascade = CascadeVerifier(first, second, rules=[])  # the routing alone: no rules after it
     result = await cascade.averify(claims("A", "B", "C", "D", "E"), PASSAGES)
 
     assert second.calls == [["B", "D", "E"]]
@@ -118,7 +118,7 @@ async def test_second_uncertain_keeps_the_more_conservative_verdict():
         {"weak yes": ("supported", 0.7), "weak no": ("unsupported", 0.4)},
     )
     second = TableVerifier("llm", {})  # uncertain about everything
-    result = await CascadeVerifier(first, second).averify(
+    result = await CascadeVerifier(first, second, rules=[]).averify(  # the merging alone
         claims("weak yes", "weak no", "unknown"), PASSAGES
     )
     weak_yes, weak_no, unknown = result.verdicts

@@ -125,5 +125,5 @@ def test_the_graph_names_a_missing_question(bad) -> None:
     from langchain_reliable import InputError
 
     rag = create_reliable_rag(ScriptedChatModel([AIMessage(TRUE)]), PASSAGES, k=1)
-    with pytest.raises(InputError, match='needs a "question"'):
+    with pytest.raises(InputError, match=r"'question' \(or 'user_input', 'input'\)"):
         rag.invoke(bad)

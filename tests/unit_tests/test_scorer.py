@@ -71,9 +71,16 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
     assert v1.score == pytest.approx(verifier.scorer(f1), abs=1e-6)
     learned = LocalVerifier(entailment=True)
     [(v3, f3)] = learned.explain([claim(copied)], PASSAGES)
-    read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
-    stacked = learned.entailment.support(read.entailed, learned.scorer(f3), read.contradicted)
-    assert v3.score == pytest.approx(stacked, abs=1e-6)
+    lexical = learned.entailment.lexical_support(learned.scorer(f3))
+    low, high = learned.band
+    if low <= lexical < high:  # inside the band the model reads it and the stack scores it
+        read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
+        expected = learned.entailment.support(read.entailed, learned.scorer(f3), read.contradicted)
+        assert "entailment model consulted" in v3.reason
+    else:  # outside it the lexical evidence decides alone
+        expected = lexical
+        assert "entailment model not consulted" in v3.reason
+    assert v3.score == pytest.approx(expected, abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().
     again = verifier.verify([claim(copied), claim(novel)], PASSAGES).verdicts
