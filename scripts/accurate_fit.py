@@ -149,6 +149,18 @@ def trained(model) -> dict[str, np.ndarray]:
     return out
 
 
+def load_trained(model, tensors: dict[str, np.ndarray]):
+    """`model` with the tensors of `trained` (adapters and head) put back in place."""
+    import torch
+
+    params = dict(model.named_parameters())
+    with torch.no_grad():
+        for key, value in tensors.items():
+            name = key if key.startswith("head") else f"mpnet.{key}"
+            params[name].copy_(torch.from_numpy(np.asarray(value, dtype=np.float32)))
+    return model
+
+
 def batches(rows: list[dict], lengths: list[int], size: int) -> list[list[int]]:
     """Consecutive chunks of the stream, sorted by length within chunks of 50 batches."""
     out = []
