@@ -311,6 +311,7 @@ class SharedReader:
         self._cache_lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
+        self._inputs: frozenset[str] = frozenset()  # what the graph takes (MPNet: no token types)
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
 
     @property
@@ -327,8 +328,10 @@ class SharedReader:
             tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
             tokenizer.enable_truncation(self.max_length, strategy="longest_first")
             tokenizer.no_padding()
-            self._session = cpu_session(self.model_dir / "model.onnx", self.threads)
+            session = cpu_session(self.model_dir / "model.onnx", self.threads)
+            self._inputs = frozenset(i.name for i in session.get_inputs())
             self._tokenizer = tokenizer
+            self._session = session
 
     def clear_cache(self) -> None:
         """Forget the pairs read so far."""
@@ -364,12 +367,11 @@ class SharedReader:
 
     def _run(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), 3), dtype=np.float64)
-        wanted = {i.name for i in self._session.get_inputs()}  # MPNet takes no token types
         for row, encoding in enumerate(encode_all(self._tokenizer, pairs, self.threads)):
             ids = np.array([encoding.ids], dtype=np.int64)
             types = np.array([encoding.type_ids], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
-            feeds = {k: v for k, v in feeds.items() if k in wanted}
+            feeds = {k: v for k, v in feeds.items() if k in self._inputs}
             logits = self._session.run(["logits"], feeds)[0][0].astype(np.float64)
             probs = np.exp(logits - logits.max())
             out[row] = probs / probs.sum()
