@@ -187,6 +187,8 @@ class EntailmentModel:
         config: The model's `config.json`: window settings, calibration, threshold.
         band: Where the local verifier asks the model (`EntailmentReader.band`); a
             folder whose `config.json` has no "cascade" entry is asked about every claim.
+        vetoed: The highest score a claim a rule vetoes keeps (`config.json` "cascade"
+            "vetoed", fitted with the band), or `None` for the verifier's own default.
     """
 
     def __init__(
@@ -214,6 +216,8 @@ class EntailmentModel:
         cascade = self.config.get("cascade") or {}
         low, high = cascade.get("band", (0.0, 1.0))
         self.band = (float(low), float(high))
+        vetoed = cascade.get("vetoed")
+        self.vetoed = float(vetoed) if vetoed is not None else None
         lexical = cascade.get("lexical") or {"lexical": 1.0, "bias": 0.0}
         self._lexical_weights = (float(lexical["lexical"]), float(lexical["bias"]))
 

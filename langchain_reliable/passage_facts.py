@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cached_property
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -193,6 +194,8 @@ class ClaimFacts:
     """
 
     def __init__(self, found: ClaimEvidence, ctx: PassageFacts, side: bool = False) -> None:
+        self.found_by: dict[Any, Any] = {}
+        """What each rule found on the claim, kept by the rules layer (each rule runs once)."""
         self.side = side
         """Whether the claim is what its sentence says on the side (`Claim.side`)."""
         self.text = found.claim

@@ -7,6 +7,10 @@ files; they serve here only to fit the verifier's score and its threshold:
   and of the lexical scorer's support (`EntailmentModel.support`); a claim a rule
   vetoes keeps at most the verifier's vetoed score;
 - the threshold (`supported_at`) maximises the mean balanced accuracy over the files;
+- the vetoed score: the highest score a claim a rule vetoes keeps, chosen (in steps of
+  0.05, under the threshold by at least 0.05) for the best mean AUROC over the files:
+  a veto sets the label, and where vetoes err the claim should rank with the claims
+  left open rather than below every other;
 - the cascade: a logistic fit of the lexical support alone (`lexical_support`) and the
   band of that score in which the model reads a claim (`band`): the narrowest band,
   by the share of claims the model reads, whose balanced accuracy, AUROC and faithful
@@ -15,8 +19,8 @@ files; they serve here only to fit the verifier's score and its threshold:
   kept inside the band. A claim that would pass with a swapped word is read too
   (`rules.swaps`), and fails when P(entailment) is under `SWAP_VOUCHED_AT`.
 
-Reported figures leave each file out of every fit: the stack, threshold, lexical fit
-and band come from the other two files, then the left-out file is measured. The shipped
+Reported figures leave each file out of every fit: the stack, threshold, lexical fit,
+vetoed score and band come from the other two files, then the left-out file is measured. The shipped
 values are fitted on all three (the figures for that fit are in-sample and say so).
 
 Rows: FaithBench, each answer sentence (gold from the annotated spans; answers marked
@@ -55,6 +59,14 @@ from langchain_reliable.verifiers.local import LocalVerifier
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "langchain_reliable" / "models" / "crossencoder"
 REPORT = ROOT / "benchmarks" / "ENTAILMENT.md"
+README = ROOT / "README.md"
+README_START = "<!-- model-reads:start (written by scripts/entailment_calibrate.py) -->"
+README_END = "<!-- model-reads:end -->"
+README_FILES = {
+    "faithbench": "FaithBench (answer sentences)",
+    "wice": "WiCE dev (claims)",
+    "begin": "BEGIN dev (responses)",
+}
 PNG = ROOT / "benchmarks" / "entailment_reliability.png"
 DEV_FILES = {"faithbench": "faithbench.jsonl", "wice": "wice_dev.jsonl", "begin": "begin_dev.jsonl"}
 LABELS = ["entailment", "neutral", "contradiction"]
@@ -237,8 +249,32 @@ def cascade(
 
 
 def vetoed_at(threshold: float) -> float:
-    """The score a vetoed claim keeps at most in the local verifier with this threshold."""
+    """The score a vetoed claim keeps at most in the lexical verifier with this threshold."""
     return LocalVerifier(entailment=False, supported_at=threshold).vetoed_score
+
+
+def choose_vetoed(
+    rows: list[Row],
+    stack: dict[str, float],
+    lexical: dict[str, float],
+    threshold: float,
+    files: list[str],
+) -> float:
+    """The vetoed score with the best mean AUROC over `files` (the model reading every
+    claim): from the lexical verifier's cap up to `threshold - 0.05`, in steps of 0.05;
+    the lowest on a tie."""
+    lowest = vetoed_at(threshold)
+    caps = [lowest, *np.round(np.arange(0.05, threshold - 0.05 + 1e-9, 0.05), 3)]
+
+    def mean_auroc(cap: float) -> float:
+        score = cascade(rows, stack, lexical, threshold, EVERY_CLAIM, cap).score
+        return float(
+            np.mean([figures(*grouped(*_part(rows, score, f)), threshold)["auroc"] for f in files])
+        )
+
+    return max(
+        sorted({float(c) for c in caps if c >= lowest}), key=lambda c: (round(mean_auroc(c), 4), -c)
+    )
 
 
 def choose_band(
@@ -251,7 +287,8 @@ def choose_band(
 ) -> tuple[float, float]:
     """The band with the fewest rows read (mean share over `files`) that costs each file
     at most `BAND_TOLERANCE` of balanced accuracy, AUROC and faithful items passed
-    against the model reading every claim."""
+    against the model reading every claim. The empty band (the model reads only
+    swapped words) is a candidate."""
 
     def measured(band: tuple[float, float]) -> list[tuple[float, float, float, float]]:
         run = cascade(rows, stack, lexical, threshold, band, vetoed_score)
@@ -265,18 +302,27 @@ def choose_band(
 
     full = measured(EVERY_CLAIM)
     best, best_key = EVERY_CLAIM, (float(np.mean([m[3] for m in full])), 0.0)
-    for low in EDGES[threshold >= EDGES]:
-        for high in EDGES[threshold < EDGES]:
-            got = measured((float(low), float(high)))
-            if all(
-                g[i] >= f[i] - BAND_TOLERANCE
-                for g, f in zip(got, full, strict=True)
-                for i in range(3)
-            ):
-                key = (float(np.mean([g[3] for g in got])), -float(np.mean([g[0] for g in got])))
-                if key < best_key:
-                    best, best_key = (float(low), float(high)), key
+    candidates = [(threshold, threshold)] + [
+        (float(low), float(high))
+        for low in EDGES[threshold >= EDGES]
+        for high in EDGES[threshold < EDGES]
+    ]
+    for band in candidates:
+        got = measured(band)
+        if all(
+            g[i] >= f[i] - BAND_TOLERANCE for g, f in zip(got, full, strict=True) for i in range(3)
+        ):
+            key = (float(np.mean([g[3] for g in got])), -float(np.mean([g[0] for g in got])))
+            if key < best_key:
+                best, best_key = band, key
     return best
+
+
+def lexical_auroc(rows: list[Row]) -> float:
+    """AUROC of the lexical verifier's ranking (its support, its vetoed cap) on `rows`."""
+    verifier = LocalVerifier(entailment=False)
+    score = support(rows, {**ZERO_STACK, "lexical": 1.0}, verifier.vetoed_score)
+    return figures(*grouped(rows, score), verifier.supported_at)["auroc"]
 
 
 def grouped(rows: list[Row], score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -344,9 +390,13 @@ def _snli_accuracy(model: EntailmentModel, path: Path, limit: int | None) -> tup
 
 def write_config(
     folder: Path, stack: dict, threshold: float, extra: dict, band: tuple = EVERY_CLAIM,
-    lexical: dict | None = None,
+    lexical: dict | None = None, vetoed: float | None = None,
 ) -> None:  # fmt: skip
-    cascade_ = {"band": list(band), **({"lexical": lexical} if lexical else {})}
+    cascade_ = {
+        "band": list(band),
+        **({"lexical": lexical} if lexical else {}),
+        **({"vetoed": vetoed} if vetoed is not None else {}),
+    }
     config = {
         "name": "langchain-reliable entailment model (all-MiniLM-L6-v2 as a 3-way cross-encoder)",
         "labels": LABELS,
@@ -427,7 +477,6 @@ def main() -> None:
     log(f"SNLI test 3-way accuracy {snli:.3f} ({snli_n} pairs)")
     rows = dev_rows(args.data, args.limit)
     read_cached(rows, model, scratch / "rows.json", log)
-    lexical_vetoed = LocalVerifier(entailment=False).vetoed_score  # the `lexical` verifier's
     files = list(DEV_FILES)
 
     left_out, every_claim, curves = [], [], {}
@@ -438,23 +487,23 @@ def main() -> None:
         threshold, _ = choose_threshold(
             train, cascade(train, stack, lexical, 0.0, EVERY_CLAIM, 0.0).score, fitting
         )
-        vetoed_score = vetoed_at(threshold)
+        vetoed_score = choose_vetoed(train, stack, lexical, threshold, fitting)
         band = choose_band(train, stack, lexical, threshold, vetoed_score, fitting)
         test = [r for r in rows if r.file == out]
         run = cascade(test, stack, lexical, threshold, band, vetoed_score)
         h, s = grouped(test, run.score)
         every_run = cascade(test, stack, lexical, threshold, EVERY_CLAIM, vetoed_score)
         every = figures(*grouped(test, every_run.score), threshold)
-        lex_h, lex_s = grouped(test, support(test, {**ZERO_STACK, "lexical": 1.0}, lexical_vetoed))
         model_h, model_s = grouped(test, np.array([r.entailed for r in test]))
         f = figures(h, s, threshold)
         curves[out] = (h, s)
-        left_out.append([out, threshold, f"{band[0]:.3f}-{band[1]:.3f}", float(run.read.mean()),
+        left_out.append([out, threshold, vetoed_score, f"{band[0]:.3f}-{band[1]:.3f}",
+                         float(run.read.mean()),
                          f["items"], f["auroc"], f["ba"], f["faithful_passed"],
                          f["hallucinated_flagged"], f["ece"]])  # fmt: skip
         every_claim.append([out, every["auroc"], every["ba"], every["faithful_passed"],
                             metrics.auroc(model_h, 1 - model_s),
-                            metrics.auroc(lex_h, 1 - lex_s)])  # fmt: skip
+                            lexical_auroc(test)])  # fmt: skip
         log(f"left out {out}: band {band}, read {run.read.mean():.3f}, {f}; every claim {every}")
 
     stack, lexical = fit_stack(rows), fit_lexical(rows)
@@ -464,7 +513,7 @@ def main() -> None:
     if args.keep_stack:  # the operating point stays; only the cascade is fitted
         kept = json.loads((SHIPPED / "config.json").read_text())
         stack, threshold = kept["stack"], kept["threshold"]
-    vetoed_score = vetoed_at(threshold)
+    vetoed_score = choose_vetoed(rows, stack, lexical, threshold, files)
     band = choose_band(rows, stack, lexical, threshold, vetoed_score, files)
     run = cascade(rows, stack, lexical, threshold, band, vetoed_score)
     shipped = []
@@ -474,7 +523,10 @@ def main() -> None:
         read_share = float(run.read[[r.file == f_name for r in rows]].mean())
         shipped.append([f_name, f["items"], read_share, f["auroc"], f["ba"], f["faithful_passed"],
                         f["ece"]])  # fmt: skip
-    log(f"shipped stack {stack}, lexical {lexical}, threshold {threshold}, band {band}")
+    log(
+        f"shipped stack {stack}, lexical {lexical}, threshold {threshold}, band {band}, "
+        f"vetoed {vetoed_score}"
+    )
     reliability_png(curves, args.png)
     if shipped_model:  # recalibrated in place: keep the training record
         fit = json.loads((SHIPPED / "config.json").read_text()).get("fit", {})
@@ -483,13 +535,15 @@ def main() -> None:
     else:
         fit = {}
     extra = {"snli_test_accuracy": round(snli, 4), "fit": fit}
-    write_config(scratch, stack, threshold, extra, band, lexical)
+    write_config(scratch, stack, threshold, extra, band, lexical, vetoed_score)
     args.report.write_text(
         render(snli, snli_n, left_out, every_claim, shipped, curve, stack, lexical, threshold,
-               band, files, args.keep_stack),
+               band, vetoed_score, files, args.keep_stack),
         encoding="utf-8",
     )  # fmt: skip
     log(f"wrote {args.report} and {args.png}")
+    if args.report.resolve() == REPORT.resolve() and shipped_model:
+        update_readme(band, vetoed_score, shipped, left_out)
     if args.ship:
         for name in ("model.onnx", "tokenizer.json", "config.json"):
             if not (SHIPPED / name).exists() or not (SHIPPED / name).samefile(scratch / name):
@@ -497,9 +551,35 @@ def main() -> None:
         log(f"shipped to {SHIPPED}")
 
 
+def update_readme(band: tuple, vetoed: float, shipped: list[list], left_out: list[list]) -> None:
+    """Rewrite the README's table of claims the model reads (between its markers)."""
+    text = README.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return
+    fitted = {row[0]: row for row in left_out}
+    lines = [
+        f"Shipped band {band[0]:.2f}-{band[1]:.2f} of the lexical score, vetoed score "
+        f"{vetoed:.2f}; share of claims the model reads per dev file (calibration rows, "
+        "`benchmarks/ENTAILMENT.md`):",
+        "",
+        "| dev file | claims read, shipped band (in-sample) "
+        "| claims read, band fitted on the other two files (band) |",
+        "| --- | ---: | ---: |",
+    ]
+    for row in shipped:
+        other = fitted[row[0]]
+        lines.append(f"| {README_FILES[row[0]]} | {row[2]:.0%} | {other[4]:.0%} ({other[3]}) |")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    README.write_text(
+        head + README_START + "\n" + "\n".join(lines) + "\n" + README_END + tail,
+        encoding="utf-8",
+    )
+
+
 LEFT_OUT_HEAD = [
-    "left out", "threshold", "band", "claims read by the model", "items", "AUROC", "bal. acc.",
-    "faithful passed", "hallucinated flagged", "ECE",
+    "left out", "threshold", "vetoed score", "band", "claims read by the model", "items",
+    "AUROC", "bal. acc.", "faithful passed", "hallucinated flagged", "ECE",
 ]  # fmt: skip
 EVERY_CLAIM_HEAD = [
     "left out", "AUROC", "bal. acc.", "faithful passed", "AUROC model alone",
@@ -508,8 +588,8 @@ EVERY_CLAIM_HEAD = [
 
 
 def render(
-    snli, snli_n, left_out, every_claim, shipped, curve, stack, lexical, threshold, band, files,
-    kept=False,
+    snli, snli_n, left_out, every_claim, shipped, curve, stack, lexical, threshold, band, vetoed,
+    files, kept=False,
 ) -> str:  # fmt: skip
     a, b, c, d = stack["entailment"], stack["lexical"], stack["contradiction"], stack["bias"]
     chosen = (
@@ -529,10 +609,10 @@ Generated by `scripts/entailment_calibrate.py`; do not edit by hand. The model i
 
 ## Each dev file left out
 
-The stack, the lexical fit, the threshold and the band are fitted on the other two files,
-then the left-out file is measured. The verifier is a cascade: the lexical fit decides a
-claim scoring outside the band; inside it the model reads the claim and the stack scores
-it (kept inside the band); a claim that would pass with a swapped word is read too. The
+The stack, the lexical fit, the threshold, the vetoed score and the band are fitted on the
+other two files, then the left-out file is measured. The verifier is a cascade: the lexical
+fit decides a claim scoring outside the band; inside it the model reads the claim and the
+stack scores it (kept inside the band); a claim that would pass with a swapped word is read too. The
 band is the narrowest (fewest claims read) that costs each fitting file at most
 {BAND_TOLERANCE} of balanced accuracy, AUROC and faithful items passed against the model
 reading every claim. AUROC and balanced accuracy: hallucination is the positive class;
@@ -551,8 +631,8 @@ P(entailment) alone and the lexical support alone (the `lexical` verifier's rank
 Score inside the band = sigma({a:.3f} · logit(P(entailment)) + {b:.3f} · logit(lexical support)
 {c:+.3f} · logit(P(contradiction)) {d:+.3f}), kept inside the band; outside it
 sigma({lexical["lexical"]:.3f} · logit(lexical support) {lexical["bias"]:+.3f});
-a claim a rule vetoes keeps at most the vetoed score. **Default threshold {threshold:.3f}**,
-{chosen}; **band {band[0]:.3f}-{band[1]:.3f}**:
+a claim a rule vetoes keeps at most **the vetoed score {vetoed:.3f}** (its label is the
+rule's). **Default threshold {threshold:.3f}**, {chosen}; **band {band[0]:.3f}-{band[1]:.3f}**:
 
 {
         table(

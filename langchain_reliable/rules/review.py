@@ -130,7 +130,7 @@ class Rules:
         `read` holds, by position in the list, what each `ModelRule` found with the model.
         """
         for at, rule in enumerate(self.rules):
-            found = (read or {}).get(at) if isinstance(rule, ModelRule) else rule.applies(claim)
+            found = (read or {}).get(at) if isinstance(rule, ModelRule) else _applies(rule, claim)
             if found is not None:
                 return found
         return None
@@ -163,7 +163,7 @@ class Rules:
                 continue
             for at, rule in enumerate(self.rules):
                 if not isinstance(rule, ModelRule):
-                    if rule.applies(claim) is not None:
+                    if _applies(rule, claim) is not None:
                         break  # this rule decides the claim before any later one
                 elif (question := rule.asks(claim)) is not None:
                     asked.append((at, c, question))
@@ -230,3 +230,10 @@ class Rules:
         ]
         head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
         return [*head, *rest][:3]
+
+
+def _applies(rule: Rule, claim: ClaimFacts) -> Finding | None:
+    """`rule.applies(claim)`, run once per claim: the judging step and the review share it."""
+    if rule not in claim.found_by:
+        claim.found_by[rule] = rule.applies(claim)
+    return claim.found_by[rule]

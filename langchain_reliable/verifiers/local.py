@@ -77,6 +77,7 @@ from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, S
 __all__ = ["LocalVerifier"]
 
 _CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
+_UNDER_THE_BAR = 0.05  # how far under `supported_at` a vetoed claim's score stays at least
 
 
 class LocalVerifier(BlockingVerifier):
@@ -165,8 +166,18 @@ class LocalVerifier(BlockingVerifier):
 
     @property
     def vetoed_score(self) -> float:
-        """The highest score a claim keeps when a rule vetoes it."""
-        return self.unsupported_below / 2.0
+        """The highest score a claim keeps when a rule vetoes it.
+
+        The model's fitted cap (`config.json` "cascade" "vetoed": vetoes are not
+        always right, and where they err the claim should rank with the claims left
+        open, not below every other) where it has one, kept `_UNDER_THE_BAR` under
+        `supported_at`; else half of `unsupported_below`. The label is the rule's
+        either way: a vetoed claim is never `supported`.
+        """
+        fitted = getattr(self.entailment, "vetoed", None)
+        if fitted is None:
+            return self.unsupported_below / 2.0
+        return max(0.0, min(float(fitted), self.supported_at - _UNDER_THE_BAR))
 
     # -- the work -----------------------------------------------------------
 
@@ -216,8 +227,6 @@ class LocalVerifier(BlockingVerifier):
                 got = self.entailment.judge(texts, [p.text for p in passages])
                 for i, e in zip(asked, got, strict=True):
                     read[i] = e
-                if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
-                    self.entailment_probe.remember(texts, [p.text for p in passages], got)
                 if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
                     self.entailment_probe.remember(texts, [p.text for p in passages], got)
         return [

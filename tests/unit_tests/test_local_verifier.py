@@ -151,7 +151,7 @@ def test_a_question_is_never_supported(verifier: LocalVerifier, passages: list[P
     text = "Was the Treaty of Versailles signed on 28 June 1919?"
     [verdict] = verifier.verify([Claim(text=text, span=(0, len(text)))], passages).verdicts
     assert verdict.label == "unsupported"
-    assert verdict.score < verifier.unsupported_below
+    assert verdict.score <= verifier.vetoed_score < verifier.supported_at
     assert "question" in verdict.reason
 
 
@@ -166,7 +166,7 @@ def test_wrong_year_for_the_same_event_is_contradicted(
         [Claim(text="The Treaty of Versailles was signed in 1920.", span=(0, 44))], passages
     ).verdicts
     assert verdict.label == "contradicted"
-    assert verdict.score < verifier.unsupported_below
+    assert verdict.score <= verifier.vetoed_score < verifier.supported_at
     assert "'1920'" in verdict.reason and "28 June 1919" in verdict.reason
     assert "28 June 1919" in verdict.evidence[0].quote
 
@@ -221,7 +221,7 @@ def test_quotes_are_verbatim_and_scores_sane(
         if verdict.label == "supported":
             assert verdict.score >= verifier.supported_at
         if verdict.label in ("unsupported", "contradicted"):
-            assert verdict.score < verifier.unsupported_below
+            assert verdict.score <= verifier.vetoed_score < verifier.supported_at
 
 
 def test_deterministic(passages: list[Passage]) -> None:
@@ -401,3 +401,13 @@ def test_not_a_swapped_word(claim: str, sentence: str) -> None:
     from langchain_reliable.checks.swaps import swapped_word
 
     assert swapped_word(claim, sentence, frozenset()) is None
+
+
+def test_the_vetoed_score_is_the_models_fitted_cap_kept_under_the_bar() -> None:
+    shipped = LocalVerifier()
+    assert shipped.entailment is not None and shipped.entailment.vetoed is not None
+    assert shipped.vetoed_score == pytest.approx(shipped.entailment.vetoed)
+    assert shipped.vetoed_score < shipped.supported_at
+    assert LocalVerifier(supported_at=0.3).vetoed_score == pytest.approx(0.25)
+    lexical = LocalVerifier(entailment=False)
+    assert lexical.vetoed_score == pytest.approx(lexical.unsupported_below / 2)
