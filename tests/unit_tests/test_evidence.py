@@ -168,8 +168,8 @@ def test_window_vector_is_close_to_encoding_the_window(passages: list[Passage]) 
     from langchain_reliable.embeddings import default_embeddings
 
     claims = ["Aspirin irreversibly inhibits COX-1 and COX-2."]
-    mean = EvidenceSelector(default_embeddings()).select(claims, passages)[0]
-    model = EvidenceSelector(default_embeddings(), window_encoding="model").select(
+    mean = EvidenceSelector(default_embeddings(), candidates=None).select(claims, passages)[0]
+    model = EvidenceSelector(default_embeddings(), window_encoding="model", candidates=None).select(
         claims, passages
     )[0]
     windows = [i for i, u in enumerate(mean.units) if u.kind == "window"]
