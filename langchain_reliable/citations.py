@@ -1,7 +1,9 @@
 """Inline citations: `[n]` after each verified sentence, and the list of sources they point to.
 
 Markers and the sources list are the only text citations add: the sentences they
-follow are the ones the coverage check already passed, unchanged.
+follow are the ones the coverage check already passed, unchanged. The marks an answer
+carries itself ("[2]", "[Source](https://...)") are read by `cited`: a claim is checked
+without them, and the rules check that what they cite bears the claim out.
 
 Example:
     >>> from langchain_reliable.schemas import ClaimVerdict, Evidence
@@ -20,11 +22,41 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
 from langchain_reliable.schemas import ClaimVerdict, passage_name
+
+# A citation mark: "[1]", "[^2]", "[1, 3]", "[1-2]", or a link whose text is only a
+# marker ("[1](https://...)", "[Source](https://...)"). It names a source, not a fact.
+CITATION = re.compile(
+    r"[ \t]?\[(?:\^?\d{1,3}|sources?|refs?|references?|link|here|citation|cite)\]"
+    r"\((?P<address>[^()\s]+)\)"
+    r"|[ \t]?\[\^?(?P<numbers>\d{1,3}(?:[ \t]*[,–-][ \t]*\^?\d{1,3})*)\](?!\()",
+    re.IGNORECASE,
+)
+
+
+def cited(text: str) -> tuple[str, list[int | str]]:
+    """`text` without its citation marks, and what they cite.
+
+    Passage numbers count from 1; a link's mark cites its address.
+
+    Example:
+        >>> cited("Metformin lowers glucose [1, 3].")
+        ('Metformin lowers glucose.', [1, 3])
+    """
+    targets: list[int | str] = []
+    for m in CITATION.finditer(text):
+        if m.group("address"):
+            targets.append(m.group("address"))
+            continue
+        for part in re.split(r"[ \t]*,[ \t]*", m.group("numbers")):
+            ends = [int(n.strip().lstrip("^")) for n in re.split(r"[–-]", part)]
+            targets.extend(range(ends[0], ends[-1] + 1) if len(ends) == 2 else ends)
+    return CITATION.sub("", text), targets
 
 
 class Source(BaseModel):
@@ -96,4 +128,4 @@ def sources_block(sources: Sequence[Source], heading: str = "Sources:") -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Source", "cite", "source_of", "sources_block"]
+__all__ = ["CITATION", "Source", "cite", "cited", "source_of", "sources_block"]

@@ -38,6 +38,7 @@ from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.names import extract_names, name_form, name_words, strip_possessive
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
+from langchain_reliable.citations import cited
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.passage_index import PassageIndex, Unit, build_index
 from langchain_reliable.schemas import Claim, Passage, passage_name
@@ -76,6 +77,7 @@ class PassageFacts:
                 )
                 for o, p in enumerate(passages)
             ]
+        self.passages = list(passages)
         self.units = units
         self._indexes = list(indexes)
         self.stems = frozenset().union(*(index.stems for index in indexes))
@@ -198,7 +200,8 @@ class ClaimFacts:
         """What each rule found on the claim, kept by the rules layer (each rule runs once)."""
         self.side = side
         """Whether the claim is what its sentence says on the side (`Claim.side`)."""
-        self.text = found.claim
+        self.text, self.cited = cited(found.claim)
+        """The claim without its citation marks ("[1]"), and what those cite (`grammar.cited`)."""
         self.found = found
         self.ctx = ctx
         self.surface: dict[str, str] = {}

@@ -13,6 +13,7 @@ from itertools import pairwise
 import pysbd
 from pysbd.utils import TextSpan
 
+from langchain_reliable.citations import CITATION
 from langchain_reliable.text import WORD, Span, blank_line_breaks, trim
 
 __all__ = ["split_answer_sentences"]
@@ -81,6 +82,10 @@ def _sentence_starts(text: str) -> list[int]:
             offset = space + 1 if space > offset else end
 
 
+# Citation marks opening a sentence ("[1]", "[Source](https://...)") close the one before.
+_LEADING_MARKS = re.compile(rf"(?:\s*(?:{CITATION.pattern}))+", re.IGNORECASE)
+
+
 def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
     """Sentence spans of `answer[start:end]`, trimmed, covering every character of it.
 
@@ -102,6 +107,8 @@ def split_answer_sentences(answer: str, start: int, end: int) -> list[Span]:
     found = sorted({*found, *(m.end() for m in _GLUED_BOUNDARY.finditer(text))})
     starts = [0]
     for s in found:
+        marks = _LEADING_MARKS.match(text, s)  # "… diabetes. [1] The dose …": its sentence's
+        s = marks.end() if marks else s
         if starts[-1] < s < len(text):
             starts.append(s)
     bounds = [*starts, len(text)]

@@ -24,6 +24,7 @@ _ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
 
 __all__ = [
     "BoundNotBorneOut",
+    "CitedElsewhere",
     "ConflictingNumber",
     "FlippedNegation",
     "MissingFacts",
@@ -84,14 +85,54 @@ class UnsourcedLink(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming the first address no passage gives."""
         given = [u.text for u in claim.ctx.units] + [u.passage_id or "" for u in claim.ctx.units]
-        for m in _ADDRESS.finditer(claim.text):
+        for m in _ADDRESS.finditer(claim.found.claim):  # its citation marks' addresses too
             address = m.group(0).rstrip(".,;:!?'\"")
-            bare = re.sub(r"^(?:https?://)?(?:www\.)?", "", address, flags=re.IGNORECASE)
-            if not any(bare.lower().rstrip("/") in g.lower() for g in given):
+            if not any(_bare(address) in g.lower() for g in given):
                 return self.finding(
                     "unsupported", f"the address '{address}' is not given by any passage"
                 )
         return None
+
+
+class CitedElsewhere(Rule):
+    """A citation mark of the answer ("[2]", "[Source](address)") pointing away from the claim.
+
+    The claim is checked without its marks (`citations.cited`), but a mark is shown with
+    it: what the mark cites must hold a sentence that bears the claim out as well as the
+    sentence the claim rests on.
+    """
+
+    name = "cited_elsewhere"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming the mark and what it points to."""
+        ctx = claim.ctx
+        best = claim.word_coverage[claim.anchor] - 1e-9
+        for target in claim.cited:
+            if isinstance(target, int):
+                mark, cited = f"[{target}]", {target - 1} & set(range(len(ctx.passages)))
+            else:
+                bare = _bare(target)
+                mark = f"'{target}'"
+                cited = {
+                    n
+                    for n, p in enumerate(ctx.passages)
+                    if bare in p.text.lower() or bare in (p.id or "").lower()
+                }
+            bearing = {ctx.units[i].order for i in ctx.sentences if claim.word_coverage[i] >= best}
+            if not cited & bearing:
+                where = ", ".join(f"passage {n + 1}" for n in sorted(cited)) or "no passage"
+                return self.finding(
+                    "unsupported",
+                    f"the answer cites {mark} ({where}), but the claim rests on {claim.where}",
+                )
+        return None
+
+
+def _bare(address: str) -> str:
+    """An address without its scheme, "www." and closing punctuation, lower-cased."""
+    address = address.rstrip(".,;:!?'\"").rstrip("/")
+    return re.sub(r"^(?:https?://)?(?:www\.)?", "", address, flags=re.IGNORECASE).lower()
 
 
 class ConflictingNumber(Rule):

@@ -37,6 +37,7 @@ from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, R
 from langchain_reliable.rules.content import OppositeSense, OtherUnit, UnborneContent
 from langchain_reliable.rules.facts import (
     BoundNotBorneOut,
+    CitedElsewhere,
     ConflictingNumber,
     FlippedNegation,
     MissingFacts,
@@ -61,6 +62,7 @@ __all__ = ["DEFAULT_RULES", "Rules"]
 DEFAULT_RULES: tuple[Rule, ...] = (
     NotAStatement(),  # a question cannot be supported by passages
     UnsourcedLink(),  # a web address no passage gives
+    CitedElsewhere(),  # a citation mark ("[2]") pointing away from what bears the claim out
     ConflictingNumber(),  # a value the sentence the claim is about states otherwise
     BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
     FlippedNegation(),  # the claim negated where a sentence much like it is not

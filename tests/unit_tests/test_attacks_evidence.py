@@ -454,10 +454,7 @@ def test_round_two_shapes_are_checked_or_not_shown(case, policy) -> None:
     assert bad not in _shown(out, attack), out.get("filtered_answer")
 
 
-# A link whose text is a citation marker ("Source", "1") is read as a name or a number
-# the passages do not hold: refused, though its address is a passage's.
-MARKER_LINK = "a link's marker text ('Source', '1') is checked as a name or a number"
-CONTROLS_REFUSED = {"link_source_url_claim": MARKER_LINK, "link_number_url_claim": MARKER_LINK}
+CONTROLS_REFUSED: dict[str, str] = {}  # control name -> why the fast tier refuses it
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -13,6 +13,9 @@ Six kinds of attack, each paired with a true control of the same shape:
 4. **bounds and opposites**: "at most" = "up to" = "no more than" = "must not exceed".
 5. **tables**: a row is the sentence its header makes.
 6. **numbers, units, dates, Unicode, line breaks, length**.
+7. **citations the answer carries**: a mark ("[1]", "[^2]", "[1-2]") must point to a
+   passage that bears its claim out; a mark after the stop belongs to the sentence
+   before it.
 
 The promise: the attack's words never reach the user with `return` or `filter`, and the
 control is returned, through `create_verifier` (`balanced`, `strict`), the RAG graph
@@ -368,6 +371,19 @@ FORMS = [
         "cancer",
     ),
 ]
+M1_OPEN = M1.removesuffix(".")
+CITATIONS = [
+    ("wrong_passage", f"{M1} [1]", f"{M1} [2]", "[1]"),
+    ("no_such_passage", f"{M1} [5]", f"{M1} [2]", "[5]"),
+    ("before_the_stop", f"{M1_OPEN} [1].", f"{M1_OPEN} [2].", "[1]"),
+    ("footnote_caret", f"{M1_OPEN} [^1].", f"{M1_OPEN} [^2].", "[^1]"),
+    ("one_of_two_wrong", f"{M1} [2, 1]", f"{M1} [2]", "[2, 1]"),
+    ("range", f"{M1_OPEN} [1-2].", f"{M1_OPEN} [2].", "[1-2]"),
+    ("second_sentence", f"{M1} [2] {A1} [2]", f"{M1} [2] {A1} [1]", "reliever. [2]"),
+    ("glued_mark", f"{M1_OPEN}[1].", f"{M1_OPEN}[2].", "[1]"),
+    ("false_claim_cited", "Metformin cures cancer [2].", f"{M_KIDNEY.removesuffix('.')} [2].",
+     "cures cancer"),
+]  # fmt: skip
 KINDS = {
     "shown": SHOWN,
     "antecedents": ANTECEDENTS,
@@ -375,6 +391,7 @@ KINDS = {
     "bounds": BOUNDS,
     "tables": TABLES,
     "forms": FORMS,
+    "citations": CITATIONS,
 }
 ALL = [(kind, *case) for kind, cases in KINDS.items() for case in cases]
 
