@@ -239,7 +239,14 @@ def run_worker(
     code_root: Path, data: Path, runs: int, seed: bool = True, batch: int = 100
 ) -> dict[str, Any]:
     """The sweep of `speed_worker.py` with the package imported from `code_root`."""
+    code_root = code_root.resolve()  # the worker runs there: a relative path would miss it
     env = {**os.environ, "PYTHONPATH": str(code_root)}
+    imported = subprocess.run(
+        [sys.executable, "-c", "import langchain_reliable; print(langchain_reliable.__file__)"],
+        capture_output=True, text=True, check=True, env=env, cwd=code_root,
+    ).stdout.strip()  # fmt: skip
+    if not Path(imported).resolve().is_relative_to(code_root):
+        raise SystemExit(f"the worker for {code_root} would import {imported}")
     out = subprocess.run(
         [
             sys.executable,
