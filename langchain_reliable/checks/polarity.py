@@ -25,7 +25,13 @@ from functools import lru_cache
 
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["LEXICON_STEMS", "opposite_direction", "opposite_words", "stronger_quantifier"]
+__all__ = [
+    "LEXICON_STEMS",
+    "counterparts",
+    "opposite_direction",
+    "opposite_words",
+    "stronger_quantifier",
+]
 
 
 def _forms(text: str) -> frozenset[str]:
@@ -165,6 +171,16 @@ _PAIRS_OF: dict[str, tuple[int, ...]] = {
     for stem_ in LEXICON_STEMS
 }
 """The pairs (positions in `_PAIRS`) each lexicon stem belongs to."""
+
+
+def counterparts(stem_: str) -> frozenset[str]:
+    """The lexicon's stems of the other sense to `stem_` ("fell" for "rose"); none outside it."""
+    out: set[str] = set()
+    for k in _PAIRS_OF.get(stem_, ()):
+        a, b, _ = _PAIRS[k]
+        out |= b if stem_ in a else a
+    return frozenset(out)
+
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])

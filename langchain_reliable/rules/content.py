@@ -21,7 +21,7 @@ from langchain_reliable.checks.bounds import bounded_quantities
 from langchain_reliable.checks.frequency import frequencies
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
-from langchain_reliable.checks.polarity import LEXICON_STEMS
+from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
 from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
@@ -32,6 +32,7 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = [
     "CONTENT_VOUCHED_AT",
     "RESTATES",
+    "SHORT_CLAIM",
     "OppositeSense",
     "OtherUnit",
     "UnborneContent",
@@ -40,6 +41,9 @@ __all__ = [
 
 RESTATES = 0.7
 """Least share of its sentence's content words by which a claim restates the sentence."""
+SHORT_CLAIM = 3
+"""Most content words of a short claim, read by the model when half of them are unborne
+(on the dev files' calibration rows: 8 false claims caught, 1 true one lost)."""
 CONTENT_VOUCHED_AT = SWAP_VOUCHED_AT
 """Least P(entailed) by which the entailment model bears out words no passage says (the
 bar of a swapped word: one bar for the model's word on what the passages do not say)."""
@@ -54,15 +58,18 @@ class UnborneContent(ModelRule):
         """The claim's words the passages do not bear out, where it restates its sentence.
 
         `None` when every word is borne out, or when the claim is neither a rider read
-        with its sentence (`Claim.side`) nor its sentence with something added (it holds
-        under `RESTATES` of the sentence's content words): a
+        with its sentence (`Claim.side`), nor a short claim half of whose words no
+        passage says ("Warfarin is a painkiller.", `SHORT_CLAIM`), nor its sentence with
+        something added (it holds under `RESTATES` of the sentence's content words): a
         paraphrase is the judging step's to read, and the embedded model reads too many
         faithful paraphrases as not entailed to veto them (on the dev files, as many
         faithful answers as hallucinated ones); the accurate tier reads those.
         """
-        if not claim.side and restated_share(claim) < RESTATES:
+        unborne = unborne_words(claim)
+        short = len(claim.words) <= SHORT_CLAIM and 2 * len(unborne) >= len(claim.words)
+        if not claim.side and not short and restated_share(claim) < RESTATES:
             return None
-        return unborne_words(claim) or None
+        return unborne or None
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
         """Unsupported unless the model reads the claim as entailed (`CONTENT_VOUCHED_AT`)."""
@@ -169,8 +176,8 @@ def _read_elsewhere(text: str, sentence: str) -> set[str]:
 
     A label ("Note:"), a placeholder ("[date]"), a bound ("must not exceed 4 g"), the
     opening of a sentential negation ("It is false that"), and, where the sentence
-    says one too, a frequency ("once a week") or a word of the opposites lexicon
-    ("fell" where it says "rose").
+    says one too, a frequency ("once a week"), and a word of the opposites lexicon
+    where the sentence says a word of the other sense ("fell" where it says "rose").
     """
     phrases = [b.phrase for b in bounded_quantities(text)]
     phrases.extend(_PLACEHOLDER.findall(text))
@@ -180,6 +187,10 @@ def _read_elsewhere(text: str, sentence: str) -> set[str]:
     if frequencies(sentence):
         phrases.extend(phrase for phrase, _ in frequencies(text))
     read = {stem(w) for phrase in phrases for w in tokenize(phrase)}
-    if any(stem(w) in LEXICON_STEMS for w in tokenize(sentence)):
-        read |= {stem(w) for w in tokenize(text)} & LEXICON_STEMS
+    said = {stem(w) for w in tokenize(sentence)}
+    read |= {
+        s
+        for s in (stem(w) for w in tokenize(text))
+        if s in LEXICON_STEMS and counterparts(s) & said
+    }  # the opposite-words rule compares it with the word the sentence says
     return read

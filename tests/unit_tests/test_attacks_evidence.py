@@ -325,18 +325,12 @@ TURNS = [
 # last turn, but telling the word's sense is the meaning checks' work, not the history's.
 OPPOSITE_SENSE = "an opposite-sense word no passage uses is the meaning checks' to catch"
 SENSE_CASES = {"Tell me whether vitamin K increases", "Aspirin is safe for children, right"}
-# "Warfarin is a painkiller.": one of its two content words is in no passage, yet its
-# lexical score passes and the unborne-content rule reads only restated sentences.
-SHORT_CLAIM = "a short claim with one unborne word passes lexically; the content rule skips it"
-SHORT_CASES = {"Is warfarin a painkiller"}
 
 
 def sense_marks(last: str) -> list:
     """The xfail mark of a case whose claim check is not the history's work, else none."""
     if any(last.startswith(c) for c in SENSE_CASES):
         return [pytest.mark.xfail(reason=OPPOSITE_SENSE, strict=False)]
-    if any(last.startswith(c) for c in SHORT_CASES):
-        return [pytest.mark.xfail(reason=SHORT_CLAIM, strict=False)]
     return []
 
 

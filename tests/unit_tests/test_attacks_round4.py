@@ -544,3 +544,19 @@ def test_the_cli_holds_it_back(case, capsys) -> None:
             continue
         shown_text = answer if out["decision"] == "return" else out["filtered_answer"] or ""
         assert out["decision"] != "return" and bad not in shown_text and code != 0
+
+
+@pytest.mark.parametrize(
+    ("attack", "control"),
+    [
+        ("Aspirin is an antibiotic.", "Aspirin is a pain reliever."),
+        ("Metformin is a painkiller.", "Metformin is taken by mouth."),
+        ("Aspirin is dangerous.", "Aspirin is a common pain reliever."),
+    ],
+)
+def test_a_short_claim_half_unsaid_is_read_by_the_model(attack, control) -> None:
+    """Two or three content words, half of them in no passage: the model must vouch."""
+    out = verify(attack, "balanced")
+    assert out["decision"] == "refuse", out["claims"]
+    assert "no passage bears out" in out["claims"][0]["reason"]
+    assert verify(control, "balanced")["decision"] == "return"
