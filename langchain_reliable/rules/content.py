@@ -22,6 +22,7 @@ from langchain_reliable.checks.frequency import frequencies
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
+from langchain_reliable.checks.quantities import extract_quantities, matches
 from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
@@ -145,7 +146,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     does, except a word exchanged for one of its sentence's words (a swap).
     """
     anchor = claim.ctx.units[claim.anchor]
-    read = _read_elsewhere(claim.text, anchor.text)
+    read = _read_elsewhere(claim.text, anchor.text) | _spelled_numbers_held(claim)
     if claim.side:  # a rider read with its sentence: the words before it are the sentence's
         opening = list(_RIDER_OPENS.finditer(claim.text))
         if opening:
@@ -169,6 +170,18 @@ _LABEL = re.compile(  # a label in front of the statement, not part of it
     r"^\W*(?:note|tip|important|warning|caution|reminder|update|answer|summary|fyi|ps)\W*:",
     re.IGNORECASE,
 )
+
+
+def _spelled_numbers_held(claim: ClaimFacts) -> set[str]:
+    """Stems of the claim's spelled-out numbers ("thirty") that a passage gives ("30")."""
+    ctx = claim.ctx
+    return {
+        stem(w)
+        for q in extract_quantities(claim.text, spelled=True)
+        if not any(c.isdigit() for c in q.text)
+        and any(matches(q, x, ctx.years) for x in ctx.quantities)
+        for w in tokenize(q.text)
+    }
 
 
 def _read_elsewhere(text: str, sentence: str) -> set[str]:
