@@ -201,7 +201,7 @@ class ClaimFacts:
         self.side = side
         """Whether the claim is what its sentence says on the side (`Claim.side`)."""
         self.text, self.cited = cited(found.claim)
-        """The claim without its citation marks ("[1]"), and what those cite (`grammar.cited`)."""
+        """The claim without its citation marks ("[1]"), and what those cite (`citations.cited`)."""
         self.found = found
         self.ctx = ctx
         self.surface: dict[str, str] = {}

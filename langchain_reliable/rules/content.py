@@ -66,11 +66,12 @@ class UnborneContent(ModelRule):
         faithful paraphrases as not entailed to veto them (on the dev files, as many
         faithful answers as hallucinated ones); the accurate tier reads those.
         """
+        if claim.side or restated_share(claim) >= RESTATES:
+            return unborne_words(claim) or None
+        if len(claim.words) > SHORT_CLAIM:
+            return None  # most claims end here, before their words are read
         unborne = unborne_words(claim)
-        short = len(claim.words) <= SHORT_CLAIM and 2 * len(unborne) >= len(claim.words)
-        if not claim.side and not short and restated_share(claim) < RESTATES:
-            return None
-        return unborne or None
+        return unborne if unborne and 2 * len(unborne) >= len(claim.words) else None
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
         """Unsupported unless the model reads the claim as entailed (`CONTENT_VOUCHED_AT`)."""

@@ -108,9 +108,11 @@ class CitedElsewhere(Rule):
         """Unsupported, naming the mark and what it points to."""
         ctx = claim.ctx
         best = claim.word_coverage[claim.anchor] - 1e-9
+        bearing = {ctx.units[i].order for i in ctx.sentences if claim.word_coverage[i] >= best}
         for target in claim.cited:
             if isinstance(target, int):
-                mark, cited = f"[{target}]", {target - 1} & set(range(len(ctx.passages)))
+                mark = f"[{target}]"
+                cited = {target - 1} if 1 <= target <= len(ctx.passages) else set()
             else:
                 bare = _bare(target)
                 mark = f"'{target}'"
@@ -119,7 +121,6 @@ class CitedElsewhere(Rule):
                     for n, p in enumerate(ctx.passages)
                     if bare in p.text.lower() or bare in (p.id or "").lower()
                 }
-            bearing = {ctx.units[i].order for i in ctx.sentences if claim.word_coverage[i] >= best}
             if not cited & bearing:
                 where = ", ".join(f"passage {n + 1}" for n in sorted(cited)) or "no passage"
                 return self.finding(
