@@ -22,18 +22,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accurate_fit import LABEL, encode, load_trained, make_model, tokenizer
 
 
-def accuracy(base: Path, adapters: dict[str, np.ndarray], pairs: list[dict]) -> float:
+def accuracy(
+    base: Path, adapters: dict[str, np.ndarray], pairs: list[dict], device: str = "cpu"
+) -> float:
     import torch
 
-    model = load_trained(make_model(base), adapters).eval()
+    model = load_trained(make_model(base), adapters).to(device).eval()
     tok = tokenizer(base)
     right = 0
     with torch.no_grad():
         for b in range(0, len(pairs), 32):
             rows = pairs[b : b + 32]
             enc = encode(tok, [r["premise"] for r in rows], [r["hypothesis"] for r in rows])
-            logits = model(**{k: torch.from_numpy(v) for k, v in enc.items()})
-            gold = torch.tensor([LABEL[r["label"]] for r in rows])
+            logits = model(**{k: torch.from_numpy(v).to(device) for k, v in enc.items()})
+            gold = torch.tensor([LABEL[r["label"]] for r in rows], device=device)
             right += int((logits.argmax(-1) == gold).sum())
     return right / len(pairs)
 
@@ -44,6 +46,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, required=True)
     ap.add_argument("--nli", type=Path, default=Path("../shared/data/train/nli"))
     ap.add_argument("--pairs", type=int, default=500)
+    ap.add_argument("--device", default="cpu")
     args = ap.parse_args()
     import torch
 
@@ -64,7 +67,7 @@ def main() -> None:
     print("| ---: | ---: |")
     print(f"| 0 (head only, untrained) | {1 / 3:.3f} (chance) |")
     for n, adapters in rows:
-        print(f"| {n:,} | {accuracy(args.base, adapters, pairs):.3f} |", flush=True)
+        print(f"| {n:,} | {accuracy(args.base, adapters, pairs, args.device):.3f} |", flush=True)
 
 
 if __name__ == "__main__":

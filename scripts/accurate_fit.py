@@ -13,7 +13,9 @@ trained on one shuffled stream of every pair we have, each dev file left out:
 The learning rate is constant after a warm-up, so a run can be extended: `--pairs-budget`
 says how many pairs to train on, and a rerun with a larger budget resumes from the
 checkpoint (saved every `CHECKPOINT_EVERY` steps as `--out/ckpt.pt`, the adapters so
-far as `--out/latest.npz`). At each size in
+far as `--out/latest.npz`; `--checkpoint-every` sets how often). A `latest.npz` brought
+back without its `ckpt.pt` resumes with `--from-adapters` (the optimizer starts afresh).
+At each size in
 `SNAPSHOTS` the adapters are copied to `--out/snap-<pairs>.npz` for the data-size curve.
 
     python scripts/accurate_fit.py --base .cache/all-mpnet-base-v2 \
@@ -200,6 +202,15 @@ def train(args, log) -> None:
         sched.load_state_dict(state["sched"])
         start, done_pairs = state["step"], state["pairs"]
         log(f"resumed at step {start} ({done_pairs} pairs) from {ckpt}")
+    elif args.from_adapters is not None:
+        tensors = dict(np.load(args.from_adapters))
+        done_pairs = int(tensors.pop("pairs"))
+        load_trained(model, tensors)
+        seen = 0
+        while start < len(plan) and seen < done_pairs:
+            seen, start = seen + len(plan[start]), start + 1
+        log(f"resumed at step {start} ({done_pairs} pairs) from {args.from_adapters}, "
+            "with a fresh optimizer (warm-up again)")  # fmt: skip
     model.train()
     t0, losses = time.time(), []
     for step in range(start, len(plan)):
@@ -229,7 +240,7 @@ def train(args, log) -> None:
             if before < size <= done_pairs:
                 np.savez(args.out / f"snap-{size}.npz", **trained(model))
                 log(f"snapshot at {size} pairs")
-        if (step + 1) % CHECKPOINT_EVERY == 0 or step + 1 == len(plan):
+        if (step + 1) % args.checkpoint_every == 0 or step + 1 == len(plan):
             state = {
                 "model": {k: v for k, v in model.state_dict().items()
                           if k.startswith("head") or k.endswith((".a", ".b"))},
@@ -263,6 +274,10 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=BATCH)
     ap.add_argument("--lr", type=float, default=LR)
     ap.add_argument("--pairs-budget", type=int, default=None, help="train on this many pairs")
+    ap.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, help="steps")
+    ap.add_argument(
+        "--from-adapters", type=Path, help="resume from a latest.npz whose ckpt.pt is lost"
+    )
     args = ap.parse_args()
     if args.device == "auto":
         import torch

