@@ -46,6 +46,8 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
+_OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 __all__ = ["AnswerFacts", "ClaimFacts", "PassageFacts", "passage_label"]
 
@@ -228,8 +230,11 @@ class ClaimFacts:
 
         A number is fine when the anchor sentence states it, or another sentence
         about as relevant does (`quantities.matches`: a bare or spelled number,
-        "fifty", may stand for "50 years"). Otherwise, when the anchor states a different value
-        of the same kind, the claim contradicts it.
+        "fifty", may stand for "50 years"). Where the anchor states a different value of the
+        same kind, that other sentence must itself hold the claim's words (`_holds_words`):
+        a date moved from another event ("opened in 1887" where 1887 is when construction
+        began) contradicts the anchor; a value the anchor gives another thing ("the Chrysler
+        Building was completed in 1930" beside "the tower was completed in 1889") does not.
         """
         ctx, anchor = self.ctx, self.anchor
         missing: list[Quantity] = []
@@ -244,16 +249,83 @@ class ClaimFacts:
                 for i in ctx.sentences
                 if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[i])
             ]
-            if homes and max(self.relevance[i] for i in homes) >= (
-                self.relevance[anchor] - _RELEVANCE_MARGIN
-            ):
-                continue
             clash = _clash(self.text, q, ctx.units[anchor], in_anchor)
+            near = [
+                i for i in homes if self.relevance[i] >= self.relevance[anchor] - _RELEVANCE_MARGIN
+            ]
+            if any(self._holds_words(i) for i in homes) or (near and clash is None):
+                continue
             if clash is not None and self.strong_anchor:
                 conflict = conflict or (q, clash)
             elif not homes:
                 missing.append(q)
         return missing, conflict
+
+    @cached_property
+    def moved_value(self) -> tuple[Quantity, Quantity, int] | None:
+        """A value of the anchor put on what another sentence says, which gives another.
+
+        "The tower was completed in January 1887." where one sentence says construction
+        began in January 1887 and another that the tower was completed in March 1889: the
+        claim's words the anchor lacks ('completed'; not a capitalised word: a name,
+        which the anchor may say as "the tower") are said by a sentence about the same
+        thing that holds most of the claim's words and gives another value of the same
+        kind. `(claimed, stated, unit)`, or `None`.
+        """
+        ctx, anchor = self.ctx, self.anchor
+        named = {stem(w.lower()) for w in _CAPITALISED.findall(self.text)}  # "Bayer", "The"
+        lacked = [
+            w for w in self._plain_words if w not in named and anchor not in ctx.sentences_with(w)
+        ]
+        if not lacked:
+            return None
+        saying = [
+            i
+            for i in sorted(self._held, key=lambda i: -self._held[i])
+            if i != anchor
+            and self._holds_words(i)
+            and all(i in ctx.sentences_with(s) for s in lacked)
+            and not self._opens_with_another_name(ctx.units[i].text)
+        ]
+        values = extract_quantities(self.text)
+        for q in values:
+            if not any(matches(q, x, ctx.years) for x in ctx.unit_quantities[anchor]):
+                continue
+            for i in saying:
+                stated = ctx.unit_quantities[i]
+                if any(matches(q, x, ctx.years) for x in stated):
+                    break
+                clash = _clash(self.text, q, ctx.units[i], stated)
+                if clash is not None:
+                    return q, clash, i
+        return None
+
+    @cached_property
+    def _plain_words(self) -> list[str]:
+        """The claim's content words outside its values ("January" of a date is a value)."""
+        said = {stem(w) for q in extract_quantities(self.text) for w in tokenize(q.text)}
+        return [s for s in self.words if s not in said]
+
+    @cached_property
+    def _held(self) -> Counter:
+        """How many of the claim's plain words each sentence holds."""
+        return Counter(i for s in self._plain_words for i in self.ctx.sentences_with(s))
+
+    def _holds_words(self, unit: int) -> bool:
+        """Whether sentence `unit` holds most of the claim's plain words (few cosines are known)."""
+        return self._held[unit] >= 0.6 * len(self._plain_words)
+
+    def _opens_with_another_name(self, sentence: str) -> bool:
+        """Whether `sentence` opens with a name that neither the claim nor its anchor gives.
+
+        Its subject is another thing ("The Chrysler Building … was completed in 1930"
+        beside a claim on the Eiffel Tower): its values are not the claim's.
+        """
+        names = extract_names(sentence)
+        if not names or not sentence.startswith(names[0], _OPENING.match(sentence).end()):
+            return False
+        said = set(tokenize(self.text + " " + self.ctx.units[self.anchor].text))
+        return not any(word in said for word in name_words(names[0]))
 
     @cached_property
     def disagreement(self) -> tuple[int, str] | None:
@@ -277,6 +349,8 @@ class ClaimFacts:
             if ctx.units[i].passage == home or self.word_coverage[i] < 0.6:
                 continue
             if self.cosine[i] < 0.45:
+                continue
+            if self._opens_with_another_name(ctx.units[i].text):
                 continue
             stated = ctx.unit_quantities[i]
             for q in claimed:

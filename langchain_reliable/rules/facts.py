@@ -28,6 +28,7 @@ __all__ = [
     "ConflictingNumber",
     "FlippedNegation",
     "MissingFacts",
+    "MovedValue",
     "NotAStatement",
     "NothingFound",
     "PassagesDisagree",
@@ -156,6 +157,27 @@ class ConflictingNumber(Rule):
         if unsaid:
             return self.finding("unsupported", f"{said} of another thing: it never says {unsaid}")
         return self.finding("contradicted", said)
+
+
+class MovedValue(Rule):
+    """A value put on what another sentence says, where that sentence gives another."""
+
+    name = "moved_value"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Contradicted, quoting the sentence that gives the other value (`moved_value`)."""
+        found = claim.moved_value
+        if found is None:
+            return None
+        claimed, stated, unit = found
+        where = passage_label(claim.ctx.units[unit])
+        return Finding(
+            self.name,
+            "contradicted",
+            f"claim says '{claimed.text}' but {where} says '{stated.text}' "
+            f"('{claimed.text}' is what {claim.where} gives for something else)",
+            quoted=unit,
+        )
 
 
 def _unsaid_in_passage(claim: ClaimFacts) -> str:

@@ -41,6 +41,7 @@ from langchain_reliable.rules.facts import (
     ConflictingNumber,
     FlippedNegation,
     MissingFacts,
+    MovedValue,
     NotAStatement,
     NothingFound,
     PassagesDisagree,
@@ -64,6 +65,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     UnsourcedLink(),  # a web address no passage gives
     CitedElsewhere(),  # a citation mark ("[2]") pointing away from what bears the claim out
     ConflictingNumber(),  # a value the sentence the claim is about states otherwise
+    MovedValue(),  # a value put on what another sentence says, which gives another
     BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
     FlippedNegation(),  # the claim negated where a sentence much like it is not
     PassagesDisagree(),  # another passage states it otherwise: contested

