@@ -230,18 +230,16 @@ class ClaimFacts:
 
         A number is fine when the anchor sentence states it, or another sentence
         about as relevant does (`quantities.matches`: a bare or spelled number,
-        "fifty", may stand for "50 years"). Where the anchor states a different value of the
-        same kind, that other sentence must itself hold the claim's words (`_holds_words`):
-        a date moved from another event ("opened in 1887" where 1887 is when construction
-        began) contradicts the anchor; a value the anchor gives another thing ("the Chrysler
-        Building was completed in 1930" beside "the tower was completed in 1889") does not.
+        "fifty", may stand for "50 years"); where the anchor states another value of the same
+        kind, that sentence must hold the claim's words (`_holds_words`): "opened in 1887",
+        where 1887 is when construction began, contradicts the anchor.
         """
         ctx, anchor = self.ctx, self.anchor
         missing: list[Quantity] = []
         conflict: tuple[Quantity, Quantity] | None = None
         in_anchor = ctx.unit_quantities[anchor]
         held = borne_out(self.text, ctx.units[anchor].text)
-        for q in extract_quantities(self.text):
+        for q in self.quantities:
             if q.start in held or any(matches(q, x, ctx.years) for x in in_anchor):
                 continue
             homes = [
@@ -273,6 +271,10 @@ class ClaimFacts:
         kind. `(claimed, stated, unit)`, or `None`.
         """
         ctx, anchor = self.ctx, self.anchor
+        stated = ctx.unit_quantities[anchor]
+        in_anchor = [q for q in self.quantities if any(matches(q, x, ctx.years) for x in stated)]
+        if not in_anchor:
+            return None  # most claims end here
         named = {stem(w.lower()) for w in _CAPITALISED.findall(self.text)}  # "Bayer", "The"
         lacked = [
             w for w in self._plain_words if w not in named and anchor not in ctx.sentences_with(w)
@@ -281,16 +283,13 @@ class ClaimFacts:
             return None
         saying = [
             i
-            for i in sorted(self._held, key=lambda i: -self._held[i])
+            for i in sorted(ctx.sentences, key=lambda i: -self._plain_coverage[i])
             if i != anchor
             and self._holds_words(i)
             and all(i in ctx.sentences_with(s) for s in lacked)
             and not self._opens_with_another_name(ctx.units[i].text)
         ]
-        values = extract_quantities(self.text)
-        for q in values:
-            if not any(matches(q, x, ctx.years) for x in ctx.unit_quantities[anchor]):
-                continue
+        for q in in_anchor:
             for i in saying:
                 stated = ctx.unit_quantities[i]
                 if any(matches(q, x, ctx.years) for x in stated):
@@ -301,26 +300,27 @@ class ClaimFacts:
         return None
 
     @cached_property
+    def quantities(self) -> list[Quantity]:
+        """The claim's numbers, dates and amounts (`quantities.extract_quantities`)."""
+        return extract_quantities(self.text)
+
+    @cached_property
     def _plain_words(self) -> list[str]:
         """The claim's content words outside its values ("January" of a date is a value)."""
-        said = {stem(w) for q in extract_quantities(self.text) for w in tokenize(q.text)}
+        said = {stem(w) for q in self.quantities for w in tokenize(q.text)}
         return [s for s in self.words if s not in said]
 
     @cached_property
-    def _held(self) -> Counter:
-        """How many of the claim's plain words each sentence holds."""
-        return Counter(i for s in self._plain_words for i in self.ctx.sentences_with(s))
+    def _plain_coverage(self) -> np.ndarray:
+        """Share of the claim's plain words each unit holds (`PassageFacts.unit_shares`)."""
+        return self.ctx.unit_shares(self._plain_words)
 
     def _holds_words(self, unit: int) -> bool:
         """Whether sentence `unit` holds most of the claim's plain words (few cosines are known)."""
-        return self._held[unit] >= 0.6 * len(self._plain_words)
+        return self._plain_coverage[unit] >= 0.6
 
     def _opens_with_another_name(self, sentence: str) -> bool:
-        """Whether `sentence` opens with a name that neither the claim nor its anchor gives.
-
-        Its subject is another thing ("The Chrysler Building … was completed in 1930"
-        beside a claim on the Eiffel Tower): its values are not the claim's.
-        """
+        """Whether `sentence` opens with a name neither the claim nor its anchor gives."""
         names = extract_names(sentence)
         if not names or not sentence.startswith(names[0], _OPENING.match(sentence).end()):
             return False
@@ -341,7 +341,7 @@ class ClaimFacts:
         home = ctx.units[anchor].passage
         claimed = [
             q
-            for q in extract_quantities(self.text)
+            for q in self.quantities
             if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[anchor])
         ]
         negated = negation_cue(self.text) is not None
