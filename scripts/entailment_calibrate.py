@@ -96,21 +96,27 @@ class Row:
 
 
 def read_cached(rows: list[Row], model: EntailmentModel, cache: Path, log) -> None:
-    """`read`, or the values saved by an earlier run for the same rows and model."""
+    """`read`: the model's probabilities from an earlier run for the same rows and model.
+
+    Only the model's numbers are kept: the lexical support, the vetoes and the swaps
+    are read anew each run, so a changed rule is measured, never a stale veto.
+    """
     import hashlib
 
-    digest = hashlib.sha256((model.model_dir / "model.onnx").read_bytes()).hexdigest()[:16]
-    key = f"{digest}-{len(rows)}-swaps"
-    if cache.is_file():
-        saved = json.loads(cache.read_text())
-        if saved.get("key") == key:
-            for r, v in zip(rows, saved["values"], strict=True):
-                r.lexical, r.vetoed, r.entailed, r.contradicted, r.swapped = v
-            log(f"read {len(rows)} rows from {cache}")
-            return
-    read(rows, model, log)
-    values = [[r.lexical, r.vetoed, r.entailed, r.contradicted, r.swapped] for r in rows]
-    cache.write_text(json.dumps({"key": key, "values": values}))
+    digest = hashlib.sha256((model.model_dir / "model.onnx").read_bytes())
+    for r in rows:
+        digest.update(f"{r.claim}\x00{len(r.context)}\x00".encode())
+    key = f"{digest.hexdigest()[:16]}-{len(rows)}"
+    saved = json.loads(cache.read_text()) if cache.is_file() else {}
+    known = saved.get("values") if saved.get("key") == key else None
+    read(rows, None if known else model, log)
+    if known:
+        for r, (entailed, contradicted) in zip(rows, known, strict=True):
+            r.entailed, r.contradicted = entailed, contradicted
+        log(f"read the model's {len(rows)} rows from {cache}")
+    else:
+        values = [[r.entailed, r.contradicted] for r in rows]
+        cache.write_text(json.dumps({"key": key, "values": values}))
 
 
 def dev_rows(data: Path, limit: int | None) -> list[Row]:
@@ -139,8 +145,8 @@ def dev_rows(data: Path, limit: int | None) -> list[Row]:
     return rows
 
 
-def read(rows: list[Row], model: EntailmentModel, log) -> None:
-    """Fill each row's lexical support, rule veto and the model's probabilities."""
+def read(rows: list[Row], model: EntailmentModel | None, log) -> None:
+    """Fill each row's lexical support, rule veto, swap and (with `model`) its probabilities."""
     lexical = LocalVerifier(entailment=False)
     by_group: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
@@ -152,13 +158,14 @@ def read(rows: list[Row], model: EntailmentModel, log) -> None:
         explained = lexical.explain(claims, passages)
         findings = lexical.rules.findings(claims, passages)
         facts = lexical.rules.answer(passages).claims(claims)
-        read_ = model.judge([r.claim for r in group], group[0].context)
+        read_ = model.judge([r.claim for r in group], group[0].context) if model else group
         rows_read = zip(group, explained, findings, facts, read_, strict=True)
         for r, (_, features), finding, fact, e in rows_read:
             r.lexical = float(lexical.scorer(features)) if features is not None else 0.0
             r.vetoed = finding is not None
-            r.entailed, r.contradicted = e.entailed, e.contradicted
             r.swapped = SwappedWord().asks(fact) is not None
+            if model:
+                r.entailed, r.contradicted = e.entailed, e.contradicted
         if done % 200 == 0:
             log(f"read {done}/{len(by_group)} answers, {time.time() - started:.0f}s")
 

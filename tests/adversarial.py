@@ -291,3 +291,25 @@ INJECTIONS: list[tuple[str, str, str]] = [
         "Reference code 5000 mg",
     ),
 ]
+
+
+def held_back_and_returned(verifier: Any, attack: str, control: str, passages: list) -> None:
+    """The attack is refused and its true control returned by `verifier`."""
+    out = verifier.invoke({"answer": attack, "passages": passages})
+    assert out["decision"] == "refuse", [(c["label"], c["reason"]) for c in out["claims"]]
+    out = verifier.invoke({"answer": control, "passages": passages})
+    assert out["decision"] == "return", [(c["label"], c["reason"]) for c in out["claims"]]
+
+
+def cli_held_back_and_returned(capsys: Any, attack: str, control: str, passages: list) -> None:
+    """`langchain-reliable verify --json` refuses the attack (exit code not 0) and returns
+    its control (exit code 0)."""
+    import json
+
+    from langchain_reliable.cli import main
+
+    args = [arg for p in passages for arg in ("--passage", p)]
+    for answer, decision in ((attack, "refuse"), (control, "return")):
+        code = main(["verify", "--answer", answer, *args, "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert out["decision"] == decision and (code == 0) == (decision == "return"), out

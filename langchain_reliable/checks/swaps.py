@@ -10,6 +10,8 @@ Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
     ...              "Metformin lowers blood glucose in adults.", frozenset())
     ('pressure', 'glucose')
+    >>> swapped_word("It goes in an artery.", "It goes in a vein.", frozenset())
+    ('artery', 'vein')
     >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
     >>> swapped_word("It is the first-line medication for adults.",
     ...              "It is the first-line medication for children.", frozenset())
@@ -44,6 +46,11 @@ def _spelt(word: str) -> str:
     return word
 
 
+def _one_article(word: str) -> str:
+    """The word, with "an" read as "a" (the article follows the swap: "a vein", "an artery")."""
+    return "a" if word == "an" else word
+
+
 def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str, str] | None:
     """(claim word, sentence word) for a content word swapped for one the passages lack.
 
@@ -60,9 +67,9 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
-    said = [w.lower() for w in _WORD.findall(claim)]
+    said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
     written = _WORD.findall(sentence)
-    held = [w.lower() for w in written]
+    held = [_one_article(w.lower()) for w in written]
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:

@@ -19,6 +19,7 @@ from typing import Any
 
 from langchain_reliable.checks.bounds import bounded_quantities
 from langchain_reliable.checks.frequency import frequencies
+from langchain_reliable.checks.kinds import other_kind
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
@@ -35,6 +36,7 @@ __all__ = [
     "RESTATES",
     "SHORT_CLAIM",
     "OppositeSense",
+    "OtherKind",
     "OtherUnit",
     "UnborneContent",
     "restated_share",
@@ -127,6 +129,33 @@ class OppositeSense(Rule):
         return self.finding(
             label,
             f"the claim says '{found[0]}' where {claim.where} says '{found[1]}', its opposite",
+        )
+
+
+class OtherKind(Rule):
+    """A noun exchanged for another kind of one thing (WordNet): "liver" for "kidney".
+
+    The claim is its sentence with one word swapped (`checks.swaps`), and the two words
+    name two kinds of one thing, neither a kind of the other (`checks.kinds`). No model
+    is asked: what the words name differs whatever the model reads. A sentence holding
+    the claim's word and as many of its words as the sentence it is about bears it out.
+    """
+
+    name = "other_kind"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming both words and the kind they share."""
+        swap = swapped_word(claim.text, claim.ctx.units[claim.anchor].text, frozenset())
+        kind = swap and other_kind(*swap)
+        if not kind:
+            return None
+        held = claim.word_coverage[claim.anchor]
+        if any(claim.word_coverage[i] >= held for i in claim.ctx.sentences_with(stem(swap[0]))):
+            return None
+        return self.finding(
+            "unsupported",
+            f"the claim says '{swap[0]}' where {claim.where} says '{swap[1]}': another "
+            f"{kind}, not the one the passage names",
         )
 
 

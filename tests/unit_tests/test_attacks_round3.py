@@ -303,4 +303,6 @@ def test_every_verifier_reads_a_swapped_word_alike(claim, quote, true, credulous
     labels = {name: v.label for name, v in verdicts.items()}
     assert set(labels.values()) == {"supported" if true else "unsupported"}, verdicts
     if not true:
-        assert all("entailment model does not read it" in v.reason for v in verdicts.values())
+        (reason,) = {v.reason for v in verdicts.values()}  # one rule, one reason, for all three
+        # "lung" for "kidney" is another internal organ (WordNet): no model need be asked
+        assert "entailment model does not read it" in reason or "another internal organ" in reason

@@ -8,11 +8,10 @@ together. Each attack is paired with a true control of the same shape, through
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from langchain_reliable import create_verifier
+from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
 TOWER = (
     "Construction of the Eiffel Tower began in January 1887. The tower was completed in "
@@ -49,11 +48,7 @@ CASES = [
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("name", "attack", "control"), CASES, ids=[c[0] for c in CASES])
 def test_a_moved_value_is_held_back_and_its_control_returned(name, attack, control, policy):
-    verifier = create_verifier(policy=policy)
-    out = verifier.invoke({"answer": attack, "passages": PASSAGES})
-    assert out["decision"] == "refuse", [(c["label"], c["reason"]) for c in out["claims"]]
-    out = verifier.invoke({"answer": control, "passages": PASSAGES})
-    assert out["decision"] == "return", [(c["label"], c["reason"]) for c in out["claims"]]
+    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
 
 
 def test_the_reason_quotes_the_sentence_that_gives_the_other_value() -> None:
@@ -67,12 +62,4 @@ def test_the_reason_quotes_the_sentence_that_gives_the_other_value() -> None:
 
 
 def test_the_cli_holds_a_moved_date_back(capsys) -> None:
-    from langchain_reliable.cli import main
-
-    passages = [arg for p in PASSAGES for arg in ("--passage", p)]
-    code = main(["verify", "--answer", CASES[0][1], *passages, "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert out["decision"] == "refuse" and code != 0, out["claims"]
-    code = main(["verify", "--answer", CASES[0][2], *passages, "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert out["decision"] == "return" and code == 0, out["claims"]
+    cli_held_back_and_returned(capsys, CASES[0][1], CASES[0][2], PASSAGES)

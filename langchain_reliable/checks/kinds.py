@@ -1,0 +1,92 @@
+"""Kinds from WordNet: a noun of the claim where its sentence names another kind of one thing.
+
+"Metformin is contraindicated in severe liver disease" where the sentence says "severe
+kidney disease": the words around match, and a small entailment model reads the
+claim as the sentence. WordNet 3.0 says a liver and a kidney are both internal organs,
+neither a kind of the other: the claim names another thing. `data/kinds.tsv.gz`
+(`scripts/build_kinds.py`) holds each single-word noun's first sense and what it is a
+kind of. Two words are other kinds when their senses differ, neither is a kind of the
+other ("medication" is a kind of "drug": not read), and both are kinds of one specific
+thing at most two steps up: a sense at least `_SPECIFIC` steps below WordNet's root, so
+"adult" and "child" (both persons) are left to the model.
+
+Example:
+    >>> other_kind("liver", "kidneys")
+    'internal organ'
+    >>> other_kind("medication", "drug") is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache
+from importlib import resources
+
+__all__ = ["other_kind"]
+
+_SPECIFIC = 4  # least depth below the root of the kind two words share
+_STEPS = 2  # most steps up from each word to the kind they share
+
+
+class _Kinds:
+    """WordNet's nouns: each word's first sense, and each sense's hypernyms."""
+
+    def __init__(self) -> None:
+        raw = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz").read_bytes()
+        self.names: list[str] = []
+        self.up: list[tuple[int, ...]] = []
+        self.sense: dict[str, int] = {}
+        for line in gzip.decompress(raw).decode("utf-8").splitlines():
+            kind, *fields = line.split("\t")
+            if kind == "k":
+                self.names.append(fields[1].replace("_", " "))
+                self.up.append(tuple(int(h) for h in fields[2].split(",") if h))
+            else:
+                self.sense[fields[0]] = int(fields[1])
+
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
+    def above(self, sense: int) -> frozenset[int]:
+        """Every sense that `sense` is a kind of."""
+        return frozenset(h for up in self.up[sense] for h in (up, *self.above(up)))
+
+    @cache  # noqa: B019
+    def depth(self, sense: int) -> int:
+        """Fewest steps from `sense` up to a root."""
+        return 1 + min((self.depth(h) for h in self.up[sense]), default=-1)
+
+    def near(self, sense: int) -> set[int]:
+        """The senses at most `_STEPS` steps above `sense`."""
+        found, frontier = set(), {sense}
+        for _ in range(_STEPS):
+            frontier = {h for s in frontier for h in self.up[s]}
+            found |= frontier
+        return found
+
+    def of(self, word: str) -> int | None:
+        """The first sense of a noun, read in the singular ("kidneys", "bodies")."""
+        word = word.lower()
+        forms = [word]
+        if word.endswith("ies"):
+            forms.append(word[:-3] + "y")
+        if word.endswith("es"):
+            forms.append(word[:-2])
+        if word.endswith("s"):
+            forms.append(word[:-1])
+        return next((self.sense[f] for f in forms if f in self.sense), None)
+
+
+@cache
+def _kinds() -> _Kinds:
+    return _Kinds()
+
+
+def other_kind(word: str, other: str) -> str | None:
+    """The kind of thing two nouns are other kinds of ("internal organ"), or `None`."""
+    kinds = _kinds()
+    a, b = kinds.of(word), kinds.of(other)
+    if a is None or b is None or a == b or a in kinds.above(b) or b in kinds.above(a):
+        return None
+    shared = [s for s in kinds.near(a) & kinds.near(b) if kinds.depth(s) >= _SPECIFIC]
+    return kinds.names[max(shared, key=kinds.depth)] if shared else None
