@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
@@ -34,12 +35,16 @@ class _Kinds:
     """WordNet's nouns: each word's first sense, and each sense's hypernyms."""
 
     def __init__(self) -> None:
-        raw = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz").read_bytes()
         self.names: list[str] = []
         self.up: list[tuple[int, ...]] = []
         self.sense: dict[str, int] = {}
-        for line in gzip.decompress(raw).decode("utf-8").splitlines():
-            kind, *fields = line.split("\t")
+        path = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz")
+        with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+            self._read(lines)
+
+    def _read(self, lines: Iterable[str]) -> None:
+        for line in lines:  # line by line: the whole text is never held at once
+            kind, *fields = line.rstrip("\n").split("\t")
             if kind == "k":
                 self.names.append(fields[1].replace("_", " "))
                 self.up.append(tuple(int(h) for h in fields[2].split(",") if h))
