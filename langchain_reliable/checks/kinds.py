@@ -4,7 +4,7 @@
 kidney disease": the words around match, and a small entailment model reads the
 claim as the sentence. WordNet 3.0 says a liver and a kidney are both internal organs,
 neither a kind of the other: the claim names another thing. `data/kinds.tsv.gz`
-(`scripts/build_kinds.py`) holds each single-word noun's first sense and what it is a
+(`scripts/build_lexicons.py`) holds each single-word noun's first sense and what it is a
 kind of. Two words are other kinds when their senses differ, neither is a kind of the
 other ("medication" is a kind of "drug": not read), and both are kinds of one specific
 thing at most two steps up: a sense at least `_SPECIFIC` steps below WordNet's root, so

@@ -3,7 +3,7 @@
 "Metformin elevates blood glucose" where the sentence says "lowers blood glucose":
 the words around match, so lexical evidence reads the claim as the sentence, and a
 small entailment model may too. `data/opposites.tsv` holds 5,000 pairs of opposite
-sense derived from WordNet 3.0's antonyms (`scripts/build_opposites.py`), each member
+sense derived from WordNet 3.0's antonyms (`scripts/build_lexicons.py`), each member
 of a synset standing for it ("elevate" / "lower"). A pair counts only where the two
 words stand in the same place (the claim is the sentence with one stretch exchanged),
 so a word with another sense elsewhere in the sentence is not read.
