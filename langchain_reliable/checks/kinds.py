@@ -20,10 +20,12 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import gzip
-from collections.abc import Iterable
 from functools import cache
 from importlib import resources
+
+import numpy as np
 
 __all__ = ["other_kind"]
 
@@ -32,40 +34,52 @@ _STEPS = 2  # most steps up from each word to the kind they share
 
 
 class _Kinds:
-    """WordNet's nouns: each word's first sense, and each sense's hypernyms."""
+    """WordNet's nouns: each word's first sense, and each sense's hypernyms.
+
+    The lexicon's text is kept as read, with where each line starts: a sense's line is
+    found by its id, a word's by binary search (the words are sorted). Nothing is parsed
+    before it is asked for, so loading costs a decompression, not a parse of every line.
+    """
 
     def __init__(self) -> None:
-        self.names: list[str] = []
-        self.up: list[tuple[int, ...]] = []
-        self.sense: dict[str, int] = {}
         path = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz")
-        with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-            self._read(lines)
+        self.text = gzip.decompress(path.read_bytes())
+        self.ends = np.flatnonzero(np.frombuffer(self.text, dtype=np.uint8) == ord("\n"))
+        self.starts = np.concatenate(([0], self.ends[:-1] + 1))
+        lines = range(len(self.ends))
+        self.senses = bisect.bisect_left(lines, b"w", key=lambda i: self._line(i)[:1])
+        """How many senses: their lines come first, the words' after."""
 
-    def _read(self, lines: Iterable[str]) -> None:
-        for line in lines:  # line by line: the whole text is never held at once
-            kind, *fields = line.rstrip("\n").split("\t")
-            if kind == "k":
-                self.names.append(fields[1].replace("_", " "))
-                self.up.append(tuple(int(h) for h in fields[2].split(",") if h))
-            else:
-                self.sense[fields[0]] = int(fields[1])
+    def _line(self, i: int) -> bytes:
+        return self.text[int(self.starts[i]) : int(self.ends[i])]
+
+    def _fields(self, i: int) -> list[bytes]:
+        return self._line(i).split(b"\t")
+
+    def name(self, sense: int) -> str:
+        """What WordNet calls a sense ("internal organ")."""
+        return self._fields(sense)[2].decode("utf-8").replace("_", " ")
+
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
+    def up(self, sense: int) -> tuple[int, ...]:
+        """The senses `sense` is directly a kind of."""
+        return tuple(int(h) for h in self._fields(sense)[3].split(b",") if h)
 
     @cache  # noqa: B019 - one instance per process (`_kinds`)
     def above(self, sense: int) -> frozenset[int]:
         """Every sense that `sense` is a kind of."""
-        return frozenset(h for up in self.up[sense] for h in (up, *self.above(up)))
+        return frozenset(h for up in self.up(sense) for h in (up, *self.above(up)))
 
     @cache  # noqa: B019
     def depth(self, sense: int) -> int:
         """Fewest steps from `sense` up to a root."""
-        return 1 + min((self.depth(h) for h in self.up[sense]), default=-1)
+        return 1 + min((self.depth(h) for h in self.up(sense)), default=-1)
 
     def near(self, sense: int) -> set[int]:
         """The senses at most `_STEPS` steps above `sense`."""
         found, frontier = set(), {sense}
         for _ in range(_STEPS):
-            frontier = {h for s in frontier for h in self.up[s]}
+            frontier = {h for s in frontier for h in self.up(s)}
             found |= frontier
         return found
 
@@ -79,7 +93,15 @@ class _Kinds:
             forms.append(word[:-2])
         if word.endswith("s"):
             forms.append(word[:-1])
-        return next((self.sense[f] for f in forms if f in self.sense), None)
+        return next((sense for f in forms if (sense := self._sense(f)) is not None), None)
+
+    def _sense(self, word: str) -> int | None:
+        key = word.encode("utf-8")
+        words = range(self.senses, len(self.ends))
+        at = bisect.bisect_left(words, key, key=lambda i: self._fields(i)[1])
+        if at < len(words) and (found := self._fields(words[at]))[1] == key:
+            return int(found[2])
+        return None
 
 
 @cache
@@ -94,4 +116,4 @@ def other_kind(word: str, other: str) -> str | None:
     if a is None or b is None or a == b or a in kinds.above(b) or b in kinds.above(a):
         return None
     shared = [s for s in kinds.near(a) & kinds.near(b) if kinds.depth(s) >= _SPECIFIC]
-    return kinds.names[max(shared, key=kinds.depth)] if shared else None
+    return kinds.name(max(shared, key=kinds.depth)) if shared else None

@@ -76,4 +76,5 @@ def test_the_shipped_kinds_read_back() -> None:
     kinds = _kinds()
     assert kinds.of("kidneys") == kinds.of("kidney") is not None
     assert kinds.of("xyzzyplugh") is None
-    assert kinds.names[kinds.of("liver")] == "liver"
+    assert kinds.name(kinds.of("liver")) == "liver"
+    assert kinds.name(kinds.up(kinds.of("liver"))[0]) == "internal organ"
