@@ -34,6 +34,7 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = [
     "CONTENT_VOUCHED_AT",
     "RESTATES",
+    "RIDER_VOUCHED_AT",
     "SHORT_CLAIM",
     "OppositeSense",
     "OtherKind",
@@ -50,6 +51,11 @@ SHORT_CLAIM = 3
 CONTENT_VOUCHED_AT = SWAP_VOUCHED_AT
 """Least P(entailed) by which the entailment model bears out words no passage says (the
 bar of a swapped word: one bar for the model's word on what the passages do not say)."""
+RIDER_VOUCHED_AT = 0.4
+"""The bar for a rider's words no passage says ("…, who are cured by it"): the default
+verifier's own threshold. A rider states something of its own, not its sentence again
+with a word exchanged (on the dev files: 4 more hallucinated FaithBench answers held
+back, 1 faithful WiCE claim lost)."""
 
 
 class UnborneContent(ModelRule):
@@ -76,8 +82,8 @@ class UnborneContent(ModelRule):
         return unborne if unborne and 2 * len(unborne) >= len(claim.words) else None
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
-        """Unsupported unless the model reads the claim as entailed (`CONTENT_VOUCHED_AT`)."""
-        if entailed >= CONTENT_VOUCHED_AT:
+        """Unsupported unless the model reads it as entailed (a rider: `RIDER_VOUCHED_AT`)."""
+        if entailed >= (RIDER_VOUCHED_AT if claim.side else CONTENT_VOUCHED_AT):
             return None
         words = ", ".join(repr(w) for w in asked[:4])
         return self.finding(

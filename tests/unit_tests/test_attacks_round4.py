@@ -401,8 +401,6 @@ _MPNET = "needs the accurate tier (mpnet): "
 NEEDS_ACCURATE = {
     ("content-advised", "attack"): _MPNET + "MiniLM reads 'advised' for 'contraindicated' as "
     "entailed (P 0.51)",
-    ("shown-who_after_object", "attack"): _MPNET + "the rider 'who are cured by it' is checked "
-    "with its sentence; MiniLM reads 'cured' as entailed above the bar (P 0.11 >= 0.1)",
     ("content-worsens", "attack"): _MPNET + "'worsens' where the sentence says 'lowers ... "
     "mainly by decreasing ...': the claim does not restate its sentence, and no lexicon pairs them",
     ("content-full_stomach", "attack"): _MPNET + "'on a full stomach' where the passage says "
@@ -417,8 +415,6 @@ ACCURATE_SHOWS = {
     "(P 0.91): it too learned overlap here",
     "content-worsens": "the accurate model does not read 'worsens' against 'lowers' as a "
     "contradiction (P(entailed) above its bar)",
-    "shown-which_clause_ref": "the accurate model reads the rider 'which cures type 2 "
-    "diabetes' as entailed (P 0.41 against its threshold 0.375); the fast tier refuses it",
 }
 
 
