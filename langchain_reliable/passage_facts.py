@@ -7,7 +7,7 @@ rarity-weighted and bigram coverage. `ClaimFacts` reads one claim against them (
 sentence it is about, its numbers and names the passages do not hold, its negation),
 for the rules (`langchain_reliable.rules`) and the local verifier's scoring alike;
 `AnswerFacts` cuts an answer's passages once and reads its claims in one selector
-call. `passage_label` names the passage a unit comes from in a reason.
+call.
 
 Example:
     ```python
@@ -38,10 +38,11 @@ from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.names import extract_names, name_form, name_words, strip_possessive
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
+from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.passage_index import PassageIndex, Unit, build_index
-from langchain_reliable.schemas import Claim, Passage, passage_name
+from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
@@ -49,7 +50,7 @@ _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
 _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
-__all__ = ["AnswerFacts", "ClaimFacts", "PassageFacts", "passage_label"]
+__all__ = ["AnswerFacts", "ClaimFacts", "PassageFacts"]
 
 
 class PassageFacts:
@@ -105,11 +106,7 @@ class PassageFacts:
         self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
 
     def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
-        """(units, sentence units) holding content stem `stem`, in order.
-
-        Kept per stem: the claims of an answer, and the checks of a claim, ask for the
-        same stems.
-        """
+        """(units, sentence units) holding content stem `stem`, in order; kept per stem."""
         held = self._with_stem.get(stem)
         if held is None:
             found = [
@@ -183,11 +180,6 @@ class PassageFacts:
         return any(len(w) >= 4 and (w.startswith(token) or token.startswith(w)) for w in self.words)
 
 
-def passage_label(unit: Unit) -> str:
-    """Name the passage `unit` comes from, for a reason: "passage 2 (doc-7)" (`passage_name`)."""
-    return passage_name(unit.passage, unit.passage_id)
-
-
 class ClaimFacts:
     """One claim read against the answer's passages: what every rule (and the scorer) needs.
 
@@ -222,7 +214,12 @@ class ClaimFacts:
         self.strong_anchor = (
             self.word_coverage[self.anchor] >= 0.6 and self.cosine[self.anchor] >= 0.45
         )
-        self.where = passage_label(ctx.units[self.anchor])
+        self.where = ctx.units[self.anchor].passage_name
+
+    @cached_property
+    def swap(self) -> tuple[str, str] | None:
+        """(claim word, anchor's word) where one content word is exchanged (`swapped_word`)."""
+        return swapped_word(self.text, self.ctx.units[self.anchor].text, frozenset())
 
     @cached_property
     def numbers(self) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
@@ -394,7 +391,7 @@ class AnswerFacts:
     """The passages of one answer, cut once, and its claims read against them.
 
     `claims()` reads a list of claims in one selector call and keeps the result per
-    list, so a verifier's judging step and the rules that follow it share the work.
+    list: a verifier's judging step and the rules that follow it share the work.
     """
 
     def __init__(self, passages: Sequence[Passage], selector: EvidenceSelector) -> None:

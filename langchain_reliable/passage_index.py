@@ -32,6 +32,7 @@ import numpy as np
 
 from langchain_reliable.checks.names import name_form
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.schemas import passage_name
 from langchain_reliable.text import STOPWORDS, split_passage_sentences, stem, tokenize
 
 __all__ = [
@@ -71,6 +72,11 @@ class Unit:
     kind: Literal["sentence", "window"]
     sentence: int
     order: int
+
+    @property
+    def passage_name(self) -> str:
+        """The passage's name in a reason: "passage 2 (doc-7)" (`schemas.passage_name`)."""
+        return passage_name(self.passage, self.passage_id)
 
     def overlaps(self, other: Unit) -> bool:
         """Whether both units share characters of the same passage."""

@@ -24,7 +24,6 @@ from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
 from langchain_reliable.checks.quantities import extract_quantities, matches
-from langchain_reliable.checks.swaps import swapped_word
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
@@ -151,7 +150,7 @@ class OtherKind(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming both words and the kind they share."""
-        swap = swapped_word(claim.text, claim.ctx.units[claim.anchor].text, frozenset())
+        swap = claim.swap
         kind = swap and other_kind(*swap)
         if not kind:
             return None
@@ -187,8 +186,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
         opening = list(_RIDER_OPENS.finditer(claim.text))
         if opening:
             read |= {stem(t) for t in tokenize(claim.text[: opening[-1].start()])}
-    swap = swapped_word(claim.text, anchor.text, frozenset())
-    swapped = stem(swap[0]) if swap else None
+    swapped = stem(claim.swap[0]) if claim.swap else None
     return [
         word
         for s, word in claim.surface.items()

@@ -15,7 +15,7 @@ from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity
 from langchain_reliable.grammar import is_question
-from langchain_reliable.passage_facts import ClaimFacts, passage_label
+from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, Rule
 from langchain_reliable.text import stem, tokenize
 
@@ -170,7 +170,7 @@ class MovedValue(Rule):
         if found is None:
             return None
         claimed, stated, unit = found
-        where = passage_label(claim.ctx.units[unit])
+        where = claim.ctx.units[unit].passage_name
         return Finding(
             self.name,
             "contradicted",
@@ -213,7 +213,7 @@ class PassagesDisagree(Rule):
         if found is None:
             return None
         unit, what = found
-        other = passage_label(claim.ctx.units[unit])
+        other = claim.ctx.units[unit].passage_name
         unsaid = _unsaid_in_passage(claim)
         if unsaid:
             return self.finding(

@@ -50,7 +50,7 @@ from langchain_reliable.checks.roles import (
     text_names,
 )
 from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
-from langchain_reliable.passage_facts import ClaimFacts, PassageFacts, passage_label
+from langchain_reliable.passage_facts import ClaimFacts, PassageFacts
 from langchain_reliable.rules.base import Finding, Rule
 from langchain_reliable.text import content_stems, stem
 
@@ -171,7 +171,7 @@ class SentenceRule(MeaningRule):
         if not hits or any(h is None for h in hits):
             return None
         first = hits[0]
-        where = passage_label(facts.units[about[0]])
+        where = facts.units[about[0]].passage_name
         clear = share >= _CLEARLY and (self.clear_if is None or bool(first[self.clear_if]))
         reason = self.reason.format(claim=first[0], sentence=first[1], where=where)
         return self.finding("contradicted" if clear else "unsupported", reason)
@@ -280,7 +280,7 @@ class SubstitutedName(MeaningRule):
         if first is None or any(s is None for s in swaps):
             return None
         claimed, stated = first
-        where = passage_label(facts.units[about[0]])
+        where = facts.units[about[0]].passage_name
         return self.finding(
             "unsupported", f"{where} says '{stated}' where the claim says '{claimed}'"
         )

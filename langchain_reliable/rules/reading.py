@@ -10,7 +10,7 @@ is `uncertain`, never supported.
 from __future__ import annotations
 
 from langchain_reliable.grammar import names_a_thing
-from langchain_reliable.passage_facts import ClaimFacts, passage_label
+from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
@@ -36,7 +36,7 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
     reason = f"{claim.reading}; {verdict.reason}"
     elsewhere = _outside_passage(facts, claim) if verdict.label == "supported" else []
     if elsewhere:
-        where = passage_label(facts.ctx.units[facts.anchor])
+        where = facts.ctx.units[facts.anchor].passage_name
         words = ", ".join(repr(w) for w in elsewhere[:3])
         return verdict.model_copy(
             update={

@@ -46,7 +46,6 @@ import numpy as np
 
 from langchain_reliable.errors import install_hint
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
-from langchain_reliable.passage_facts import passage_label
 from langchain_reliable.rules import EntailmentProbe, Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
@@ -286,23 +285,23 @@ class NLIVerifier(BlockingVerifier):
         label: Label
         if score >= 0.5:
             label, lead = "supported", best
-            reason = f"entailed by {passage_label(units[best])} (P(entailment) {score:.2f})"
+            reason = f"entailed by {units[best].passage_name} (P(entailment) {score:.2f})"
         elif contra[worst] >= 0.5 and contra[worst] > entail[worst]:
             label, lead = "contradicted", worst
             reason = (
-                f"contradicted by {passage_label(units[worst])} "
+                f"contradicted by {units[worst].passage_name} "
                 f"(P(contradiction) {contra[worst]:.2f}, P(entailment) {entail[worst]:.2f})"
             )
         elif float(table[best].max()) < _UNCERTAIN_BELOW:
             label, lead = "uncertain", best
             reason = (
-                f"the model is split on {passage_label(units[best])}: {self._spread(table[best])}"
+                f"the model is split on {units[best].passage_name}: {self._spread(table[best])}"
             )
         else:
             label, lead = "unsupported", best
             reason = (
                 f"not entailed by any of {len(units)} passage unit(s); best "
-                f"{passage_label(units[best])} (P(entailment) {score:.2f})"
+                f"{units[best].passage_name} (P(entailment) {score:.2f})"
             )
         strength = np.maximum(entail, contra)
         rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
