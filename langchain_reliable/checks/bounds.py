@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.text import STOPWORDS
 
 __all__ = ["NEGATED_BOUND", "Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
 
 _INF = math.inf
+_COUNTED = re.compile(r"\s+([A-Za-z]+)")  # the word a count counts: "200 items"
 _NOT = (
     r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
     r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
@@ -154,10 +156,18 @@ def _disjoint(a: Bounded, b: Bounded) -> bool:
     return False
 
 
-def _same_thing(a: Quantity, b: Quantity) -> bool:
-    """Whether two quantities may measure the same thing (a bare number may be anything)."""
-    if a.kind == "count" or b.kind == "count":
+def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
+    """Whether two quantities may measure the same thing.
+
+    A bare number ("up to 40.") may be anything; a count of something ("over 200
+    items") is not an amount of money or a measure ("up to £ 2,000").
+    """
+    if a.kind == "count" and b.kind == "count":
         return True
+    if a.kind == "count" or b.kind == "count":
+        count, text = (a, a_text) if a.kind == "count" else (b, b_text)
+        counted = _COUNTED.match(text, count.end)
+        return counted is None or counted.group(1).lower() in STOPWORDS
     return a.kind == b.kind and a.unit == b.unit
 
 
@@ -172,7 +182,7 @@ def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, .
     stated = [_as_stated(b) for b in bounded_quantities(sentence)]
     out = []
     for c in bounded_quantities(claim):
-        alike = tuple(s for s in stated if _same_thing(c.quantity, s.quantity))
+        alike = tuple(s for s in stated if _same_thing(c.quantity, claim, s.quantity, sentence))
         if alike and not (c.op in ("eq", "approx") and all(s.op == "eq" for s in alike)):
             out.append((c, alike))
     return tuple(out)

@@ -165,7 +165,7 @@ _QUANTITY = re.compile(
     rf"(?=[\d\s$€£¥u])(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
     rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
-    rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]))?",
+    rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",  # not "2009 L'Aquila"
     re.IGNORECASE,
 )
 _DIGIT_WORDS = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
