@@ -35,7 +35,13 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.names import extract_names, name_form, name_words, strip_possessive
+from langchain_reliable.checks.names import (
+    extract_names,
+    name_form,
+    name_words,
+    names_pertained,
+    strip_possessive,
+)
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
 from langchain_reliable.checks.swaps import swapped_word
@@ -161,16 +167,16 @@ class PassageFacts:
         """Whether the passages give `name`: all its words, or a person's surname.
 
         Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley"
-        is found where the passages say "Presley".
+        is found where the passages say "Presley", "Turkish" where they say "Turkey".
         """
         if name_form(strip_possessive(name)) in self.text:
             return True
         tokens = name_words(name)
         if not tokens:
             return False
-        return all(self._has_word(t) for t in tokens) or (
-            len(tokens) > 1 and self._has_word(tokens[-1])
-        )
+        return all(
+            self._has_word(t) or any(self._has_word(n) for n in names_pertained(t)) for t in tokens
+        ) or (len(tokens) > 1 and self._has_word(tokens[-1]))
 
     def _has_word(self, token: str) -> bool:
         if token in self.words or stem(token) in self.word_stems:
@@ -260,12 +266,9 @@ class ClaimFacts:
     def moved_value(self) -> tuple[Quantity, Quantity, int] | None:
         """A value of the anchor put on what another sentence says, which gives another.
 
-        "The tower was completed in January 1887." where one sentence says construction
-        began in January 1887 and another that the tower was completed in March 1889: the
-        claim's words the anchor lacks ('completed'; not a capitalised word: a name,
-        which the anchor may say as "the tower") are said by a sentence about the same
-        thing that holds most of the claim's words and gives another value of the same
-        kind. `(claimed, stated, unit)`, or `None`.
+        "The tower was completed in January 1887." where the anchor says construction began
+        then, and a sentence holding most of the claim's words, those the anchor lacks too
+        ('completed'), says "completed in March 1889". `(claimed, stated, unit)` or `None`.
         """
         ctx, anchor = self.ctx, self.anchor
         stated = ctx.unit_quantities[anchor]

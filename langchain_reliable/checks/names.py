@@ -2,25 +2,29 @@
 
 `extract_names` finds them in a claim; `name_form` and `name_words` give the
 forms in which `passage_facts.PassageFacts.has_name` looks for them in
-the passages.
+the passages; `names_pertained` the names an adjective is of ("Turkish airspace" where
+the passages say "Turkey": WordNet's pertainyms, `data/pertains.tsv`).
 
 Example:
     >>> extract_names("Felix Hoffmann of Bayer made aspirin; it blocks COX-2.")
     ['Felix Hoffmann of Bayer', 'COX-2']
     >>> name_form("Reye's syndrome"), name_words("Dr. Felix Hoffmann")
     (' reye syndrome ', ['felix', 'hoffmann'])
+    >>> names_pertained("belgian")
+    ('belgium',)
 
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
 
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.text import STOPWORDS
 
-__all__ = ["extract_names", "name_form", "name_words", "strip_possessive"]
+__all__ = ["extract_names", "name_form", "name_words", "names_pertained", "strip_possessive"]
 
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’\-]*")
 _CONNECTORS = frozenset(
@@ -125,3 +129,18 @@ def name_words(name: str) -> list[str]:
 def _name_words(name: str) -> tuple[str, ...]:
     phrase = name_form(strip_possessive(name))
     return tuple(t for t in phrase.split() if t not in _CONNECTORS and t not in _NAME_AFFIXES)
+
+
+def names_pertained(word: str) -> tuple[str, ...]:
+    """The names (lowercased) the adjective `word` is of: "turkish" -> ("turkey",)."""
+    return _pertains().get(word, ())
+
+
+@cache
+def _pertains() -> dict[str, tuple[str, ...]]:
+    text = resources.files("langchain_reliable").joinpath("data/pertains.tsv").read_text("utf-8")
+    out: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        adjective, name = line.split("\t")
+        out[adjective] = (*out.get(adjective, ()), name)
+    return out

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
 
-from langchain_reliable.checks.names import extract_names, name_form, name_words
+from langchain_reliable.checks.names import extract_names, name_form, name_words, names_pertained
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
@@ -153,11 +153,12 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
     words = set(name_form(sentence).split())
     c_sets = [{stem(w) for w in name_words(n)} for n in claim_names]
     s_sets = [{stem(w) for w in name_words(n)} for n in sentence_names]
+    named = [{stem(_as_named(w, words)) for w in name_words(n)} for n in claim_names]
     missing = [
         i
         for i, (n, ws) in enumerate(zip(claim_names, c_sets, strict=True))
         if ws
-        and not any(ws <= s for s in s_sets)
+        and not any(ws <= s or named[i] <= s for s in s_sets)
         and (not set(_head(n)) & words or _surname_of_other(n, sentence_names))
     ]
     if len(missing) != 1:
@@ -171,11 +172,16 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
     if len(sentence_names) > len(claim_names) + 1:
         return None
     for j, ws in enumerate(s_sets):
-        if not ws or any(ws <= c for c in c_sets) or (j == 0) != (missing[0] == 0):
+        if not ws or any(ws <= c for c in c_sets + named) or (j == 0) != (missing[0] == 0):
             continue
         if _is_code(sentence_names[j]) == _is_code(gone):
             return gone, sentence_names[j]
     return None
+
+
+def _as_named(word: str, words: set[str]) -> str:
+    """The name the adjective `word` is of, where `words` hold it ("turkish" -> "turkey")."""
+    return next((n for n in names_pertained(word) if n in words), word)
 
 
 def _head(name: str) -> list[str]:

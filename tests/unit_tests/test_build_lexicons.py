@@ -16,6 +16,11 @@ NOUNS = (
     "00000001 03 n 01 organ 0 000 | a part of the body\n"
     "00000002 03 n 01 liver 0 001 @ 00000001 n 0000 | an organ\n"
     "00000003 03 n 02 kidney 0 nephros 0 001 @ 00000001 n 0000 | an organ\n"
+    "00000004 15 n 01 Turkey 0 000 | a country\n"
+)
+ADJECTIVES = (  # a name's adjective, and an adjective of a common noun (not read)
+    "00000020 02 a 01 Turkish 0 001 \\ 00000004 n 0101 | of Turkey\n"
+    "00000021 02 a 01 organic 0 001 \\ 00000001 n 0101 | of an organ\n"
 )
 INDEX = (
     "  1 a header line\n"
@@ -30,7 +35,7 @@ VERBS = (
 )
 FILES = {
     "data.noun1": NOUNS, "data.noun2": "", "index.noun": INDEX, "data.verb": VERBS,
-    "data.adj": "", "data.adv": "", "LICENSE.txt": "WordNet 3.0 licence",
+    "data.adj": ADJECTIVES, "data.adv": "", "LICENSE.txt": "WordNet 3.0 licence",
 }  # fmt: skip
 
 
@@ -68,6 +73,11 @@ def test_every_member_of_a_synset_stands_for_its_opposite(tmp_path, monkeypatch)
     pairs = (out / "opposites.tsv").read_text().splitlines()
     assert pairs == ["elevate\tlower", "lower\traise"]
     assert (out / "WORDNET-LICENSE.txt").read_text() == "WordNet 3.0 licence"
+
+
+def test_an_adjective_of_a_name_is_paired_with_the_name(tmp_path, monkeypatch):
+    out = _build(tmp_path, monkeypatch)
+    assert (out / "pertains.tsv").read_text() == "turkish\tturkey\n"
 
 
 def test_the_shipped_kinds_read_back() -> None:
