@@ -13,6 +13,7 @@ import pytest
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.quantities import extract_quantities
+from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
 PASSAGES = [
     "The actor is auctioning off more than 200 items he has collected. A longbow is set to "
@@ -41,11 +42,12 @@ PAIRS = [
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["items", "elision", "deaths"])
 def test_the_true_claim_is_returned_and_the_other_number_is_not(control, attack, policy):
-    verifier = create_verifier(policy=policy)
-    out = verifier.invoke({"answer": control, "passages": PASSAGES})
-    assert out["decision"] == "return", out["claims"]
-    out = verifier.invoke({"answer": attack, "passages": PASSAGES})
-    assert out["decision"] != "return", out["claims"]
+    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+
+
+def test_the_cli_reads_them_alike(capsys) -> None:
+    control, attack = PAIRS[0]
+    cli_held_back_and_returned(capsys, attack, control, PASSAGES)
 
 
 def test_a_count_of_things_is_not_compared_with_a_price() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.names import names_pertained
+from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
 PASSAGES = [
     "Turkey says the jet entered its airspace on Friday. The pilot was not hurt.",
@@ -29,11 +30,12 @@ PAIRS = [
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["turkish", "belgian", "shakespeare"])
 def test_the_adjective_of_a_name_the_passages_give_is_borne_out(control, attack, policy):
-    verifier = create_verifier(policy=policy)
-    out = verifier.invoke({"answer": control, "passages": PASSAGES})
-    assert out["decision"] == "return", out["claims"]
-    out = verifier.invoke({"answer": attack, "passages": PASSAGES})
-    assert out["decision"] != "return", out["claims"]
+    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+
+
+def test_the_cli_reads_them_alike(capsys) -> None:
+    control, attack = PAIRS[0]
+    cli_held_back_and_returned(capsys, attack, control, PASSAGES)
 
 
 def test_the_shipped_lexicon_reads_back() -> None:
