@@ -13,6 +13,9 @@ Example:
     >>> swapped_word("It goes in an artery.", "It goes in a vein.", frozenset())
     ('artery', 'vein')
     >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
+    >>> swapped_word("Metformin worsens blood glucose.",
+    ...              "It lowers blood glucose mainly in the liver.", frozenset())
+    ('worsens', 'lowers')
     >>> swapped_word("It is the first-line medication for adults.",
     ...              "It is the first-line medication for children.", frozenset())
     ('adults', 'children')
@@ -30,6 +33,7 @@ __all__ = ["swapped_word"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
+_SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she"})
 
 
 def _content(word: str) -> bool:
@@ -70,6 +74,8 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
     said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
     written = _WORD.findall(sentence)
     held = [_one_article(w.lower()) for w in written]
+    if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
+        held[0] = said[0]  # "It lowers ...": read as the claim's subject, as a reader does
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:

@@ -401,8 +401,6 @@ _MPNET = "needs the accurate tier (mpnet): "
 NEEDS_ACCURATE = {
     ("content-advised", "attack"): _MPNET + "MiniLM reads 'advised' for 'contraindicated' as "
     "entailed (P 0.51)",
-    ("content-worsens", "attack"): _MPNET + "'worsens' where the sentence says 'lowers ... "
-    "mainly by decreasing ...': the claim does not restate its sentence, and no lexicon pairs them",
     ("content-full_stomach", "attack"): _MPNET + "'on a full stomach' where the passage says "
     "'with meals': a paraphrase, read by the model, not by a lexicon",
     ("tables-three_columns", "attack"): _MPNET + "'on an empty stomach' against 'with meals'",
