@@ -19,6 +19,9 @@ Example:
     >>> swapped_word("It is the first-line medication for adults.",
     ...              "It is the first-line medication for children.", frozenset())
     ('adults', 'children')
+    >>> dropped_negation("Aspirin is safe for children.",
+    ...                  "Aspirin is not recommended for children.")
+    ('safe', 'not recommended')
 
 """
 
@@ -27,9 +30,10 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["swapped_word"]
+__all__ = ["dropped_negation", "swapped_word"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
@@ -71,11 +75,7 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
-    said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
-    written = _WORD.findall(sentence)
-    held = [_one_article(w.lower()) for w in written]
-    if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
-        held[0] = said[0]  # "It lowers ...": read as the claim's subject, as a reader does
+    said, held, written = _aligned_words(claim, sentence)
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
@@ -88,11 +88,51 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
             or (b1 and written[b1][:1].isupper())  # a name's word: the name checks read it
         ):
             continue
-        left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
-        right = (
-            ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
-        )
-        at_end = a2 == len(said) and b2 == len(held)
-        if left and (right or at_end) and left + right >= _CONTEXT:
+        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held)):
             return new, old
     return None
+
+
+def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(claim's words, sentence's words) for negated words said otherwise, unnegated.
+
+    "is safe for children" where it says "is not recommended for children". The words
+    around match, as for `swapped_word`; the claim may stop there while the sentence
+    goes on.
+    """
+    if negation_cue(claim) is not None or negation_cue(sentence) is None:
+        return None  # "no more than 4 g" is a bound, not a negation (`checks.bounds`)
+    said, held, _ = _aligned_words(claim, sentence)
+    ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
+    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if (
+            tag == "replace"
+            and a2 - a1 <= 2
+            and b2 - b1 <= 4
+            and negation_cue(" ".join(held[b1:b2])) is not None
+            and any(w.isalpha() for w in said[a1:a2])
+            and _in_context(ops, i, at_end=a2 == len(said))
+        ):
+            return " ".join(said[a1:a2]), " ".join(held[b1:b2])
+    return None
+
+
+def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:
+    """The claim's and the sentence's words, lowercased, and the sentence's as written.
+
+    A sentence opening with a pronoun ("It lowers ...") is read as about the claim's
+    subject, as a reader does.
+    """
+    said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
+    written = _WORD.findall(sentence)
+    held = [_one_article(w.lower()) for w in written]
+    if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
+        held[0] = said[0]
+    return said, held, written
+
+
+def _in_context(ops: list, i: int, at_end: bool) -> bool:
+    """Whether words match around opcode `i`: one before, one after or the end, two in all."""
+    left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
+    right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
+    return bool(left and (right or at_end) and left + right >= _CONTEXT)

@@ -24,6 +24,7 @@ from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
 from langchain_reliable.checks.quantities import extract_quantities, matches
+from langchain_reliable.checks.swaps import dropped_negation
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
@@ -35,6 +36,7 @@ __all__ = [
     "RESTATES",
     "RIDER_VOUCHED_AT",
     "SHORT_CLAIM",
+    "DroppedNegation",
     "OppositeSense",
     "OtherKind",
     "OtherUnit",
@@ -134,6 +136,29 @@ class OppositeSense(Rule):
         return self.finding(
             label,
             f"the claim says '{found[0]}' where {claim.where} says '{found[1]}', its opposite",
+        )
+
+
+class DroppedNegation(Rule):
+    """Words the sentence negates, said in other words without the negation.
+
+    "Aspirin is safe for children." where the sentence says "Aspirin is not recommended
+    for children" (`checks.swaps.dropped_negation`): the claim states in its own words
+    what the sentence denies. No model is asked: the embedded one reads "safe" there as
+    more likely entailed than "unsafe".
+    """
+
+    name = "dropped_negation"
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Unsupported, naming both phrases."""
+        found = dropped_negation(claim.text, claim.ctx.units[claim.anchor].text)
+        if found is None:
+            return None
+        return self.finding(
+            "unsupported",
+            f"the claim says '{found[0]}' where {claim.where} says '{found[1]}': the "
+            "passage's negation is not the claim's",
         )
 
 

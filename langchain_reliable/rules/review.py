@@ -34,7 +34,13 @@ from typing import Any
 from langchain_reliable.evidence import EvidenceSelector
 from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
 from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
-from langchain_reliable.rules.content import OppositeSense, OtherKind, OtherUnit, UnborneContent
+from langchain_reliable.rules.content import (
+    DroppedNegation,
+    OppositeSense,
+    OtherKind,
+    OtherUnit,
+    UnborneContent,
+)
 from langchain_reliable.rules.facts import (
     BoundNotBorneOut,
     CitedElsewhere,
@@ -77,6 +83,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     SubstitutedName(),
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
     OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
+    DroppedNegation(),  # "safe" where the sentence says "not recommended"
     SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
     OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
     OppositeSense(),  # a word of opposite sense in the sentence's place (WordNet's antonyms)

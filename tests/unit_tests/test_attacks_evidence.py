@@ -321,10 +321,12 @@ TURNS = [
     ("Is the maximum daily dose of metformin 2550 mg?", "Yes, it is.", True),
 ]  # fmt: skip
 # A word of the opposite sense the passages never use ("increases" where they say
-# "reverses", "safe" where they say "not recommended"): the reply is read with the
-# last turn, but telling the word's sense is the meaning checks' work, not the history's.
+# "reverses"): the reply is read with the last turn, but telling the word's sense is the
+# meaning checks' work, not the history's; neither tier's model reads it (P(entailed) 0.48
+# and 0.17, over the swapped-word bar). "safe" where they say "not recommended" is held
+# back by `DroppedNegation`.
 OPPOSITE_SENSE = "an opposite-sense word no passage uses is the meaning checks' to catch"
-SENSE_CASES = {"Tell me whether vitamin K increases", "Aspirin is safe for children, right"}
+SENSE_CASES = {"Tell me whether vitamin K increases"}
 
 
 def sense_marks(last: str) -> list:
