@@ -37,6 +37,15 @@ from tests.unit_tests.test_attacks_evidence import GROUNDED as EVIDENCE_CASES
 from tests.unit_tests.test_attacks_evidence import PASSAGES as EVIDENCE_PASSAGES
 from tests.unit_tests.test_attacks_round3 import PASSAGE as RIDER_PASSAGE
 from tests.unit_tests.test_attacks_round3 import RIDERS
+from tests.unit_tests.test_attacks_round4 import ALL as ROUND_FOUR
+from tests.unit_tests.test_attacks_round4 import NEEDS_ACCURATE
+from tests.unit_tests.test_attacks_round4 import PASSAGES as ROUND_FOUR_PASSAGES
+from tests.unit_tests.test_counts_and_amounts import PAIRS as COUNT_PAIRS
+from tests.unit_tests.test_counts_and_amounts import PASSAGES as COUNT_PASSAGES
+from tests.unit_tests.test_dropped_negation import PAIRS as NEGATION_PAIRS
+from tests.unit_tests.test_dropped_negation import PASSAGES as NEGATION_PASSAGES
+from tests.unit_tests.test_names_pertained import PAIRS as NAME_PAIRS
+from tests.unit_tests.test_names_pertained import PASSAGES as NAME_PASSAGES
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -399,3 +408,25 @@ def test_round_two_leftovers_over_http(server, case):
     with client(server) as http:
         _not_shown(http, bad, {"answer": attack, "passages": LINKED, "question": attack_q})
         _returned(http, {"answer": control, "passages": LINKED, "question": control_q})
+
+
+# -- round four: what a claim is, what is shown; counts, names' adjectives, negations ------
+
+# (attack, control, passages, what the attack must not show), the fast tier's cases
+FOURTH = [
+    (attack, control, ROUND_FOUR_PASSAGES, bad)
+    for kind, name, attack, control, bad in ROUND_FOUR
+    if (f"{kind}-{name}", "attack") not in NEEDS_ACCURATE
+]
+FOURTH += [(attack, control, COUNT_PASSAGES, attack) for control, attack in COUNT_PAIRS]
+FOURTH += [(attack, control, NAME_PASSAGES, attack) for control, attack in NAME_PAIRS]
+FOURTH += [(attack, control, NEGATION_PASSAGES, attack) for attack, control in NEGATION_PAIRS]
+
+
+@pytest.mark.parametrize("case", FOURTH, ids=[c[0][:40] for c in FOURTH])
+def test_round_four_over_http(server, case):
+    """The attack is not shown by the served verifier; its control is returned."""
+    attack, control, passages, bad = case
+    with client(server) as http:
+        _not_shown(http, bad.rstrip("."), {"answer": attack, "passages": passages})
+        _returned(http, {"answer": control, "passages": passages})
