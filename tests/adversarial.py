@@ -313,3 +313,20 @@ def cli_held_back_and_returned(capsys: Any, attack: str, control: str, passages:
         code = main(["verify", "--answer", answer, *args, "--json"])
         out = json.loads(capsys.readouterr().out)
         assert out["decision"] == decision and (code == 0) == (decision == "return"), out
+
+
+def graph_held_back_and_returned(attack: str, control: str, passages: list) -> None:
+    """The RAG graph, its chat model scripted to answer `attack` (then `control`) to a
+    question on the control's topic, shows neither the attack nor a filtered part of it,
+    and returns the control."""
+    from langchain_reliable import create_reliable_rag
+    from tests.fakes import ScriptedChatModel
+
+    for answer, returned in ((attack, False), (control, True)):
+        rag = create_reliable_rag(
+            ScriptedChatModel([answer] * 3), passages, k=len(passages), max_retries=0
+        )
+        out = rag.invoke({"question": f"Is it so that {control[0].lower()}{control[1:-1]}?"})
+        assert (out["decision"] == "return") is returned, out["report"].claims
+        if not returned:
+            assert answer.rstrip(".") not in out["answer"], out["answer"]

@@ -13,7 +13,11 @@ import pytest
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.quantities import extract_quantities
-from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import (
+    cli_held_back_and_returned,
+    graph_held_back_and_returned,
+    held_back_and_returned,
+)
 
 PASSAGES = [
     "The actor is auctioning off more than 200 items he has collected. A longbow is set to "
@@ -43,6 +47,11 @@ PAIRS = [
 @pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["items", "elision", "deaths"])
 def test_the_true_claim_is_returned_and_the_other_number_is_not(control, attack, policy):
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+
+
+def test_the_graph_reads_them_alike() -> None:
+    control, attack = PAIRS[0]
+    graph_held_back_and_returned(attack, control, PASSAGES)
 
 
 def test_the_cli_reads_them_alike(capsys) -> None:

@@ -12,7 +12,11 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.swaps import dropped_negation
-from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import (
+    cli_held_back_and_returned,
+    graph_held_back_and_returned,
+    held_back_and_returned,
+)
 
 PASSAGES = [
     "Aspirin is not recommended for children because of the risk of Reye's syndrome. "
@@ -41,6 +45,10 @@ PAIRS = [
 @pytest.mark.parametrize(("attack", "control"), PAIRS, ids=["safe", "useful", "always", "suitable"])
 def test_negated_words_said_otherwise_are_held_back(attack, control, policy) -> None:
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+
+
+def test_the_graph_holds_it_back() -> None:
+    graph_held_back_and_returned(*PAIRS[0], PASSAGES)
 
 
 def test_the_cli_holds_it_back(capsys) -> None:

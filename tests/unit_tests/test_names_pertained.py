@@ -8,7 +8,11 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.names import names_pertained
-from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import (
+    cli_held_back_and_returned,
+    graph_held_back_and_returned,
+    held_back_and_returned,
+)
 
 PASSAGES = [
     "Turkey says the jet entered its airspace on Friday. The pilot was not hurt.",
@@ -31,6 +35,11 @@ PAIRS = [
 @pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["turkish", "belgian", "shakespeare"])
 def test_the_adjective_of_a_name_the_passages_give_is_borne_out(control, attack, policy):
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+
+
+def test_the_graph_reads_them_alike() -> None:
+    control, attack = PAIRS[0]
+    graph_held_back_and_returned(attack, control, PASSAGES)
 
 
 def test_the_cli_reads_them_alike(capsys) -> None:
