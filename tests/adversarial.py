@@ -330,3 +330,11 @@ def graph_held_back_and_returned(attack: str, control: str, passages: list) -> N
         assert (out["decision"] == "return") is returned, out["report"].claims
         if not returned:
             assert answer.rstrip(".") not in out["answer"], out["answer"]
+
+
+def graph_and_cli_held_back_and_returned(
+    capsys: Any, attack: str, control: str, passages: list
+) -> None:
+    """`graph_held_back_and_returned`, then `cli_held_back_and_returned`."""
+    graph_held_back_and_returned(attack, control, passages)
+    cli_held_back_and_returned(capsys, attack, control, passages)

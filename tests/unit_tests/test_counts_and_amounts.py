@@ -13,11 +13,7 @@ import pytest
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.quantities import extract_quantities
-from tests.adversarial import (
-    cli_held_back_and_returned,
-    graph_held_back_and_returned,
-    held_back_and_returned,
-)
+from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
 
 PASSAGES = [
     "The actor is auctioning off more than 200 items he has collected. A longbow is set to "
@@ -49,14 +45,9 @@ def test_the_true_claim_is_returned_and_the_other_number_is_not(control, attack,
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
 
 
-def test_the_graph_reads_them_alike() -> None:
+def test_the_graph_and_the_cli_read_them_alike(capsys) -> None:
     control, attack = PAIRS[0]
-    graph_held_back_and_returned(attack, control, PASSAGES)
-
-
-def test_the_cli_reads_them_alike(capsys) -> None:
-    control, attack = PAIRS[0]
-    cli_held_back_and_returned(capsys, attack, control, PASSAGES)
+    graph_and_cli_held_back_and_returned(capsys, attack, control, PASSAGES)
 
 
 def test_a_count_of_things_is_not_compared_with_a_price() -> None:

@@ -12,11 +12,7 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.swaps import dropped_negation
-from tests.adversarial import (
-    cli_held_back_and_returned,
-    graph_held_back_and_returned,
-    held_back_and_returned,
-)
+from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
 
 PASSAGES = [
     "Aspirin is not recommended for children because of the risk of Reye's syndrome. "
@@ -47,12 +43,8 @@ def test_negated_words_said_otherwise_are_held_back(attack, control, policy) -> 
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
 
 
-def test_the_graph_holds_it_back() -> None:
-    graph_held_back_and_returned(*PAIRS[0], PASSAGES)
-
-
-def test_the_cli_holds_it_back(capsys) -> None:
-    cli_held_back_and_returned(capsys, *PAIRS[0], PASSAGES)
+def test_the_graph_and_the_cli_hold_it_back(capsys) -> None:
+    graph_and_cli_held_back_and_returned(capsys, *PAIRS[0], PASSAGES)
 
 
 def test_the_reason_names_both_phrases() -> None:

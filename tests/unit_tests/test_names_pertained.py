@@ -8,11 +8,7 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.names import names_pertained
-from tests.adversarial import (
-    cli_held_back_and_returned,
-    graph_held_back_and_returned,
-    held_back_and_returned,
-)
+from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
 
 PASSAGES = [
     "Turkey says the jet entered its airspace on Friday. The pilot was not hurt.",
@@ -37,14 +33,9 @@ def test_the_adjective_of_a_name_the_passages_give_is_borne_out(control, attack,
     held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
 
 
-def test_the_graph_reads_them_alike() -> None:
+def test_the_graph_and_the_cli_read_them_alike(capsys) -> None:
     control, attack = PAIRS[0]
-    graph_held_back_and_returned(attack, control, PASSAGES)
-
-
-def test_the_cli_reads_them_alike(capsys) -> None:
-    control, attack = PAIRS[0]
-    cli_held_back_and_returned(capsys, attack, control, PASSAGES)
+    graph_and_cli_held_back_and_returned(capsys, attack, control, PASSAGES)
 
 
 def test_the_shipped_lexicon_reads_back() -> None:
