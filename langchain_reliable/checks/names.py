@@ -18,9 +18,9 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
-from importlib import resources
+from functools import lru_cache
 
+from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.text import STOPWORDS
 
@@ -133,14 +133,4 @@ def _name_words(name: str) -> tuple[str, ...]:
 
 def names_pertained(word: str) -> tuple[str, ...]:
     """The names (lowercased) the adjective `word` is of: "turkish" -> ("turkey",)."""
-    return _pertains().get(word, ())
-
-
-@cache
-def _pertains() -> dict[str, tuple[str, ...]]:
-    text = resources.files("langchain_reliable").joinpath("data/pertains.tsv").read_text("utf-8")
-    out: dict[str, tuple[str, ...]] = {}
-    for line in text.splitlines():
-        adjective, name = line.split("\t")
-        out[adjective] = (*out.get(adjective, ()), name)
-    return out
+    return word_pairs("pertains.tsv").get(word, ())

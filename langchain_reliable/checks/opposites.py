@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 from functools import cache
-from importlib import resources
 
+from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.text import stem
 
 __all__ = ["opposite_in_place", "opposites"]
@@ -35,10 +35,8 @@ _EXCHANGED = 3  # most words a side of an exchanged stretch
 def opposites() -> dict[str, frozenset[str]]:
     """Stem -> the stems of its opposites (loaded once)."""
     table: dict[str, set[str]] = {}
-    text = resources.files("langchain_reliable").joinpath("data/opposites.tsv").read_text("utf-8")
-    for line in text.splitlines():
-        a, _, b = line.partition("\t")
-        if a and b:
+    for a, others in word_pairs("opposites.tsv").items():
+        for b in others:
             table.setdefault(stem(a), set()).add(stem(b))
             table.setdefault(stem(b), set()).add(stem(a))
     return {k: frozenset(v) for k, v in table.items()}

@@ -13,6 +13,7 @@ Example:
     >>> swapped_word("It goes in an artery.", "It goes in a vein.", frozenset())
     ('artery', 'vein')
     >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
+    >>> swapped_word("They met the requirements.", "They meet the requirements.", frozenset())
     >>> swapped_word("Metformin worsens blood glucose.",
     ...              "It lowers blood glucose mainly in the liver.", frozenset())
     ('worsens', 'lowers')
@@ -30,28 +31,47 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["dropped_negation", "swapped_word"]
+__all__ = ["dropped_negation", "swapped_word", "word_bases"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
 _SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she"})
+_AROUND = 3  # most words of an exchange: its content word and function words around it
 
 
 def _content(word: str) -> bool:
     return word.isalpha() and len(word) >= 3 and word not in STOPWORDS
 
 
-_SPELLING = ((re.compile(r"is(e[ds]?|ing|ation)"), r"iz\1"), (re.compile(r"our\b"), "or"))
+_SPELLING = ((re.compile(r"is(e[ds]?|ing|ation)"), r"iz\1"), (re.compile(r"(?<=\w\w)our"), "or"))
 
 
 def _spelt(word: str) -> str:
-    """`word` in one spelling ("finalised" and "finalized", "colour" and "color")."""
+    """`word` in one spelling ("finalised" and "finalized", "neighbouring" and "neighboring")."""
     for pattern, repl in _SPELLING:
         word = pattern.sub(repl, word)
     return word
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one word in two forms.
+
+    A stem ("meets", "meeting"), a spelling (`_spelt`), an irregular verb form ("met",
+    "meet"; `data/verb_forms.tsv`).
+    """
+    return not word_bases(a).isdisjoint(word_bases(b))
+
+
+def word_bases(word: str) -> set[str]:
+    """The stems of `word` (lowercase) and of the base forms it may be an irregular form of.
+
+    Two words sharing one are one word in two forms.
+    """
+    return {stem(_spelt(w)) for w in (word, *word_pairs("verb_forms.tsv").get(word, ()))}
 
 
 def _one_article(word: str) -> str:
@@ -69,23 +89,28 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
             is not new: other checks read it).
 
     Returns:
-        The first exchange of one content word for another, with matching words
-        before it and after it (or both sentences ending there), where the claim's
-        word is one no passage holds; `None` when there is none. A word exchanged for
+        The first exchange of one content word for another (function words may change
+        around it: "had fled" for "went"), with matching words before it and after it
+        (or both sentences ending there), where the claim's word is one no passage holds
+        and not the sentence's word in another form (`_same_word`); `None` when there
+        is none. A word exchanged for
         a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
     said, held, written = _aligned_words(claim, sentence)
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
-        if tag != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
+        if tag != "replace" or a2 - a1 > _AROUND or b2 - b1 > _AROUND:
             continue
-        new, old = said[a1], held[b1]
+        news = [j for j in range(a1, a2) if _content(said[j])]
+        olds = [j for j in range(b1, b2) if _content(held[j])]
+        if len(news) != 1 or len(olds) != 1:  # one content word each, with function words
+            continue  # around it or not ("had fled" for "went")
+        new, old = said[news[0]], held[olds[0]]
         if (
-            not (_content(new) and _content(old))
-            or stem(new) in stems
-            or stem(_spelt(new)) == stem(_spelt(old))
-            or (b1 and written[b1][:1].isupper())  # a name's word: the name checks read it
+            stem(new) in stems
+            or _same_word(new, old)
+            or (olds[0] and written[olds[0]][:1].isupper())  # a name's word: the name checks
         ):
             continue
         if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held)):

@@ -24,7 +24,7 @@ from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
 from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
 from langchain_reliable.checks.quantities import extract_quantities, matches
-from langchain_reliable.checks.swaps import dropped_negation
+from langchain_reliable.checks.swaps import dropped_negation, word_bases
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
@@ -212,7 +212,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
         if opening:
             read |= {stem(t) for t in tokenize(claim.text[: opening[-1].start()])}
     swapped = stem(claim.swap[0]) if claim.swap else None
-    return [
+    unread = [
         word
         for s, word in claim.surface.items()
         if not s[:1].isdigit()
@@ -220,6 +220,10 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
         and claim.anchor not in claim.ctx.sentences_with(s)
         and (s not in claim.ctx.stems or s == swapped)
     ]
+    if not unread:
+        return unread
+    held = set().union(*(word_bases(t) for t in tokenize(anchor.text)))  # "met" for "meet"
+    return [word for word in unread if word_bases(word.lower()).isdisjoint(held)]
 
 
 _PER = re.compile(r"/|\bper\b|\b(?:a|an|each)\s+\w+$", re.IGNORECASE)

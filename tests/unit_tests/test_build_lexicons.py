@@ -33,6 +33,12 @@ VERBS = (
     "00000010 30 v 02 raise 0 elevate 0 001 ! 00000011 v 0101 01 + 08 00 | move upwards\n"
     "00000011 30 v 01 lower 0 001 ! 00000010 v 0101 01 + 08 00 | move downwards\n"
 )
+VERB_TABLE = (  # the XTAG table: a notice, then base form and forms per line
+    ";;;   Copyright (C) 1993 University of Pennsylvania\n"
+    "meet,,,meets,,meeting,,,,,met,met,,,,,,,,,,,,\n"
+    "walk,,,walks,,walking,,,,,walked,walked,,,,,,,,,,,,\n"
+    "be,am,are,is,are,being,was,were,was,were,were,been,,am not,aren't,isn't\n"
+)
 FILES = {
     "data.noun1": NOUNS, "data.noun2": "", "index.noun": INDEX, "data.verb": VERBS,
     "data.adj": ADJECTIVES, "data.adv": "", "LICENSE.txt": "WordNet 3.0 licence",
@@ -46,6 +52,9 @@ def _build(tmp_path: Path, monkeypatch) -> Path:
             info = tarfile.TarInfo(build_lexicons.DICT + name)
             info.size = len(text.encode())
             tar.addfile(info, io.BytesIO(text.encode()))
+        info = tarfile.TarInfo(build_lexicons.VERBS)
+        info.size = len(VERB_TABLE.encode())
+        tar.addfile(info, io.BytesIO(VERB_TABLE.encode()))
     out = tmp_path / "data"
     out.mkdir(exist_ok=True)
     monkeypatch.setattr(build_lexicons, "DATA", out)
@@ -88,3 +97,12 @@ def test_the_shipped_kinds_read_back() -> None:
     assert kinds.of("xyzzyplugh") is None
     assert kinds.name(kinds.of("liver")) == "liver"
     assert kinds.name(kinds.up(kinds.of("liver"))[0]) == "internal organ"
+
+
+def test_only_irregular_verb_forms_are_listed_with_their_base(tmp_path, monkeypatch):
+    out = _build(tmp_path, monkeypatch)
+    pairs = (out / "verb_forms.tsv").read_text().splitlines()
+    # "meets", "walked" stem to their base; "aren't" is not one word
+    be = ["am", "are", "been", "being", "is"]
+    assert pairs == [f"{f}\tbe" for f in be] + ["met\tmeet", "was\tbe", "were\tbe"]
+    assert "University of Pennsylvania" in (out / "XTAG-LICENSE.txt").read_text()
