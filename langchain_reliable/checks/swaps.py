@@ -41,6 +41,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
 _SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she"})
 _AROUND = 3  # most words of an exchange: its content word and function words around it
+_CLAUSE_BREAK = re.compile(r"[,;:]\s")
+_CLAUSE_WORDS = 4  # least words of a clause read alone
+_CLAUSE_CONTEXT = 6  # least matching words around a swap in a clause read alone
 
 
 def _content(word: str) -> bool:
@@ -92,11 +95,31 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         The first exchange of one content word for another (function words may change
         around it: "had fled" for "went"), with matching words before it and after it
         (or both sentences ending there), where the claim's word is one no passage holds
-        and not the sentence's word in another form (`_same_word`); `None` when there
-        is none. A word exchanged for
+        and not the sentence's word in another form (`_same_word`), in the whole claim
+        or in one of its clauses (`_clauses`); `None` when there is none. A word exchanged for
         a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
+    for n, part in enumerate(_clauses(claim)):
+        found = _swapped_in(part, sentence, stems, least=_CONTEXT if n == 0 else _CLAUSE_CONTEXT)
+        if found is not None:
+            return found
+    return None
+
+
+def _clauses(claim: str) -> list[str]:
+    """The claim, then each of its clauses where it has several.
+
+    A claim that puts its sentence's clauses in another order ("Yes, as long as they
+    fail X, there is no rule") is read clause by clause.
+    """
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_WORD.findall(p)) >= _CLAUSE_WORDS]
+    return [claim, *parts] if len(parts) > 1 else [claim]
+
+
+def _swapped_in(
+    claim: str, sentence: str, stems: frozenset[str], least: int
+) -> tuple[str, str] | None:
     said, held, written = _aligned_words(claim, sentence)
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
@@ -113,7 +136,7 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
             or (olds[0] and written[olds[0]][:1].isupper())  # a name's word: the name checks
         ):
             continue
-        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held)):
+        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held), least=least):
             return new, old
     return None
 
@@ -156,8 +179,12 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
     return said, held, written
 
 
-def _in_context(ops: list, i: int, at_end: bool) -> bool:
-    """Whether words match around opcode `i`: one before, one after or the end, two in all."""
+def _in_context(ops: list, i: int, at_end: bool, least: int = _CONTEXT) -> bool:
+    """Whether words match around opcode `i`: one before, one after or the end, `least` in all.
+
+    A clause read alone (`least` is `_CLAUSE_CONTEXT`) needs half of them on each side.
+    """
     left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
     right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
-    return bool(left and (right or at_end) and left + right >= _CONTEXT)
+    side = least // 2 if least > _CONTEXT else 1
+    return left >= side and (right >= side or at_end) and left + right >= least
