@@ -46,6 +46,8 @@ from tests.unit_tests.test_dropped_negation import PAIRS as NEGATION_PAIRS
 from tests.unit_tests.test_dropped_negation import PASSAGES as NEGATION_PASSAGES
 from tests.unit_tests.test_names_pertained import PAIRS as NAME_PAIRS
 from tests.unit_tests.test_names_pertained import PASSAGES as NAME_PASSAGES
+from tests.unit_tests.test_verb_forms import PAIRS as FORM_PAIRS
+from tests.unit_tests.test_verb_forms import PASSAGES as FORM_PASSAGES
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -410,7 +412,7 @@ def test_round_two_leftovers_over_http(server, case):
         _returned(http, {"answer": control, "passages": LINKED, "question": control_q})
 
 
-# -- round four: what a claim is, what is shown; counts, names' adjectives, negations ------
+# -- round four: what a claim is, what is shown; counts, names' adjectives, negations, forms
 
 # (attack, control, passages, what the attack must not show), the fast tier's cases
 FOURTH = [
@@ -421,6 +423,7 @@ FOURTH = [
 FOURTH += [(attack, control, COUNT_PASSAGES, attack) for control, attack in COUNT_PAIRS]
 FOURTH += [(attack, control, NAME_PASSAGES, attack) for control, attack in NAME_PAIRS]
 FOURTH += [(attack, control, NEGATION_PASSAGES, attack) for attack, control in NEGATION_PAIRS]
+FOURTH += [(attack, control, FORM_PASSAGES, attack) for control, attack in FORM_PAIRS]
 
 
 @pytest.mark.parametrize("case", FOURTH, ids=[c[0][:40] for c in FOURTH])
