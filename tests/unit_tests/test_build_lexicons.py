@@ -52,7 +52,7 @@ def _build(tmp_path: Path, monkeypatch) -> Path:
             info = tarfile.TarInfo(build_lexicons.DICT + name)
             info.size = len(text.encode())
             tar.addfile(info, io.BytesIO(text.encode()))
-        info = tarfile.TarInfo(build_lexicons.VERBS)
+        info = tarfile.TarInfo(build_lexicons.ENGLISH + build_lexicons.VERBS)
         info.size = len(VERB_TABLE.encode())
         tar.addfile(info, io.BytesIO(VERB_TABLE.encode()))
     out = tmp_path / "data"
