@@ -44,7 +44,7 @@ from langchain_reliable.checks.names import (
 )
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
-from langchain_reliable.checks.swaps import swapped_word
+from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
 from langchain_reliable.passage_index import PassageIndex, Unit, build_index
@@ -223,9 +223,9 @@ class ClaimFacts:
         self.where = ctx.units[self.anchor].passage_name
 
     @cached_property
-    def swap(self) -> tuple[str, str] | None:
-        """(claim word, anchor's word) where one content word is exchanged (`swapped_word`)."""
-        return swapped_word(self.text, self.ctx.units[self.anchor].text, frozenset())
+    def swaps(self) -> tuple[tuple[str, str], ...]:
+        """Each (claim word, anchor's word) exchange of one content word (`swapped_words`)."""
+        return tuple(swapped_words(self.text, self.ctx.units[self.anchor].text))
 
     @cached_property
     def numbers(self) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:

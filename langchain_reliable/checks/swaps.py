@@ -29,13 +29,14 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 
 from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["dropped_negation", "swapped_word", "word_bases"]
+__all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
@@ -43,7 +44,7 @@ _SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she"})
 _AROUND = 3  # most words of an exchange: its content word and function words around it
 _CLAUSE_BREAK = re.compile(r"[,;:]\s")
 _CLAUSE_WORDS = 4  # least words of a clause read alone
-_CLAUSE_CONTEXT = 6  # least matching words around a swap in a clause read alone
+_CLAUSE_SIDE = 3  # least matching words on each side of a swap in a clause read alone
 
 
 def _content(word: str) -> bool:
@@ -100,11 +101,21 @@ def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str,
         a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
         refuse four more faithful answers to catch seven more hallucinated ones.
     """
+    return first_new(swapped_words(claim, sentence), stems)
+
+
+def swapped_words(claim: str, sentence: str) -> Iterator[tuple[str, str]]:
+    """Each exchange `swapped_word` reads, in order, whether a passage holds the word or not.
+
+    `first_new` picks the swap among them.
+    """
     for n, part in enumerate(_clauses(claim)):
-        found = _swapped_in(part, sentence, stems, least=_CONTEXT if n == 0 else _CLAUSE_CONTEXT)
-        if found is not None:
-            return found
-    return None
+        yield from _swaps_in(part, sentence, side=1 if n == 0 else _CLAUSE_SIDE)
+
+
+def first_new(swaps: Iterable[tuple[str, str]], stems: frozenset[str]) -> tuple[str, str] | None:
+    """The first of `swaps` whose claim word is none of `stems` (no passage holds it)."""
+    return next((swap for swap in swaps if stem(swap[0]) not in stems), None)
 
 
 def _clauses(claim: str) -> list[str]:
@@ -117,9 +128,7 @@ def _clauses(claim: str) -> list[str]:
     return [claim, *parts] if len(parts) > 1 else [claim]
 
 
-def _swapped_in(
-    claim: str, sentence: str, stems: frozenset[str], least: int
-) -> tuple[str, str] | None:
+def _swaps_in(claim: str, sentence: str, side: int) -> Iterator[tuple[str, str]]:
     said, held, written = _aligned_words(claim, sentence)
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
@@ -130,15 +139,10 @@ def _swapped_in(
         if len(news) != 1 or len(olds) != 1:  # one content word each, with function words
             continue  # around it or not ("had fled" for "went")
         new, old = said[news[0]], held[olds[0]]
-        if (
-            stem(new) in stems
-            or _same_word(new, old)
-            or (olds[0] and written[olds[0]][:1].isupper())  # a name's word: the name checks
-        ):
-            continue
-        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held), least=least):
-            return new, old
-    return None
+        if _same_word(new, old) or (olds[0] and written[olds[0]][:1].isupper()):
+            continue  # one word in two forms; a name's word (the name checks read it)
+        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held), side=side):
+            yield new, old
 
 
 def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -179,12 +183,11 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
     return said, held, written
 
 
-def _in_context(ops: list, i: int, at_end: bool, least: int = _CONTEXT) -> bool:
-    """Whether words match around opcode `i`: one before, one after or the end, `least` in all.
+def _in_context(ops: list, i: int, at_end: bool, side: int = 1) -> bool:
+    """Whether words match around opcode `i`: `side` before, `side` after or the end.
 
-    A clause read alone (`least` is `_CLAUSE_CONTEXT`) needs half of them on each side.
+    At least `_CONTEXT` in all, and both sides' worth.
     """
     left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
     right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
-    side = least // 2 if least > _CONTEXT else 1
-    return left >= side and (right >= side or at_end) and left + right >= least
+    return left >= side and (right >= side or at_end) and left + right >= max(_CONTEXT, 2 * side)

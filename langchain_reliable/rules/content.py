@@ -175,7 +175,7 @@ class OtherKind(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming both words and the kind they share."""
-        swap = claim.swap
+        swap = claim.swaps[0] if claim.swaps else None
         kind = swap and other_kind(*swap)
         if not kind:
             return None
@@ -211,7 +211,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
         opening = list(_RIDER_OPENS.finditer(claim.text))
         if opening:
             read |= {stem(t) for t in tokenize(claim.text[: opening[-1].start()])}
-    swapped = stem(claim.swap[0]) if claim.swap else None
+    swapped = stem(claim.swaps[0][0]) if claim.swaps else None
     unread = [
         word
         for s, word in claim.surface.items()

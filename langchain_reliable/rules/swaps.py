@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from langchain_reliable.accurate import default_arbiter
-from langchain_reliable.checks.swaps import swapped_word
+from langchain_reliable.checks.swaps import first_new
 from langchain_reliable.passage_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule
 
@@ -32,7 +32,7 @@ class SwappedWord(ModelRule):
 
     def asks(self, claim: ClaimFacts) -> tuple[str, str] | None:
         """(claim's word, sentence's word) when the claim is the anchor with one word swapped."""
-        return swapped_word(claim.text, claim.ctx.units[claim.anchor].text, claim.ctx.stems)
+        return first_new(claim.swaps, claim.ctx.stems)
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
         """Unsupported unless the model vouches for the swap (P(entailed) >= `SWAP_VOUCHED_AT`)."""
