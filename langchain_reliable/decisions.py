@@ -2,12 +2,13 @@
 
 The policy routes with it (`policy.Policy.route`), the RAG graph derives its route map
 from it (`ROUTE_MAP`, from the `Route` type), the gate builds the shown text by it
-(`graph.shown.gate`, also called by the guard and the server), and the report, the
+(`graph.shown.gate`, also called by the guard and the server), `with_answer_only` applies
+its `on_fail` by it, and the report, the
 server and the CLI read whether a decision passes and its word from `OUTCOMES`.
 
 Example:
-    >>> OUTCOMES["filter"].passes, OUTCOMES["filter"].word
-    (False, 'filtered')
+    >>> OUTCOMES["filter"].passes, OUTCOMES["filter"].word, OUTCOMES["filter"].refused
+    (False, 'filtered', False)
     >>> ROUTE_MAP["retry"]
     'retry'
 
@@ -31,25 +32,27 @@ ROUTE_MAP: dict[str, str] = {route: route for route in ROUTES}
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one decision gives the user.
+    """What one decision gives the user; the gate builds the shown text from it.
 
     Attributes:
-        shows: What the user receives, in words.
         passes: Whether the answer passed as written (the report's `passed`).
         word: The report's word for it ("passed", "filtered", "refused").
-        answer_as_written: Whether the shown text is the answer itself (before citations).
+        answer_as_written: The shown text is the answer itself (before citations);
+            otherwise it is rebuilt from the supported spans and glue, then a caveat.
+        refused: The shown text is the refusal, listing the verified spans (a step's
+            `on_fail` applies); neither the answer nor its filtered form is shown.
     """
 
-    shows: str
     passes: bool
     word: str
     answer_as_written: bool = False
+    refused: bool = False
 
 
 OUTCOMES: dict[Decision, Outcome] = {
-    "return": Outcome("the answer as written", True, "passed", answer_as_written=True),
-    "filter": Outcome("the answer's supported spans and glue, then a caveat", False, "filtered"),
-    "refuse": Outcome("the refusal, then the answer's verified spans", False, "refused"),
+    "return": Outcome(True, "passed", answer_as_written=True),
+    "filter": Outcome(False, "filtered"),
+    "refuse": Outcome(False, "refused", refused=True),
 }
 
 REFUSED_AT_ONCE = frozenset({"no_context"})

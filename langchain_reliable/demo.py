@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_reliable.answerers import PromptAnswerer
 from langchain_reliable.decisions import DECISIONS
 from langchain_reliable.prompts import load_prompt
-from langchain_reliable.render import cited_evidence, passage_ref, report_fields, wrapped
+from langchain_reliable.report_views import cited_evidence, passage_ref, report_fields, wrapped
 from langchain_reliable.schemas import ReliabilityReport
 
 NO_RECORDED_ANSWER = (

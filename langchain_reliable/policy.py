@@ -106,7 +106,7 @@ class Policy(BaseModel):
         An answer is returned only when it reaches `return_at`, no claim carries a
         blocking label, the verifier did not fail and every part of it is covered
         (no `uncovered_text` flag: see `langchain_reliable.coverage`) and renders as it
-        reads (no `render_mismatch` flag: `langchain_reliable.rendering`). An answer with
+        reads (no `render_mismatch` flag: `langchain_reliable.render_hazards`). An answer with
         no claim is returned only when it is covered and the policy returns such
         answers (`return_without_claims`) or it is an explicit abstention. Otherwise
         it is retried while retries are left, then filtered or refused — never

@@ -25,9 +25,8 @@ from langchain_reliable.errors import InputError
 
 Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
 """A claim's verdict."""
-Confidence = Literal["HIGH", "MEDIUM", "LOW"]
+Level = Literal["HIGH", "MEDIUM", "LOW"]
 """How far an answer can be trusted (the report's `level`)."""
-Level = Confidence
 Flag = Literal[
     "no_claims",
     "abstention",
@@ -50,8 +49,6 @@ FailAction = Literal["refuse", "filter", "raise"]
 answer, or `UnverifiedAnswerError`."""
 
 LABELS: tuple[Label, ...] = get_args(Label)
-CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
-FLAGS: tuple[Flag, ...] = get_args(Flag)
 FAIL_ACTIONS: tuple[FailAction, ...] = get_args(FailAction)
 HEADLINE = ("score", "passed", "reason")
 """A report's headline, what a person reads first: it opens the report as JSON."""

@@ -26,8 +26,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.retrievers import BaseRetriever
 from pydantic import PrivateAttr
 
-from langchain_reliable.outcomes import filter_answer
 from langchain_reliable.schemas import ClaimVerdict
+from langchain_reliable.shown_texts import filter_answer
 from tests.fakes import tool_call
 
 FALSE = "The maximum daily dose of metformin is 5000 mg."

@@ -21,7 +21,7 @@ from langchain_reliable.cli.common import (
     print_report,
     require_model,
 )
-from langchain_reliable.render import report_fields
+from langchain_reliable.report_views import report_fields
 
 EXTRACTIVE_NOTE = (
     "extractive answer: the passages' sentences that best match the question, quoted "

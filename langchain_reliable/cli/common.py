@@ -19,7 +19,7 @@ from typing import Any
 
 from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.errors import ConfigurationError
-from langchain_reliable.render import (
+from langchain_reliable.report_views import (
     cited_evidence,
     passage_ref,
     print_report,

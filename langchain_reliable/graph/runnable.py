@@ -22,6 +22,7 @@ from langchain_core.runnables import Runnable, RunnableGenerator
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
+from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.errors import InputError, UnverifiedAnswerError
 from langchain_reliable.frames import Results
 from langchain_reliable.graph.inputs import as_rag_input, verifier_input
@@ -224,7 +225,8 @@ class ReliableRAGGraph(ReliableVerifierGraph):
 
         def final_text(outputs: Sequence[Any]) -> str:
             out = outputs[-1] if outputs else {}
-            if out.get("decision") != "refuse" or on_fail == "refuse":
+            outcome = OUTCOMES.get(out.get("decision"))  # type: ignore[call-overload]
+            if on_fail == "refuse" or outcome is None or not outcome.refused:
                 return out.get("answer", "")
             report = ReliabilityReport.model_validate(out["report"])
             if on_fail == "raise":

@@ -36,7 +36,7 @@ from langchain_reliable.claims.segment import split_answer_sentences
 from langchain_reliable.coverage import uncovered
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy
-from langchain_reliable.rendering import render_hazards
+from langchain_reliable.render_hazards import render_hazards
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
 from langchain_reliable.state import Extracted
 

@@ -14,9 +14,9 @@ from typing import Any
 from langchain_reliable.citations import Source, cite, sources_block
 from langchain_reliable.config import RunSettings
 from langchain_reliable.coverage import check_coverage
-from langchain_reliable.decisions import Decision
-from langchain_reliable.outcomes import caveat, filter_answer, refusal
+from langchain_reliable.decisions import OUTCOMES, Decision
 from langchain_reliable.schemas import ReliabilityReport
+from langchain_reliable.shown_texts import caveat, filter_answer, refusal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,6 +42,10 @@ class Presentation:
         )
 
 
+REFUSAL: Decision = next(d for d, outcome in OUTCOMES.items() if outcome.refused)
+"""The decision that stands when a shown text fails the coverage check."""
+
+
 @dataclass(frozen=True)
 class Shown:
     """The decision that stands after the gate, the text shown, and the sources it cites."""
@@ -58,32 +62,40 @@ def gate(
     decision: Decision,
     presentation: Presentation,
 ) -> Shown:
-    """The decision and the text the user receives.
+    """The decision and the text the user receives, built as `OUTCOMES` says.
 
-    `return` shows the answer as written, `filter` the answer rebuilt from supported
-    spans and glue. Either must pass `check_coverage`, or the decision becomes
+    A refusing decision shows the refusal; one that shows the answer as written shows
+    it; any other shows the answer rebuilt from supported spans and glue, then the
+    caveat. A shown answer must pass `check_coverage`, or the decision becomes
     `refuse` and the report is flagged `coverage_failed`. Fails closed.
     """
-    if decision == "refuse":
-        return Shown("refuse", refusal(answer, report.claims, presentation.refusal_text))
+    outcome = OUTCOMES[decision]
+    if outcome.refused:
+        return _refused(decision, answer, report, presentation)
     removed = 0
-    if decision == "filter":
-        shown, removed = filter_answer(answer, report.claims, question)
-    else:
+    if outcome.answer_as_written:
         shown = answer
+    else:
+        shown, removed = filter_answer(answer, report.claims, question)
     gaps = check_coverage(shown, answer, report.claims, question)
     if gaps:
         report.flags.append("coverage_failed")
         report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
-        return Shown("refuse", refusal(answer, report.claims, presentation.refusal_text))
+        return _refused(REFUSAL, answer, report, presentation)
     sources: list[Source] = []
     if presentation.citations:
         shown, sources = cite(shown, answer, report.claims)
     parts = [shown]
-    if decision == "filter":
+    if not outcome.answer_as_written:
         parts.append(caveat(removed, presentation.caveat_text))
     parts.append(sources_block(sources))
     return Shown(decision, "\n\n".join(p for i, p in enumerate(parts) if p or i == 0), sources)
+
+
+def _refused(
+    decision: Decision, answer: str, report: ReliabilityReport, presentation: Presentation
+) -> Shown:
+    return Shown(decision, refusal(answer, report.claims, presentation.refusal_text))
 
 
 def sources_output(sources: list[Source]) -> dict[str, Any]:

@@ -62,14 +62,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from langchain_reliable.server.auth import ENV_API_KEY, api_key_dependency
-from langchain_reliable.server.factory import (
-    RAG_PATH,
-    VERIFY_PATH,
-    RAGRequest,
-    RAGResponse,
-    VerifyRequest,
-    create_app,
-)
+from langchain_reliable.server.bodies import RAGRequest, RAGResponse, VerifyRequest
+from langchain_reliable.server.factory import RAG_PATH, VERIFY_PATH, create_app
 from langchain_reliable.server.floor import PolicyFloor
 
 if TYPE_CHECKING:

@@ -9,22 +9,21 @@ import sys
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
-from pydantic import BaseModel, Field, create_model, field_validator, model_validator
+from pydantic import BaseModel
 
 from langchain_reliable.audit.replica import default_replica_id, replica_log
 from langchain_reliable.config import Limits
-from langchain_reliable.decisions import Decision
 from langchain_reliable.errors import ConfigurationError, install_hint
-from langchain_reliable.graph.inputs import RAG_KEYS, canonical_input, verifier_input
 from langchain_reliable.policy import Policy, as_policy
-from langchain_reliable.schemas import Level, ReliabilityReport
+from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.server.auth import api_key_dependency, mount_key_form, resolve_api_key
+from langchain_reliable.server.bodies import RAGRequest, RAGResponse, VerifyRequest, bounded
 from langchain_reliable.server.docs import fastapi_docs_kwargs, mount_docs, mount_landing
 from langchain_reliable.server.floor import PolicyFloor, PolicyRejected
 from langchain_reliable.server.guard import (
@@ -36,7 +35,6 @@ from langchain_reliable.server.guard import (
 from langchain_reliable.server.offload import offloaded
 from langchain_reliable.server.pages import mount_playground
 from langchain_reliable.server.playground import (
-    passages_schema,
     playground_examples,
     rag_view,
     result_runnable,
@@ -61,95 +59,6 @@ starve the event loop (`/health`); further requests wait their turn without bloc
 SWITCH_INTERVAL = 0.001
 """Seconds a thread holds the interpreter lock before another may run (Python's default is
 0.005): the event loop gets it back sooner while graphs run in worker threads."""
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("the question is blank")
-    return value
-
-
-class RAGRequest(BaseModel):
-    """Input of `/reliable-rag`. A plain string input is read as its question.
-
-    `{"input": "What is X?"}` is `{"input": {"question": "What is X?"}}`, as
-    `rag.invoke("What is X?")` is in Python.
-    """
-
-    question: str = Field(
-        description="The user's question.", min_length=1, max_length=Limits().max_question_chars
-    )
-
-    _question = field_validator("question")(_not_blank)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _keys(cls, data: Any) -> Any:
-        """Aliases read as `question`; any other key is refused (422), as in Python."""
-        if isinstance(data, Mapping):
-            return canonical_input(data, RAG_KEYS, takes="the Reliable RAG graph")
-        return data
-
-
-class RAGResponse(BaseModel):
-    """Output of `/reliable-rag`."""
-
-    question: str = Field(description="The question asked.")
-    answer: str = Field(description="Final text shown to the user.")
-    decision: Decision = Field(description="What the policy decided: return, filter or refuse.")
-    level: Level = Field(description="Level of the final attempt: HIGH, MEDIUM or LOW.")
-    attempts: int = Field(description="Generations made (1 + retries used).")
-    report: ReliabilityReport = Field(description="Claim-level report of the final attempt.")
-    passages: list[Document] = Field(default_factory=list, description="Retrieved passages.")
-    sources: list[dict[str, Any]] = Field(
-        default_factory=list,
-        description="The passages each [n] marker points to; empty when nothing is cited.",
-    )
-
-
-class VerifyRequest(BaseModel):
-    """Input of `/verify`: `answer`, `passages`, `question`, or their aliases; nothing else."""
-
-    answer: str = Field(description="The text to verify.")
-    passages: Annotated[
-        list[str | Document],
-        passages_schema(
-            "Passages the answer must be grounded in, one text each "
-            '(Documents, `{"page_content": ...}`, are accepted too).'
-        ),
-    ] = Field(description="Passages the answer must be grounded in (former name: 'context').")
-    question: str = Field(
-        default="",
-        description="The question the answer responds to.",
-        max_length=Limits().max_question_chars,
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _keys(cls, data: Any) -> Any:
-        """Aliases read as their keys; any other key is refused (422), as in Python."""
-        return verifier_input(data) if isinstance(data, Mapping) else data
-
-    @field_validator("passages", mode="before")
-    @classmethod
-    def _passages(cls, value: Any) -> Any:
-        """A passage given as an object must carry its text (else a 422, not a 500)."""
-        for n, item in enumerate(value if isinstance(value, list) else []):
-            if isinstance(item, dict) and not isinstance(item.get("page_content"), str):
-                raise ValueError(f"passages[{n}] is an object without a 'page_content' string")
-        return value
-
-
-def _bounded(model: type[BaseModel], limits: Limits) -> type[BaseModel]:
-    """`model` with its question bounded by `limits` (the same model for the defaults)."""
-    if limits.max_question_chars == Limits().max_question_chars:
-        return model
-    field = model.model_fields["question"]
-    return create_model(  # type: ignore[call-overload]
-        model.__name__,
-        __base__=model,
-        question=(str, Field(field.default, max_length=limits.max_question_chars)),
-    )
 
 
 def _flag(value: bool | None, environ: Mapping[str, str], name: str) -> bool:
@@ -267,25 +176,100 @@ def create_app(
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ImportError(f"the server needs langserve ({exc}); {install_hint('serve')}") from exc
     from langchain_reliable import __version__
-    from langchain_reliable.defaults import default_rag, default_verifier, describe_serving
 
     env = os.environ if environ is None else environ
     key = resolve_api_key(api_key, env)
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+    floor = _policy_floor(policy, max_retries, lock_policy, env)
     if workers < 1 or max_json_depth < 1:
         raise ConfigurationError("workers and max_json_depth must be at least 1")
-    floor = PolicyFloor(as_policy(policy), max_retries, _flag(lock_policy, env, ENV_LOCK_POLICY))
-    body_limit = _positive(
-        max_body_bytes, env, ENV_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, "max_body_bytes"
-    )
+    guard = {
+        "max_body_bytes": _positive(
+            max_body_bytes, env, ENV_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, "max_body_bytes"
+        ),
+        "max_json_depth": max_json_depth,
+        "max_batch_inputs": _positive(
+            max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS, "max_batch_inputs"
+        ),
+    }
     limits = limits or Limits()
-    spec = verifier if isinstance(verifier, str) else None
-    shared: dict[str, Any] = {"policy": floor.policy, "limits": limits}
-    audit_dir = audit_dir or env.get(ENV_AUDIT_DIR, "").strip() or None
     replica = default_replica_id(env)
+    audit = _audit_log(audit_dir, replica, hash_questions, env)
+    served = _graphs(rag, verifier, model, index, floor, limits, audit, environ)
+    inputs = {RAG_PATH: bounded(RAGRequest, limits), VERIFY_PATH: bounded(VerifyRequest, limits)}
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reliable-rag")
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+
+    app = FastAPI(
+        title="langchain-reliable",
+        version=__version__,
+        description="Reliable RAG: answers verified claim by claim against their sources. "
+        f"`{RAG_PATH}` answers questions; `{VERIFY_PATH}` checks text made elsewhere.",
+        lifespan=_lifespan(executor, served.serving, __version__),
+        **fastapi_docs_kwargs(),
+    )
+    mount_docs(app)
+    mount_landing(app, version=__version__, api_key=key, serving=served.serving)
+    if key is not None:
+        mount_key_form(app, key)
+    app.add_middleware(
+        RequestGuard,
+        batch_inputs=inputs,
+        string_inputs={RAG_PATH: "question"},  # as `rag.invoke("...")` in Python
+        **guard,
+    )
+    _mount_health(app, __version__, key, served.serving, floor, replica)
+    _mount_routes(app, add_routes, served, inputs, floor, key, executor)
+    return app
+
+
+def _policy_floor(
+    policy: Policy | str | None,
+    max_retries: int,
+    lock_policy: bool | None,
+    env: Mapping[str, str],
+) -> PolicyFloor:
+    """The server's policy, the most retries a client may ask for, and whether it is locked."""
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+    return PolicyFloor(as_policy(policy), max_retries, _flag(lock_policy, env, ENV_LOCK_POLICY))
+
+
+def _audit_log(
+    audit_dir: str | os.PathLike[str] | None,
+    replica: str,
+    hash_questions: bool | None,
+    env: Mapping[str, str],
+) -> Any:
+    """This replica's audit log in the shared folder, or None when no folder is set."""
+    audit_dir = audit_dir or env.get(ENV_AUDIT_DIR, "").strip() or None
     hashed = _flag(hash_questions, env, ENV_HASH_QUESTIONS)
-    audit = replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
+    return replica_log(audit_dir, replica, hash_questions=hashed) if audit_dir else None
+
+
+@dataclass(frozen=True)
+class _Served:
+    """The two graphs the app serves, and what it says it serves."""
+
+    rag: Runnable
+    verifier: Runnable
+    serving: dict[str, Any]
+
+
+def _graphs(
+    rag: Runnable | None,
+    verifier: Runnable | str | None,
+    model: BaseChatModel | str | None,
+    index: str | os.PathLike[str] | None,
+    floor: PolicyFloor,
+    limits: Limits,
+    audit: Any,
+    environ: Mapping[str, str] | None,
+) -> _Served:
+    """The graphs given, or those built from the settings (the offline demo by default)."""
+    from langchain_reliable.defaults import default_rag, default_verifier, describe_serving
+
+    spec = verifier if isinstance(verifier, str) else None
+    shared: dict[str, Any] = {"policy": floor.policy, "limits": limits, "audit_log": audit}
     serving = (
         describe_serving(model, index, spec, environ=environ)
         if rag is None
@@ -294,16 +278,15 @@ def create_app(
     if rag is None:
         rag = default_rag(
             model=model, index=index, verifier=spec, environ=environ, **shared,
-            max_retries=max_retries, audit_log=audit,
+            max_retries=floor.max_retries,
         )  # fmt: skip
     if verifier is None or spec is not None:
-        verifier = default_verifier(
-            verifier=spec, model=model, environ=environ, **shared, audit_log=audit
-        )
-    rag_input, verify_input = _bounded(RAGRequest, limits), _bounded(VerifyRequest, limits)
+        verifier = default_verifier(verifier=spec, model=model, environ=environ, **shared)
+    return _Served(rag, verifier, serving)  # type: ignore[arg-type]
 
-    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reliable-rag")
-    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+
+def _lifespan(executor: ThreadPoolExecutor, serving: dict[str, Any], version: str) -> Any:
+    """The app's lifespan: freeze what start-up built, say what is served, stop the threads."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -313,39 +296,29 @@ def create_app(
         gc.collect()
         gc.freeze()
         level = logging.WARNING if serving["mode"] == "demo" else logging.INFO
-        START_LOG.log(level, "langchain-reliable %s serves %s", __version__, serving["description"])
+        START_LOG.log(level, "langchain-reliable %s serves %s", version, serving["description"])
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(
-        title="langchain-reliable",
-        version=__version__,
-        description="Reliable RAG: answers verified claim by claim against their sources. "
-        f"`{RAG_PATH}` answers questions; `{VERIFY_PATH}` checks text made elsewhere.",
-        lifespan=lifespan,
-        **fastapi_docs_kwargs(),
-    )
-    mount_docs(app)
-    mount_landing(app, version=__version__, api_key=key, serving=serving)
-    if key is not None:
-        mount_key_form(app, key)
-    app.add_middleware(
-        RequestGuard,
-        max_body_bytes=body_limit,
-        max_json_depth=max_json_depth,
-        batch_inputs={RAG_PATH: rag_input, VERIFY_PATH: verify_input},
-        string_inputs={RAG_PATH: "question"},  # as `rag.invoke("...")` in Python
-        max_batch_inputs=_positive(
-            max_batch_inputs, env, ENV_MAX_BATCH, DEFAULT_MAX_BATCH_INPUTS, "max_batch_inputs"
-        ),
-    )
+    return lifespan
+
+
+def _mount_health(
+    app: FastAPI,
+    version: str,
+    key: str | None,
+    serving: dict[str, Any],
+    floor: PolicyFloor,
+    replica: str,
+) -> None:
+    """`/health`: liveness and what this replica serves, always open."""
 
     @app.get("/health", tags=["health"])
     async def health() -> dict[str, Any]:
         """Liveness: always open, even when an API key is required."""
         return {
             "status": "ok",
-            "version": __version__,
+            "version": version,
             "routes": [RAG_PATH, VERIFY_PATH],
             "api_key_required": key is not None,
             "mode": serving["mode"],
@@ -356,37 +329,49 @@ def create_app(
             "replica": replica,
         }
 
-    common: dict[str, Any] = {
-        "config_keys": ["configurable"],
-        "per_req_config_modifier": settings_checker(floor),
-        "dependencies": [Depends(api_key_dependency(key))] if key else None,
-    }
+
+def _mount_routes(
+    app: FastAPI,
+    add_routes: Any,
+    served: _Served,
+    inputs: dict[str, type[BaseModel]],
+    floor: PolicyFloor,
+    key: str | None,
+    executor: ThreadPoolExecutor,
+) -> None:
+    """Both graphs' LangServe routes and their playgrounds, behind the key and the floor."""
+    dependencies = [Depends(api_key_dependency(key))] if key else None
     settings = settings_config(floor)
     routes = (
-        (RAG_PATH, rag, rag_input, RAGResponse, rag_view),
-        (VERIFY_PATH, verifier, verify_input, ReliabilityReport, verify_view),
+        (RAG_PATH, "rag", "Reliable RAG", served.rag, RAGResponse, rag_view),
+        (VERIFY_PATH, "verify", "Verify", served.verifier, ReliabilityReport, verify_view),
     )
-    for path, graph, input_type, output_type, view in routes:
-        kind = "rag" if path == RAG_PATH else "verify"
+    for path, kind, title, graph, output_type, view in routes:
         mount_playground(
             app,
             path,
-            title=f"{'Reliable RAG' if kind == 'rag' else 'Verify'} playground",
+            title=f"{title} playground",
             kind=kind,
             floor=floor,
-            serving=serving,
-            examples=playground_examples(kind, serving["mode"]),
+            serving=served.serving,
+            examples=playground_examples(kind, served.serving["mode"]),
             view=view,
-            dependencies=common["dependencies"],
+            dependencies=dependencies,
         )
         name = f"{path.strip('/')}-result"
-        served = offloaded(
+        runnable = offloaded(
             graph,
-            input_type,
+            inputs[path],
             output_type,
             executor,
             settings=settings,
             view=result_runnable(graph, view, name),
         )
-        add_routes(app, served, path=path, **common)
-    return app
+        add_routes(
+            app,
+            runnable,
+            path=path,
+            config_keys=["configurable"],
+            per_req_config_modifier=settings_checker(floor),
+            dependencies=dependencies,
+        )

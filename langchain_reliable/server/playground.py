@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.policy import PRESETS
-from langchain_reliable.render import render_html
+from langchain_reliable.report_views import render_html
 from langchain_reliable.schemas import ReliabilityReport, passage_name
 from langchain_reliable.server.floor import PolicyFloor
 

@@ -39,7 +39,7 @@ import pytest
 
 from langchain_reliable import Limits, create_reliable_rag, create_verifier
 from langchain_reliable.claims import LLMClaimExtractor, SentenceClaimExtractor
-from langchain_reliable.outcomes import CANNOT_ANSWER
+from langchain_reliable.shown_texts import CANNOT_ANSWER
 from langchain_reliable.verifiers import LLMJudge
 from tests.integration_tests._local_model import (
     GGUF_PACKAGE,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from langchain_reliable.render import report_fields
+from langchain_reliable.report_views import report_fields
 from tests.integration_tests._servers import child_env, serving_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]

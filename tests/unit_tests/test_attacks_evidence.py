@@ -23,7 +23,7 @@ import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.citations import cite
-from langchain_reliable.render import render_html
+from langchain_reliable.report_views import render_html
 from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.server.playground import verify_view
 from langchain_reliable.text import split_passage_sentences

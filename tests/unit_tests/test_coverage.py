@@ -11,8 +11,8 @@ from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.config import Limits
 from langchain_reliable.coverage import check_coverage, uncovered
 from langchain_reliable.grammar import is_glue
-from langchain_reliable.outcomes import filter_answer
 from langchain_reliable.schemas import ClaimVerdict
+from langchain_reliable.shown_texts import filter_answer
 from tests.fakes import ScriptedChatModel
 from tests.unit_tests.coverage_cases import (
     ATTACKS,

@@ -10,7 +10,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda
 
 from langchain_reliable import create_reliable_rag
-from langchain_reliable.outcomes import CANNOT_ANSWER
+from langchain_reliable.shown_texts import CANNOT_ANSWER
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGES = [

@@ -24,7 +24,7 @@ from langchain_reliable import (
 )
 from langchain_reliable.citations import cite
 from langchain_reliable.graph.inputs import as_question
-from langchain_reliable.outcomes import CANNOT_ANSWER
+from langchain_reliable.shown_texts import CANNOT_ANSWER
 from tests.fakes import ScriptedChatModel
 
 PASSAGES = [

@@ -1,9 +1,9 @@
 import pytest
 from pydantic import ValidationError
 
-from langchain_reliable.outcomes import CANNOT_ANSWER, filter_answer, refusal
 from langchain_reliable.report import hallucination_rate, hallucination_score, reliability_score
 from langchain_reliable.schemas import ClaimVerdict
+from langchain_reliable.shown_texts import CANNOT_ANSWER, filter_answer, refusal
 
 
 def v(label, score, span=(0, 1), text="x"):
