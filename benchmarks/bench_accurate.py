@@ -55,7 +55,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "ACCURATE_SPEED.md")
     args = ap.parse_args()
     from langchain_reliable import create_verifier
-    from langchain_reliable.accurate import build_accurate_model
+    from langchain_reliable.evidence.accurate import build_accurate_model
     from langchain_reliable.verifiers import get_verifier
 
     load_before = os.getloadavg()

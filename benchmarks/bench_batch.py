@@ -164,8 +164,8 @@ def _ceiling_init() -> None:
 
 def _ceiling_pass(rows: list[dict]) -> int:
     """Verify `rows` from empty caches, so that every pass does the same work; the claims."""
-    from langchain_reliable.embeddings import default_embeddings
-    from langchain_reliable.passage_index import index_cache
+    from langchain_reliable.evidence.embeddings import default_embeddings
+    from langchain_reliable.evidence.index import index_cache
 
     default_embeddings().clear_cache()
     index_cache.clear()

@@ -31,7 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-from langchain_reliable.embeddings import LocalEmbeddings
+from langchain_reliable.evidence.embeddings import LocalEmbeddings
 
 SHORT = [
     "Paris is the capital of France.",
@@ -88,7 +88,7 @@ def median_time(fn: Callable[[], object], runs: int) -> float:
 COLD_ONNX = """
 import time
 t = time.perf_counter()
-from langchain_reliable.embeddings import LocalEmbeddings
+from langchain_reliable.evidence.embeddings import LocalEmbeddings
 LocalEmbeddings(cache_size=0).encode(["warm up"])
 print(time.perf_counter() - t)
 """

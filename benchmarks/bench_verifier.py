@@ -70,7 +70,7 @@ print(t1 - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 SEED_STARTUP = """
 import resource, time
 t0 = time.perf_counter()
-from langchain_reliable.embeddings import LocalEmbeddings
+from langchain_reliable.evidence.embeddings import LocalEmbeddings
 emb = LocalEmbeddings()
 v = emb.encode(["Paris is in France.", "Paris is the capital of France."])
 bool((v[:1] @ v[1:].T).max() < 0.5)
@@ -150,7 +150,7 @@ def main() -> None:
         seed_rss.append(m)
 
     from langchain_reliable import create_verifier
-    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
     from langchain_reliable.verifiers.local import LocalVerifier
 
     rng = random.Random(0)

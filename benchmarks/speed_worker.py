@@ -112,7 +112,7 @@ def _worker_init(warm: list[dict[str, Any]], entailment: bool) -> None:
     """A batch worker process: one ONNX thread, the recurring passages seen once."""
     global _GRAPH
     from langchain_reliable import create_verifier
-    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
     from langchain_reliable.verifiers.local import LocalVerifier
 
     verifier = make_verifier(LocalVerifier, LocalEmbeddings(intra_op_num_threads=1), entailment)
@@ -131,7 +131,7 @@ _ENCODER: Any = None
 def _encoder_init() -> None:
     """A floor worker process: the embedding model alone, one ONNX thread, no cache."""
     global _ENCODER
-    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
 
     _ENCODER = LocalEmbeddings(intra_op_num_threads=1, cache_size=0)
     _ENCODER.encode(["warm", "up"])
@@ -157,7 +157,7 @@ used = resource.getrusage(resource.RUSAGE_SELF)
 cpu = used.ru_utime + used.ru_stime
 for item in answers[1:]:
     check.invoke(item)
-from langchain_reliable.entailment import default_entailment_model
+from langchain_reliable.evidence.entailment import default_entailment_model
 model = default_entailment_model()
 reader = getattr(model, "reader", model)  # the shared session, or the model's own (older code)
 loaded = getattr(reader, "_session", None) is not None
@@ -188,7 +188,7 @@ def clear_caches(verifier: Any) -> None:
     if hasattr(model, "clear_cache"):  # the pairs the entailment model has read
         model.clear_cache()
     try:
-        from langchain_reliable.passage_index import index_cache
+        from langchain_reliable.evidence.index import index_cache
     except ImportError:  # code from before the passage index
         return
     index_cache.clear()
@@ -213,7 +213,7 @@ def main() -> None:
 
     from langchain_reliable import create_verifier
     from langchain_reliable.config import Limits
-    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
     from langchain_reliable.verifiers.local import LocalVerifier
 
     rng = random.Random(1)

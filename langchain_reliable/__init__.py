@@ -30,13 +30,13 @@ if TYPE_CHECKING:
         SentenceClaimExtractor,
     )
     from langchain_reliable.config import Limits, ReliabilityContext
-    from langchain_reliable.embeddings import LocalEmbeddings
     from langchain_reliable.errors import InputError, UnverifiedAnswerError
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
     from langchain_reliable.graph import create_reliable_rag, create_verifier
     from langchain_reliable.guard import ReliableGuard, create_guard
     from langchain_reliable.ingest.index import load_faiss_index
     from langchain_reliable.policy import PRESETS, Policy
-    from langchain_reliable.render import render_html, render_markdown
+    from langchain_reliable.report_views import render_html, render_markdown
     from langchain_reliable.schemas import (
         Claim,
         ClaimVerdict,
@@ -67,7 +67,7 @@ _EXPORTS = {
     "Limits": "config",
     "ReliabilityContext": "config",
     "load_faiss_index": "ingest.index",
-    "LocalEmbeddings": "embeddings",
+    "LocalEmbeddings": "evidence.embeddings",
     "InputError": "errors",
     "UnverifiedAnswerError": "errors",
     "create_reliable_rag": "graph",
@@ -76,8 +76,8 @@ _EXPORTS = {
     "create_guard": "guard",
     "PRESETS": "policy",
     "Policy": "policy",
-    "render_html": "render",
-    "render_markdown": "render",
+    "render_html": "report_views",
+    "render_markdown": "report_views",
     "Claim": "schemas",
     "ClaimVerdict": "schemas",
     "Cost": "schemas",

@@ -51,7 +51,7 @@ def as_retriever(retriever: Any, *, k: int = 4) -> BaseRetriever:
         retriever = [retriever]
     if isinstance(retriever, Sequence) and not isinstance(retriever, (bytes, bytearray)):
         docs = _as_documents(retriever)
-        from langchain_reliable.embeddings import default_embeddings
+        from langchain_reliable.evidence.embeddings import default_embeddings
 
         store = InMemoryVectorStore(embedding=default_embeddings())
         store.add_documents(docs)

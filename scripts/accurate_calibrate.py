@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from langchain_reliable.accurate import ACCURATE_DIR, build_accurate_model
+from langchain_reliable.evidence.accurate import ACCURATE_DIR, build_accurate_model
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "benchmarks" / "ACCURATE.md"

@@ -7,7 +7,7 @@ them into all-mpnet-base-v2, exports the graph once to ONNX with torch, and writ
 - `adapters.npz`: the LoRA factors (fp16) and the head (fp32);
 - `template.onnx`: the exported graph with every weight that comes from the base model
   (or from base + adapters) taken out, so the package rebuilds it from the index parts
-  (`langchain_reliable.accurate`, no torch);
+  (`langchain_reliable.evidence.accurate`, no torch);
 - `template.json`: for each weight taken out, the base tensor it is made from (and
   whether it is transposed or carries an adapter), the base file's SHA-256, the LoRA
   rank and scale, and the agreement of the rebuilt int8 graph with torch.
@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accurate_fit import ALPHA, MAX_LEN, RANK, encode, load_trained, make_model, tokenizer
 
-from langchain_reliable.accurate import file_sha256
+from langchain_reliable.evidence.accurate import file_sha256
 
 OUT = Path(__file__).resolve().parents[1] / "langchain_reliable" / "models" / "accurate"
 REFERENCE_PAIRS = [

@@ -2,7 +2,8 @@
 
 Each module belongs to a layer (`LAYERS`, lowest first); a module may import from
 its own layer and those below, never from a higher one. Module-level imports must
-form no cycle. No module may exceed `MAX_LINES` lines.
+form no cycle. No module may exceed `MAX_LINES` lines. The rules import no model tier
+(`MODEL_TIERS`): they read the model through `evidence.probe`.
 
     python scripts/check_layout.py          # prints every problem; exit 1 if any
 """
@@ -27,9 +28,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "schemas",
         "text",
         "grammar",
-        "rendering",
+        "render_hazards",
         "_aio",
-        "_onnx",
+        "evidence._onnx",
         "_version",
         "prompts",
     ),
@@ -42,10 +43,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "policy",
         "config",
         "report",
-        "outcomes",
+        "shown_texts",
         "coverage",
         "citations",
-        "render",
+        "report_views",
         "frames",
         "answerers",
         "audit",
@@ -63,9 +64,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 2: leaf detectors over text
     ("checks",),
     # 3: per-passage indexes and the embedded models
-    ("passage_index", "embeddings", "entailment", "accurate", "retrieval", "ingest", "relevance"),
-    # 4: what the passages say about one answer
-    ("evidence", "passage_facts"),
+    (
+        "evidence.index",
+        "evidence.embeddings",
+        "evidence.entailment",
+        "evidence.accurate",
+        "evidence.base_parts",
+        "evidence.relevance",
+        "retrieval",
+        "ingest",
+    ),
+    # 4: what the passages say about one answer, and the model as the rules read it
+    ("evidence",),
     # 5: the rules every verifier runs (checks detect, rules decide)
     ("rules",),
     # 6: the two seams
@@ -195,6 +205,23 @@ def _parent(name: str, target: str) -> bool:
     return target.startswith(name + ".") or name == ""
 
 
+MODEL_TIERS = ("evidence.entailment", "evidence.accurate", "evidence.embeddings", "evidence._onnx")
+"""The modules that load a model: the rules read the model only through `evidence.probe`."""
+
+
+def model_tiers_reached(mods: dict[str, Module], package: str = "rules") -> list[str]:
+    """Model tiers that `package`'s modules import at module level, directly or not."""
+    reached: set[str] = set()
+    todo = [name for name in mods if name == package or name.startswith(package + ".")]
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo.extend(t for t in mods[name].top_imports if t in mods and t not in reached)
+    return sorted(reached & set(MODEL_TIERS))
+
+
 def too_long(mods: dict[str, Module], limit: int = MAX_LINES) -> list[str]:
     return [f"{m.name or PACKAGE}: {m.lines} lines" for m in mods.values() if m.lines > limit]
 
@@ -204,12 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.parse_args(argv)
     mods = modules()
     up, loops, long = upward_imports(mods), cycles(mods), too_long(mods)
+    tiers = model_tiers_reached(mods)
     for title, items in (("imports up the layers", up), ("import cycles", loops),
-                         (f"modules over {MAX_LINES} lines", long)):  # fmt: skip
+                         (f"modules over {MAX_LINES} lines", long),
+                         ("model tiers the rules import", tiers)):  # fmt: skip
         print(f"{title}: {len(items)}")
         for item in items:
             print(f"  {' -> '.join(item) if isinstance(item, list) else item}")
-    return 1 if up or loops or long else 0
+    return 1 if up or loops or long or tiers else 0
 
 
 if __name__ == "__main__":

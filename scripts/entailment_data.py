@@ -32,7 +32,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from langchain_reliable.entailment import passage_windows
+from langchain_reliable.evidence.entailment import passage_windows
 from langchain_reliable.text import split_passage_sentences
 
 SEED = 0

@@ -268,7 +268,7 @@ def _factories(
     if not args.skip_verifier:
         try:
             if verifier is None and args.entailment is not None:
-                from langchain_reliable.entailment import EntailmentModel
+                from langchain_reliable.evidence.entailment import EntailmentModel
                 from langchain_reliable.verifiers.local import LocalVerifier
 
                 verifier = LocalVerifier(entailment=EntailmentModel(args.entailment))
@@ -309,7 +309,7 @@ def _factories(
     if not args.no_seed:
         if embeddings is None:
             try:
-                from langchain_reliable.embeddings import default_embeddings
+                from langchain_reliable.evidence.embeddings import default_embeddings
 
                 embeddings = default_embeddings()
             except Exception as exc:

@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from langchain_reliable import accurate
+from langchain_reliable.evidence import accurate
 
 HAS_EXTRA = all(importlib.util.find_spec(m) is not None for m in ("onnx", "safetensors")) and all(
     accurate._installed(d) for d in accurate.BASE_PARTS

@@ -14,9 +14,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from itertools import islice
 from typing import Any
 
-from langchain_reliable._onnx import usable_cores
 from langchain_reliable.batch.io import Row
 from langchain_reliable.batch.work import GraphRecipe, verify_line
+from langchain_reliable.evidence._onnx import usable_cores
 
 GROUP_ROWS = 8
 """Rows sent to a worker at once (fewer round trips, little memory)."""

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import extract_quantities, states
-from langchain_reliable.passage_facts import PassageFacts
+from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.schemas import Claim, Passage
 
 __all__ = ["GLUE_WORDS", "is_glue", "mismatch", "uncarried", "uncovered"]

@@ -287,7 +287,7 @@ def _detectors(
         baselines.append(LexicalBaseline())
         if embeddings is None:
             try:
-                from langchain_reliable.embeddings import default_embeddings
+                from langchain_reliable.evidence.embeddings import default_embeddings
 
                 embeddings = default_embeddings()
             except Exception as exc:

@@ -43,7 +43,7 @@ def token_counter(tokenizer: Any = None) -> Callable[[str], int]:
 
 def _embedded_tokenizer() -> Any:
     """The embedded model's tokenizer, read from its folder (no model session loaded)."""
-    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.evidence.embeddings import default_embeddings
 
     embeddings = default_embeddings()
     for name in ("tokenizer", "_tokenizer"):

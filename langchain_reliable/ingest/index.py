@@ -154,7 +154,7 @@ def _dimension(embeddings: Any) -> int | None:
 
 
 def _default_embeddings() -> Embeddings:
-    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.evidence.embeddings import default_embeddings
 
     return default_embeddings()
 

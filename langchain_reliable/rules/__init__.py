@@ -6,7 +6,7 @@ the reason a reader sees). One ordered list (`DEFAULT_RULES`, in `rules.review`)
 step; a `ModelRule` reads the verifier's own entailment model through
 `EntailmentProbe`. A new rule is one `Rule` subclass and one line in `DEFAULT_RULES`.
 
-- `rules.facts`: questions, numbers, bounds, negation, disagreeing passages, missing
+- `rules.lexical`: questions, numbers, bounds, negation, disagreeing passages, missing
   facts, unstated qualifiers.
 - `rules.meaning`: the passage's words kept, its meaning changed.
 - `rules.swaps`: one word swapped into the sentence (needs the model).
@@ -14,19 +14,17 @@ step; a `ModelRule` reads the verifier's own entailment model through
 
 from __future__ import annotations
 
-from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
-from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
-from langchain_reliable.rules.facts import NothingFound, UnsourcedLink
+from langchain_reliable.evidence.claim_facts import AnswerFacts, ClaimFacts
+from langchain_reliable.rules.base import Finding, ModelRule, Rule
+from langchain_reliable.rules.lexical import NothingFound, UnsourcedLink
 from langchain_reliable.rules.meaning import MeaningRule
 from langchain_reliable.rules.review import DEFAULT_RULES, Rules
-from langchain_reliable.rules.swaps import EmbeddedEntailment, SwappedWord
+from langchain_reliable.rules.swaps import SwappedWord
 
 __all__ = [
     "DEFAULT_RULES",
     "AnswerFacts",
     "ClaimFacts",
-    "EmbeddedEntailment",
-    "EntailmentProbe",
     "Finding",
     "MeaningRule",
     "ModelRule",

@@ -1,8 +1,8 @@
 """What a rule is: a check that may veto `supported`, and the finding it gives.
 
-A `Rule` reads a `passage_facts.ClaimFacts` (the claim against the answer's
+A `Rule` reads a `evidence.claim_facts.ClaimFacts` (the claim against the answer's
 passages) and returns a `Finding` or `None`. A `ModelRule` needs the verifier's own
-entailment model, read through `EntailmentProbe`: it asks a question of the claim
+entailment model, read through `evidence.probe.EntailmentProbe`: it asks a question of the claim
 (`asks`), the model answers for every asking claim of an answer in one batched call,
 and the rule decides from that answer (`decides`).
 """
@@ -10,14 +10,15 @@ and the rule decides from that answer (`decides`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from langchain_reliable.passage_facts import ClaimFacts
+from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.schemas import Label
+from langchain_reliable.text import stem, tokenize
 
-__all__ = ["EntailmentProbe", "Finding", "ModelRule", "Rule"]
+__all__ = ["Finding", "ModelRule", "Rule", "stems_of"]
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,6 @@ class Finding:
     quoted: int | None = None
 
 
-@runtime_checkable
-class EntailmentProbe(Protocol):
-    """A verifier's entailment model, as a rule reads it (one batched call per answer)."""
-
-    def entailment(self, claims: Sequence[str], passages: Sequence[str]) -> list[float]:
-        """P(entailed) of each claim by `passages` (its best window or sentence)."""
-        ...
-
-
 class Rule(ABC):
     """One check that may veto `supported`: a name and `applies`."""
 
@@ -50,6 +42,15 @@ class Rule(ABC):
     @abstractmethod
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """The finding when the check fails for `claim`, else `None`."""
+
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """Stems of the claim's words this rule compares with the passages itself.
+
+        The unborne-content rule (`rules.content.UnborneContent`) counts them as read: a
+        rule that checks some words of a claim its own way ("at most 4 g", "once a
+        week") declares them here, and nothing else needs to know. Default: none.
+        """
+        return frozenset()
 
     def finding(self, label: Label, reason: str) -> Finding:
         """A finding of this rule."""
@@ -74,3 +75,8 @@ class ModelRule(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Nothing without a model: `Rules.review` asks the model for this rule."""
         return None
+
+
+def stems_of(phrases: Iterable[str]) -> frozenset[str]:
+    """The stems of every word of `phrases` (what a rule's `reads` returns)."""
+    return frozenset(stem(w) for phrase in phrases for w in tokenize(phrase))

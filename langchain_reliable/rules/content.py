@@ -17,17 +17,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_reliable.checks.bounds import bounded_quantities
-from langchain_reliable.checks.frequency import frequencies
 from langchain_reliable.checks.kinds import other_kind
-from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.opposites import opposite_in_place
-from langchain_reliable.checks.polarity import LEXICON_STEMS, counterparts
-from langchain_reliable.checks.quantities import extract_quantities, matches
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
 from langchain_reliable.checks.units import per_unit_conflict
-from langchain_reliable.passage_facts import ClaimFacts
-from langchain_reliable.rules.base import Finding, ModelRule, Rule
+from langchain_reliable.evidence.claim_facts import ClaimFacts
+from langchain_reliable.rules.base import Finding, ModelRule, Rule, stems_of
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
@@ -63,6 +58,11 @@ class UnborneContent(ModelRule):
     """Content words of the claim that no passage sentence bears out, unless the model does."""
 
     name = "unborne_content"
+
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """A label ("Note:") and a template's placeholder ("[date]"): no statement."""
+        label = _LABEL.match(claim.text)
+        return stems_of([*_PLACEHOLDER.findall(claim.text), label.group(0) if label else ""])
 
     def asks(self, claim: ClaimFacts) -> list[str] | None:
         """The claim's words the passages do not bear out, where it restates its sentence.
@@ -203,10 +203,11 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     """The claim's content words (not numbers: the number rules read those) not borne out.
 
     A word is borne out when its sentence holds it, or another passage sentence
-    does, except a word exchanged for one of its sentence's words (a swap).
+    does, except a word exchanged for one of its sentence's words (a swap); a word a
+    rule reads its own way (`Rule.reads`: a bound, a frequency) is that rule's to judge.
     """
     anchor = claim.ctx.units[claim.anchor]
-    read = _read_elsewhere(claim.text, anchor.text) | _spelled_numbers_held(claim)
+    read = set(claim.read_by_rules)
     if claim.side:  # a rider read with its sentence: the words before it are the sentence's
         opening = list(_RIDER_OPENS.finditer(claim.text))
         if opening:
@@ -233,40 +234,3 @@ _LABEL = re.compile(  # a label in front of the statement, not part of it
     r"^\W*(?:note|tip|important|warning|caution|reminder|update|answer|summary|fyi|ps)\W*:",
     re.IGNORECASE,
 )
-
-
-def _spelled_numbers_held(claim: ClaimFacts) -> set[str]:
-    """Stems of the claim's spelled-out numbers ("thirty") that a passage gives ("30")."""
-    ctx = claim.ctx
-    return {
-        stem(w)
-        for q in extract_quantities(claim.text, spelled=True)
-        if not any(c.isdigit() for c in q.text)
-        and any(matches(q, x, ctx.years) for x in ctx.quantities)
-        for w in tokenize(q.text)
-    }
-
-
-def _read_elsewhere(text: str, sentence: str) -> set[str]:
-    """Stems of the claim's words that another rule compares with `sentence`.
-
-    A label ("Note:"), a placeholder ("[date]"), a bound ("must not exceed 4 g"), the
-    opening of a sentential negation ("It is false that"), and, where the sentence
-    says one too, a frequency ("once a week"), and a word of the opposites lexicon
-    where the sentence says a word of the other sense ("fell" where it says "rose").
-    """
-    phrases = [b.phrase for b in bounded_quantities(text)]
-    phrases.extend(_PLACEHOLDER.findall(text))
-    label = _LABEL.match(text)
-    phrases.append(label.group(0) if label else "")
-    phrases.append(sentential_negation(text) or "")
-    if frequencies(sentence):
-        phrases.extend(phrase for phrase, _ in frequencies(text))
-    read = {stem(w) for phrase in phrases for w in tokenize(phrase)}
-    said = {stem(w) for w in tokenize(sentence)}
-    read |= {
-        s
-        for s in (stem(w) for w in tokenize(text))
-        if s in LEXICON_STEMS and counterparts(s) & said
-    }  # the opposite-words rule compares it with the word the sentence says
-    return read

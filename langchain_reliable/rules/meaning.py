@@ -14,8 +14,8 @@ such sentence to disagree.
 
 Example:
     ```python
-    from langchain_reliable.evidence import EvidenceSelector
-    from langchain_reliable.passage_facts import PassageFacts
+    from langchain_reliable.evidence.select import EvidenceSelector
+    from langchain_reliable.evidence.facts import PassageFacts
     from langchain_reliable.rules.meaning import SENTENCE_RULES
     from langchain_reliable.schemas import Passage
 
@@ -29,14 +29,15 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.frequency import frequency_conflict
+from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
+    counterparts,
     opposite_direction,
     opposite_words,
     stronger_quantifier,
@@ -50,9 +51,10 @@ from langchain_reliable.checks.roles import (
     text_names,
 )
 from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
-from langchain_reliable.passage_facts import ClaimFacts, PassageFacts
-from langchain_reliable.rules.base import Finding, Rule
-from langchain_reliable.text import content_stems, stem
+from langchain_reliable.evidence.claim_facts import ClaimFacts
+from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.rules.base import Finding, Rule, stems_of
+from langchain_reliable.text import content_stems, stem, tokenize
 
 __all__ = [
     "SENTENCE_RULES",
@@ -148,6 +150,8 @@ class SentenceRule(MeaningRule):
         reason: Why, in words: a format of `claim`, `sentence` (the two words) and `where`.
         clear_if: The hit's item that must be true for a clear hit to contradict the
             claim (`None`: every clear hit does); otherwise it is unsupported.
+        reads: `(claim, sentence) -> phrases` of the claim this rule compares with the
+            sentence it is about (`Rule.reads`), if any.
     """
 
     def __init__(
@@ -156,8 +160,16 @@ class SentenceRule(MeaningRule):
         hit: Callable[[str, str], tuple | None],
         reason: str = _SAYS,
         clear_if: int | None = None,
+        reads: Callable[[str, str], Iterable[str]] | None = None,
     ) -> None:
         self.name, self.hit, self.reason, self.clear_if = name, hit, reason, clear_if
+        self._reads = reads
+
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """The claim's words this rule compares with the sentence it is about."""
+        if self._reads is None:
+            return frozenset()
+        return stems_of(self._reads(claim.text, claim.ctx.units[claim.anchor].text))
 
     def __repr__(self) -> str:
         return f"SentenceRule({self.name!r})"
@@ -185,8 +197,21 @@ def _unbounded_count(claim: str, sentence: str) -> tuple | None:
     return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
 
 
+def _opposites_lexicon_words(claim: str, sentence: str) -> list[str]:
+    """Words of the opposites lexicon where the sentence says one of the other sense."""
+    said = {stem(w) for w in tokenize(sentence)}
+    return [w for w in tokenize(claim) if stem(w) in LEXICON_STEMS and counterparts(stem(w)) & said]
+
+
+def _frequency_phrases(claim: str, sentence: str) -> list[str]:
+    """The claim's frequencies ("once a week"), where the sentence says one too."""
+    return [phrase for phrase, _ in frequencies(claim)] if frequencies(sentence) else []
+
+
 SENTENCE_RULES: tuple[SentenceRule, ...] = (
-    SentenceRule("opposite_words", opposite_words),  # "increases" for "decreases"
+    SentenceRule(  # "increases" for "decreases"
+        "opposite_words", opposite_words, reads=_opposites_lexicon_words
+    ),
     SentenceRule(  # "all" where the sentence says "most"
         "stronger_quantifier",
         stronger_quantifier,
@@ -194,7 +219,9 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         clear_if=2,
     ),
     SentenceRule("opposite_direction", opposite_direction),  # a change the other way
-    SentenceRule("other_frequency", frequency_conflict),  # how often, read as a rate
+    SentenceRule(  # how often, read as a rate
+        "other_frequency", frequency_conflict, reads=_frequency_phrases
+    ),
     SentenceRule("other_period", per_period_conflict),  # "per minute" for "per second"
     SentenceRule("percent_points", percent_points_conflict),  # "%" for percentage points
     SentenceRule(

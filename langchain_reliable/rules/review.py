@@ -26,14 +26,13 @@ Example:
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_reliable.evidence import EvidenceSelector
-from langchain_reliable.passage_facts import AnswerFacts, ClaimFacts
-from langchain_reliable.rules.base import EntailmentProbe, Finding, ModelRule, Rule
+from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
+from langchain_reliable.evidence.probe import EntailmentProbe
+from langchain_reliable.evidence.select import EvidenceSelector
+from langchain_reliable.rules.base import Finding, ModelRule, Rule
 from langchain_reliable.rules.content import (
     DroppedNegation,
     OppositeSense,
@@ -41,7 +40,7 @@ from langchain_reliable.rules.content import (
     OtherUnit,
     UnborneContent,
 )
-from langchain_reliable.rules.facts import (
+from langchain_reliable.rules.lexical import (
     BoundNotBorneOut,
     CitedElsewhere,
     ConflictingNumber,
@@ -99,40 +98,31 @@ class Rules:
         rules: The rules, first finding wins (default `DEFAULT_RULES`).
         selector: The evidence selector that reads claims against passages (default:
             the embedded offline one).
+        facts: The answers' facts to share (default: a cache of their own over `selector`).
     """
 
-    _CACHED = 16  # answers whose facts are kept (the judging step and the review share them)
-
     def __init__(
-        self, rules: Sequence[Rule] = DEFAULT_RULES, selector: EvidenceSelector | None = None
+        self,
+        rules: Sequence[Rule] = DEFAULT_RULES,
+        selector: EvidenceSelector | None = None,
+        *,
+        facts: AnswerCache | None = None,
     ) -> None:
         for rule in rules:
             if not isinstance(rule, Rule):
                 raise TypeError(f"rules must be Rule instances, got {type(rule).__name__}")
         self.rules = tuple(rules)
-        self.selector = selector
-        self._answers: OrderedDict[tuple[Passage, ...], AnswerFacts] = OrderedDict()
-        self._lock = threading.Lock()
+        self.facts = facts if facts is not None else AnswerCache(selector)
+        """The answers' facts, shared with the verifier that runs these rules."""
+        self.facts.readers = self.rules  # the words each rule reads its own way (`Rule.reads`)
 
     def __repr__(self) -> str:
         return f"Rules([{', '.join(r.name for r in self.rules)}])"
 
-    def answer(self, passages: Sequence[Passage]) -> AnswerFacts:
-        """The facts of an answer's passages (kept for the last few answers)."""
-        key = tuple(passages)
-        with self._lock:
-            facts = self._answers.get(key)
-            if facts is not None:
-                self._answers.move_to_end(key)
-                return facts
-        if self.selector is None:
-            self.selector = EvidenceSelector()
-        facts = AnswerFacts(passages, self.selector)
-        with self._lock:
-            self._answers[key] = facts
-            while len(self._answers) > self._CACHED:
-                self._answers.popitem(last=False)
-        return facts
+    @property
+    def selector(self) -> EvidenceSelector | None:
+        """The evidence selector the facts are read with."""
+        return self.facts.selector
 
     def first_finding(
         self, claim: ClaimFacts, read: dict[int, Finding | None] | None = None
@@ -151,7 +141,7 @@ class Rules:
         self, claims: Sequence[Claim], passages: Sequence[Passage]
     ) -> list[Finding | None]:
         """The first finding for each claim against `passages`, model rules left out."""
-        return [self.first_finding(c) for c in self.answer(passages).claims(claims)]
+        return [self.first_finding(c) for c in self.facts.answer(passages).claims(claims)]
 
     def read_model(
         self,
@@ -208,7 +198,7 @@ class Rules:
             capped_score: The highest score a vetoed verdict keeps.
             model: The verifier's entailment model, for the `ModelRule`s (none: skipped).
         """
-        facts = self.answer(passages).claims(claims)
+        facts = self.facts.answer(passages).claims(claims)
         read = self.read_model(facts, verdicts, passages, model)
         out = []
         for verdict, claim, by_model, said in zip(verdicts, facts, read, claims, strict=True):

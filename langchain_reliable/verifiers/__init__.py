@@ -62,7 +62,7 @@ def _lexical(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
 
 
 def _accurate(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
-    from langchain_reliable.accurate import accurate_entailment_model
+    from langchain_reliable.evidence.accurate import accurate_entailment_model
     from langchain_reliable.verifiers.local import LocalVerifier
 
     return LocalVerifier(entailment=accurate_entailment_model())

@@ -20,8 +20,9 @@ from functools import cache
 from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
-from langchain_reliable.evidence import EvidenceSelector
-from langchain_reliable.rules import EmbeddedEntailment, EntailmentProbe, Rule, Rules
+from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
+from langchain_reliable.evidence.select import EvidenceSelector
+from langchain_reliable.rules import Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 
 

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.quantities import conflicts, extract_quantities, states
-from langchain_reliable.passage_facts import PassageFacts
+from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 

@@ -29,8 +29,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
 from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
-from langchain_reliable.rules import EntailmentProbe, Rule, Rules
+from langchain_reliable.rules import Rule, Rules
 from langchain_reliable.schemas import (
     Claim,
     ClaimVerdict,
@@ -82,7 +83,7 @@ class LLMJudge(JudgingVerifier):
         max_quote_chars: Longest quote kept as evidence (longer quotes are cut).
         rules: The rules run after judging (`Rules` or a list of `Rule`s); default
             `rules.DEFAULT_RULES`.
-        entailment: The entailment model the rules read (`rules.EntailmentProbe`);
+        entailment: The entailment model the rules read (`evidence.probe.EntailmentProbe`);
             default: the embedded one.
 
     Example:

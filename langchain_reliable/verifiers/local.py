@@ -1,7 +1,7 @@
 """The embedded offline verifier: a learned entailment model, lexical evidence, and the rules.
 
 For each claim the `EvidenceSelector` finds the passage sentences that bear on it
-(BM25 and dense cosine, fused), and the entailment model (`langchain_reliable.entailment`,
+(BM25 and dense cosine, fused), and the entailment model (`langchain_reliable.evidence.entailment`,
 a cross-encoder shipped as int8 ONNX, trained on NLI pairs and minimal edits of passages)
 reads the claim against its best windows of the passages. The verdict rests on:
 
@@ -51,12 +51,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_reliable.accurate import default_arbiter
-from langchain_reliable.entailment import Entailment, EntailmentReader
-from langchain_reliable.evidence import EvidenceSelector, clamp_score
+from langchain_reliable.evidence.accurate import default_arbiter
+from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
+from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
+from langchain_reliable.evidence.probe import EmbeddedEntailment
+from langchain_reliable.evidence.select import EvidenceSelector, clamp_score
 from langchain_reliable.rules import (
-    ClaimFacts,
-    EmbeddedEntailment,
     MeaningRule,
     ModelRule,
     Rule,
@@ -160,7 +160,9 @@ class LocalVerifier(BlockingVerifier):
         self.meaning_checks = meaning_checks
         given = as_rules(rules, self.selector) or Rules(selector=self.selector)
         kept = [r for r in given.rules if meaning_checks or not isinstance(r, MeaningRule)]
-        self.rules = Rules(kept, given.selector or self.selector)
+        self.facts = AnswerCache(given.selector or self.selector)
+        """The answers' facts: this verifier's scoring and its rules read them once."""
+        self.rules = Rules(kept, facts=self.facts)
         self.entailment_probe = EmbeddedEntailment(self.entailment) if self.entailment else None
         super().__init__()
 
@@ -214,7 +216,7 @@ class LocalVerifier(BlockingVerifier):
         The lexical evidence scores every claim; the entailment model reads, in one
         batch, only the claims `asks_model` picks.
         """
-        facts = self.rules.answer(passages).claims(claims)
+        facts = self.facts.answer(passages).claims(claims)
         features = [_features(f) for f in facts]
         lexical = [clamp_score(float(self.scorer(x))) for x in features]
         alone = lexical

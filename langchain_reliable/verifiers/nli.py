@@ -45,8 +45,9 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.errors import install_hint
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector, clamp_score
-from langchain_reliable.rules import EntailmentProbe, Rule, Rules
+from langchain_reliable.evidence.probe import EntailmentProbe
+from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector, clamp_score
+from langchain_reliable.rules import Rule, Rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
@@ -88,7 +89,7 @@ class NLIVerifier(BlockingVerifier):
             does not recognise.
         rules: The rules run after judging (`Rules` or a list of `Rule`s); default
             `rules.DEFAULT_RULES`.
-        entailment: The entailment model the rules read (`rules.EntailmentProbe`);
+        entailment: The entailment model the rules read (`evidence.probe.EntailmentProbe`);
             default: the embedded one, on which their thresholds are calibrated.
 
     Raises:

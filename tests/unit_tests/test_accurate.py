@@ -7,8 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from langchain_reliable import accurate, create_verifier
-from langchain_reliable.accurate import (
+from langchain_reliable import create_verifier
+from langchain_reliable.evidence import accurate
+from langchain_reliable.evidence.accurate import (
     ACCURATE_DIR,
     AccurateModelUnavailable,
     build_accurate_model,
@@ -45,7 +46,7 @@ def test_builds_on_a_fresh_cache_then_loads_without_rebuilding(tmp_path, capsys)
     assert build_accurate_model(tmp_path) == built
     assert (built / "model.onnx").stat().st_mtime_ns == stamp
 
-    from langchain_reliable.entailment import EntailmentModel
+    from langchain_reliable.evidence.entailment import EntailmentModel
 
     # The built int8 graph reads as the trained torch model did at export (its reference
     # pairs): the same label, each probability within what int8 weights move it. The fp32

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from langchain_reliable.entailment import (
+from langchain_reliable.evidence.entailment import (
     DEFAULT_ENTAILMENT_DIR,
     Entailment,
     EntailmentModel,

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from langchain_reliable._onnx import encode_all
-from langchain_reliable.embeddings import (
+from langchain_reliable.evidence._onnx import encode_all
+from langchain_reliable.evidence.embeddings import (
     DEFAULT_MODEL_DIR,
     LocalEmbeddings,
     default_embeddings,
@@ -308,7 +308,7 @@ def test_package_does_not_import_torch() -> None:
     import subprocess
 
     code = (
-        "import sys, langchain_reliable.embeddings as e; "
+        "import sys, langchain_reliable.evidence.embeddings as e; "
         "e.LocalEmbeddings(cache_size=0).encode(['x']); "
         "print('torch' in sys.modules)"
     )

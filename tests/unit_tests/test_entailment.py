@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from langchain_reliable.entailment import (
+from langchain_reliable.evidence.entailment import (
     WINDOW_WORDS,
     EntailmentModel,
     default_entailment_model,
@@ -72,7 +72,7 @@ def test_rank_windows_is_the_same_in_every_process() -> None:
     """Ties must not depend on the order a set of words is summed in (hash seeds)."""
     windows = [f"alpha beta gamma delta {i} epsilon zeta" for i in range(30)]
     code = (
-        "import json, sys; from langchain_reliable.entailment import rank_windows; "
+        "import json, sys; from langchain_reliable.evidence.entailment import rank_windows; "
         f"print(json.dumps(rank_windows('beta delta zeta gamma alpha', {windows!r}, 5)))"
     )
     outs = set()

@@ -8,7 +8,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
+from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.text import content_stems, stem, tokenize
 from langchain_reliable.text import split_passage_sentences as split_sentences
@@ -29,7 +29,7 @@ class CountingEncoder:
     """Wraps the real embedded model and counts `encode` calls."""
 
     def __init__(self) -> None:
-        from langchain_reliable.embeddings import default_embeddings
+        from langchain_reliable.evidence.embeddings import default_embeddings
 
         self.inner = default_embeddings()
         self.calls: list[int] = []
@@ -165,7 +165,7 @@ def test_encodes_claims_and_sentences_in_one_call(passages: list[Passage]) -> No
 
 def test_window_vector_is_close_to_encoding_the_window(passages: list[Passage]) -> None:
     """The mean of a window's sentence vectors stands in for encoding its text."""
-    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.evidence.embeddings import default_embeddings
 
     claims = ["Aspirin irreversibly inhibits COX-1 and COX-2."]
     mean = EvidenceSelector(default_embeddings(), candidates=None).select(claims, passages)[0]
@@ -180,7 +180,7 @@ def test_window_vector_is_close_to_encoding_the_window(passages: list[Passage]) 
 
 
 def test_langchain_embeddings_without_encode_work(passages: list[Passage]) -> None:
-    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.evidence.embeddings import default_embeddings
 
     class DocsOnly:
         def embed_documents(self, texts):

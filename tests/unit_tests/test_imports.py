@@ -45,7 +45,7 @@ def test_all_imports():
 
 def test_root_exports_are_the_package_objects():
     from langchain_reliable.answerers import ExtractiveAnswerer
-    from langchain_reliable.embeddings import LocalEmbeddings
+    from langchain_reliable.evidence.embeddings import LocalEmbeddings
     from langchain_reliable.ingest.index import load_faiss_index
 
     assert langchain_reliable.LocalEmbeddings is LocalEmbeddings

@@ -29,6 +29,10 @@ def test_no_module_is_too_long() -> None:
     assert layout.too_long(layout.modules()) == []
 
 
+def test_the_rules_import_no_model_tier() -> None:
+    assert layout.model_tiers_reached(layout.modules()) == []
+
+
 def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
     package = tmp_path / "langchain_reliable"
     (package / "checks").mkdir(parents=True)
@@ -42,6 +46,13 @@ def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
     assert "checks.a (2) -> graph.b (7)" in layout.upward_imports(mods)
     assert ["checks.a", "graph.b", "checks.a"] in layout.cycles(mods)
     assert layout.too_long(mods) == ["checks.a: 500 lines"]
+    (package / "evidence").mkdir()
+    (package / "evidence" / "__init__.py").write_text("")
+    (package / "evidence" / "accurate.py").write_text("")
+    (package / "rules").mkdir()
+    (package / "rules" / "__init__.py").write_text("from langchain_reliable.checks import a\n")
+    (package / "checks" / "a.py").write_text("from langchain_reliable.evidence import accurate\n")
+    assert layout.model_tiers_reached(layout.modules(package)) == ["evidence.accurate"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])

@@ -11,7 +11,7 @@ import pytest
 
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.quantities import extract_quantities
-from langchain_reliable.embeddings import LocalEmbeddings
+from langchain_reliable.evidence.embeddings import LocalEmbeddings
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier
 from langchain_reliable.verifiers.local import LocalVerifier

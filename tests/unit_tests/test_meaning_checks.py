@@ -25,8 +25,8 @@ from langchain_reliable.checks.roles import (
     substituted_name,
     swapped_roles,
 )
-from langchain_reliable.evidence import EvidenceSelector
-from langchain_reliable.passage_facts import PassageFacts
+from langchain_reliable.evidence.select import EvidenceSelector
+from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.rules import DEFAULT_RULES, Finding, MeaningRule
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier

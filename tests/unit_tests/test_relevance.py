@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable import create_verifier
-from langchain_reliable.relevance import off_topic
+from langchain_reliable.evidence.relevance import off_topic
 
 PASSAGES = [
     "Metformin lowers blood glucose by reducing glucose production in the liver. "

@@ -3,7 +3,7 @@ from langchain_core.documents import Document
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_openai import ChatOpenAI
 
-from langchain_reliable.embeddings import default_embeddings
+from langchain_reliable.evidence.embeddings import default_embeddings
 from langchain_reliable.retrieval import as_chat_model, as_retriever
 
 TEXTS = [

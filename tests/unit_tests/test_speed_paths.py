@@ -11,8 +11,8 @@ from itertools import pairwise
 import pytest
 
 from langchain_reliable import create_verifier
-from langchain_reliable.evidence import EvidenceSelector
-from langchain_reliable.passage_index import IndexCache, build_index, cut_units
+from langchain_reliable.evidence.select import EvidenceSelector
+from langchain_reliable.evidence.index import IndexCache, build_index, cut_units
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
 from langchain_reliable.text import (
     _ABBREVIATIONS,
@@ -142,7 +142,7 @@ class Recorder:
     """Encoder that records what it is asked to embed (vectors from the real model)."""
 
     def __init__(self) -> None:
-        from langchain_reliable.embeddings import default_embeddings
+        from langchain_reliable.evidence.embeddings import default_embeddings
 
         self.inner = default_embeddings()
         self.texts: list[str] = []
@@ -267,7 +267,7 @@ def test_answer_segmenter_places_sentences_as_pysbd_does(text: str) -> None:
 
 def test_onnx_threads_follow_omp_num_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ray sets OMP_NUM_THREADS per actor, the local batch engine per worker: one each."""
-    from langchain_reliable._onnx import default_threads
+    from langchain_reliable.evidence._onnx import default_threads
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     assert default_threads() == 1

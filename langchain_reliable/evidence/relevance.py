@@ -45,7 +45,7 @@ def off_topic(question: str, claims: Sequence[str], embeddings=None) -> str | No
     if not _ASKS.search(asked) or len(content_stems(asked)) < 2 or not claims:
         return None
     if embeddings is None:
-        from langchain_reliable.embeddings import default_embeddings
+        from langchain_reliable.evidence.embeddings import default_embeddings
 
         embeddings = default_embeddings()
     vectors = embeddings.encode([asked, *claims])

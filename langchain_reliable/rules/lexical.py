@@ -2,7 +2,7 @@
 
 A question, a value the sentence states otherwise, a bound it does not bear out, a
 flipped negation, passages that disagree, a number or name no passage holds, a
-qualifier the passages do not say. Each reads a `passage_facts.ClaimFacts`, computed
+qualifier the passages do not say. Each reads a `evidence.claim_facts.ClaimFacts`, computed
 once per claim and shared with the local verifier's scoring.
 """
 
@@ -13,10 +13,10 @@ import re
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
-from langchain_reliable.checks.quantities import Quantity
+from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.grammar import is_question
-from langchain_reliable.passage_facts import ClaimFacts
-from langchain_reliable.rules.base import Finding, Rule
+from langchain_reliable.rules.base import Finding, Rule, stems_of
 from langchain_reliable.text import stem, tokenize
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
@@ -234,6 +234,10 @@ class BoundNotBorneOut(Rule):
 
     name = "bound_not_borne_out"
 
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """The words of the claim's bounds ("must not exceed 4 g")."""
+        return stems_of(b.phrase for b in bounded_quantities(claim.text))
+
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted when the bounds cannot overlap (clear anchor), else unsupported."""
         found = bounds_finding(claim.text, claim.ctx.units[claim.anchor].text)
@@ -249,6 +253,10 @@ class FlippedNegation(Rule):
     """The claim negated where a sentence much like it is not (or the reverse)."""
 
     name = "flipped_negation"
+
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """The opening of a sentential negation ("It is false that")."""
+        return stems_of([sentential_negation(claim.text) or ""])
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted when the negation differs from a closely matching anchor."""
@@ -267,6 +275,16 @@ class MissingFacts(Rule):
     """A number, date, unit or name of the claim that no passage holds."""
 
     name = "missing_facts"
+
+    def reads(self, claim: ClaimFacts) -> frozenset[str]:
+        """The claim's spelled-out numbers ("thirty") that a passage gives ("30")."""
+        ctx = claim.ctx
+        return stems_of(
+            q.text
+            for q in extract_quantities(claim.text, spelled=True)
+            if not any(c.isdigit() for c in q.text)
+            and any(matches(q, x, ctx.years) for x in ctx.quantities)
+        )
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""

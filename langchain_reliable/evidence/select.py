@@ -14,7 +14,7 @@ verifier needs (per-unit cosine, BM25 and fused scores).
 
 Example:
     ```python
-    from langchain_reliable.evidence import EvidenceSelector
+    from langchain_reliable.evidence.select import EvidenceSelector
     from langchain_reliable.schemas import Passage
 
     selector = EvidenceSelector(k=2)
@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from langchain_reliable.passage_index import PassageIndex, Postings, Unit, passage_index
+from langchain_reliable.evidence.index import PassageIndex, Postings, Unit, passage_index
 from langchain_reliable.schemas import Claim, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, tokenize
 
@@ -186,7 +186,7 @@ class EvidenceSelector:
     def embeddings(self) -> Any:
         """The encoder in use (the shared embedded model unless one was given)."""
         if self._embeddings is None:
-            from langchain_reliable.embeddings import default_embeddings
+            from langchain_reliable.evidence.embeddings import default_embeddings
 
             self._embeddings = default_embeddings()
         return self._embeddings

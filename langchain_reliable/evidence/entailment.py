@@ -20,7 +20,7 @@ asks it only about the claims its lexical score leaves in the model's uncertain
 
 Example:
     ```python
-    from langchain_reliable.entailment import default_entailment_model
+    from langchain_reliable.evidence.entailment import default_entailment_model
 
     model = default_entailment_model()
     probs = model.predict([("Paris is the capital of France.", "France's capital is Paris.")])
@@ -43,7 +43,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from langchain_reliable._onnx import cpu_session, default_threads, encode_all
+from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
     "shared_reader",
 ]
 
-DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parent / "models" / "crossencoder"
+DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parents[1] / "models" / "crossencoder"
 """Folder of the shipped model: `model.onnx`, `tokenizer.json`, `config.json`."""
 
 WINDOW_WORDS = 100
