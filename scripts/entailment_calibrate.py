@@ -159,7 +159,7 @@ def read(rows: list[Row], model: EntailmentModel | None, log) -> None:
         claims = [Claim(text=r.claim, span=(0, len(r.claim))) for r in group]
         explained = lexical.explain(claims, passages)
         findings = lexical.rules.findings(claims, passages)
-        facts = lexical.rules.answer(passages).claims(claims)
+        facts = lexical.facts.answer(passages).claims(claims)
         read_ = model.judge([r.claim for r in group], group[0].context) if model else group
         rows_read = zip(group, explained, findings, facts, read_, strict=True)
         for r, (_, features), finding, fact, e in rows_read:
