@@ -83,6 +83,20 @@ def source_of(verdict: ClaimVerdict) -> Source | None:
     return Source(number=e.passage + 1, passage=e.passage, id=e.passage_id, quote=e.quote)
 
 
+def cited_sources(verdicts: Sequence[ClaimVerdict]) -> list[Source]:
+    """The source of each supported claim, in passage order: one entry per quoted sentence.
+
+    Each claim cites the sentence its own verdict rests on, so one passage is quoted once
+    per distinct sentence its claims rest on (two claims resting on one sentence share it).
+    """
+    sources: dict[tuple[int, str], Source] = {}
+    for verdict in sorted(verdicts, key=lambda v: v.span):
+        source = source_of(verdict)
+        if source is not None:
+            sources.setdefault((source.passage, source.quote), source)
+    return sorted(sources.values(), key=lambda s: s.number)
+
+
 def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str, list[Source]]:
     """Put `[n]` after each supported claim of `answer` where it appears in `text`.
 
@@ -91,12 +105,14 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
     added. A marker goes before the sentence's final stop and names the one passage the
     verdict rests on (`ClaimVerdict.source`), numbered as every surface numbers it
     (`passage_name`: the first passage is `[1]`); a claim with no evidence gets none.
+    The sources list quotes, for each marker, the sentence its own claim rests on: a
+    passage two claims rest on for two sentences is listed twice, under one number.
 
     Returns:
         The text with markers, and the sources they point to, by number.
 
     """
-    sources: dict[int, Source] = {}
+    sources: dict[tuple[int, str], Source] = {}
     inserts: list[tuple[int, str]] = []
     cursor = 0
     for verdict in sorted(verdicts, key=lambda v: v.span):
@@ -110,7 +126,7 @@ def cite(text: str, answer: str, verdicts: Sequence[ClaimVerdict]) -> tuple[str,
         end = cursor = found + len(body) - 1
         if text[end - 1] in ".!?":
             end -= 1
-        source = sources.setdefault(source.passage, source)
+        source = sources.setdefault((source.passage, source.quote), source)
         inserts.append((end, f" [{source.number}]"))
     for position, marker in reversed(inserts):
         text = text[:position] + marker + text[position:]
@@ -128,4 +144,4 @@ def sources_block(sources: Sequence[Source], heading: str = "Sources:") -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CITATION", "Source", "cite", "cited", "source_of", "sources_block"]
+__all__ = ["CITATION", "Source", "cite", "cited", "cited_sources", "source_of", "sources_block"]

@@ -7,18 +7,50 @@ from typing import Any, TypeVar
 _Model = TypeVar("_Model")
 
 
-def install_hint(extra: str) -> str:
-    """The command that installs an optional extra, from the repository checkout.
+def install_hint(extra: str, source: tuple[str, bool] | None = None) -> str:
+    """The command that installs an optional extra, the way this package was installed.
 
-    The package is not on the package index yet, so ``pip install
-    'langchain-reliable[...]'`` finds nothing; the editable install from the checkout works.
+    Args:
+        extra: the extra's name (``serve``, ``pandas``, ...).
+        source: where the package was installed from, as (path, editable); None reads
+            the installed package's record (`direct_url.json`).
+
+    An editable install (``pip install -e .``) gets ``pip install -e ".[extra]"`` in its
+    checkout; an install from a folder (``pip install .``) the same folder with the
+    extra. The package is not on the package index, so nothing else is named.
 
     Example:
-        >>> install_hint("serve")
-        'pip install -e ".[serve]" (in the langchain-reliable checkout)'
+        >>> install_hint("serve", ("/src/langchain-reliable", False))
+        'pip install "/src/langchain-reliable[serve]" (the folder this package was installed from)'
+        >>> install_hint("serve", ("/src/langchain-reliable", True))
+        'pip install -e ".[serve]" (in the langchain-reliable checkout, /src/langchain-reliable)'
 
     """
-    return f'pip install -e ".[{extra}]" (in the langchain-reliable checkout)'
+    path, editable = source or _installed_from() or ("", True)
+    if not editable:
+        return f'pip install "{path}[{extra}]" (the folder this package was installed from)'
+    where = f", {path}" if path else ""
+    return f'pip install -e ".[{extra}]" (in the langchain-reliable checkout{where})'
+
+
+def _installed_from() -> tuple[str, bool] | None:
+    """Where the installed package came from, when a local path: (path, editable)."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+    from urllib.parse import unquote, urlparse
+
+    try:
+        raw = distribution("langchain-reliable").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    try:
+        direct = json.loads(raw or "null") or {}
+    except ValueError:
+        return None
+    url = urlparse(direct.get("url", ""))
+    if url.scheme != "file":
+        return None
+    return unquote(url.path), bool((direct.get("dir_info") or {}).get("editable"))
 
 
 class ConfigurationError(ValueError):

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from langchain_reliable.errors import install_hint
 from langchain_reliable.schemas import HEADLINE, headline_first
 
-PANDAS_HINT = 'to_pandas() needs pandas: pip install -e ".[pandas]"'
+PANDAS_HINT = f"to_pandas() needs pandas: {install_hint('pandas')}"
 
 
 def result_row(output: Any) -> dict[str, Any]:
@@ -60,7 +61,7 @@ class Results(list):
         """One row per result, the headline (`score`, `passed`, `reason`) first.
 
         Raises:
-            ImportError: pandas is not installed (``pip install -e ".[pandas]"``).
+            ImportError: pandas is not installed (the message says how to install it).
 
         """
         return to_frame(

@@ -61,6 +61,7 @@ def build_report(
     extractor: str = "",
     cost: Cost | None = None,
     unlisted: int = 0,
+    answer: str | None = None,
 ) -> ReliabilityReport:
     """Score verdicts into a report.
 
@@ -68,8 +69,11 @@ def build_report(
     reliability is 0.0, so it is LOW. An answer flagged `off_topic` (no claim
     addresses the question) is never HIGH: at most MEDIUM, whatever the thresholds.
     `unlisted` counts uncertain claims that one listed verdict stands for (the claims
-    past `Limits.max_claims`), so the scores count each of them.
+    past `Limits.max_claims`), so the scores count each of them. With `answer`, each
+    verdict keeps the answer's own words at its span (`ClaimVerdict.said`).
     """
+    if answer is not None:
+        verdicts = [v.model_copy(update={"said": answer[v.span[0] : v.span[1]]}) for v in verdicts]
     flags = list(dict.fromkeys(flags))
     reliability = reliability_score(verdicts, unlisted)
     if not verdicts and not unlisted:  # nothing verified: an abstention is not reliable

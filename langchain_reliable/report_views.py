@@ -25,7 +25,7 @@ import textwrap
 from collections.abc import Iterator, Mapping
 from typing import Any, TextIO
 
-from langchain_reliable.citations import Source, source_of
+from langchain_reliable.citations import cited_sources, source_of
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -60,22 +60,41 @@ def _pieces(
         yield answer[cursor:], None, []
 
 
-def _sources(report: ReliabilityReport) -> list[Source]:
-    """The passages supported claims rest on, numbered as `_pieces` numbers them."""
-    sources: dict[int, Source] = {}
-    for verdict in sorted(report.claims, key=lambda v: v.span):
-        source = source_of(verdict)
-        if source is not None:
-            sources.setdefault(source.passage, source)
-    return sorted(sources.values(), key=lambda s: s.number)
-
-
 def _summary(report: ReliabilityReport) -> str:
     return (
         f"decision: {report.decision or 'none'} · level: {report.level} · "
         f"reliability: {report.reliability_score:.2f} · supported {report.supported}/"
         f"{len(report.claims)}"
     )
+
+
+def words_of_claims(report: ReliabilityReport | Mapping[str, Any]) -> str:
+    """The checked answer as far as its claims hold it, for marking up when it is not at hand.
+
+    Each claim's own words (`ClaimVerdict.said`) stand at its span; text no claim holds
+    (glue between claims) is unknown and left as spaces, so the spans still point into
+    the result. "" when the claims do not carry their words.
+
+    Example:
+        >>> from langchain_reliable.schemas import ClaimVerdict
+        >>> verdicts = [ClaimVerdict(text="A is B.", said="A is B.", span=(0, 7),
+        ...                          label="supported", score=0.9),
+        ...             ClaimVerdict(text="C is D.", said="C is D.", span=(9, 16),
+        ...                          label="unsupported", score=0.1)]
+        >>> words_of_claims({"claims": verdicts, "reliability_score": 0.5,
+        ...                  "hallucination_rate": 0.5, "hallucination_score": 0.9,
+        ...                  "level": "LOW"})
+        'A is B.  C is D.'
+
+    """
+    report = _as_report(report)
+    placed = [v for v in report.claims if v.said and len(v.said) == v.span[1] - v.span[0]]
+    if not placed:
+        return ""
+    chars = [" "] * max(v.span[1] for v in placed)
+    for verdict in placed:
+        chars[verdict.span[0] : verdict.span[1]] = verdict.said
+    return "".join(chars)
 
 
 def md_escape(text: str) -> str:
@@ -112,11 +131,11 @@ def render_markdown(report: ReliabilityReport | Mapping[str, Any], answer: str) 
     lines = [f"**{_summary(report)}**", "", "".join(body), "", "| # | label | score | claim |"]
     lines.append("| --- | --- | --- | --- |")
     for i, v in enumerate(report.claims, 1):
-        lines.append(f"| {i} | {v.label} | {v.score:.2f} | {md_escape(v.text)} |")
-    sources = _sources(report)
+        lines.append(f"| {i} | {v.label} | {v.score:.2f} | {md_escape(v.shown)} |")
+    sources = cited_sources(report.claims)
     if sources:
         lines += ["", "Sources:"]
-        lines += [f"{s.number}. {md_escape(s.label)}: {md_escape(s.quote)}" for s in sources]
+        lines += [f"- \\[{s.number}\\] {md_escape(s.label)}: {md_escape(s.quote)}" for s in sources]
     return "\n".join(lines)
 
 
@@ -147,11 +166,12 @@ def render_html(report: ReliabilityReport | Mapping[str, Any], answer: str) -> s
             body.append(f'<del class="{verdict.label}" title="{title}">{escaped}</del>')
     rows = "".join(
         f'<tr class="{v.label}"><td>{i}</td><td>{v.label}</td><td>{v.score:.2f}</td>'
-        f"<td>{html.escape(v.text)}</td><td>{html.escape(v.reason)}</td></tr>"
+        f"<td>{html.escape(v.shown)}</td><td>{html.escape(v.reason)}</td></tr>"
         for i, v in enumerate(report.claims, 1)
     )
     sources = "".join(
-        f"<li>{html.escape(s.label)}: <q>{html.escape(s.quote)}</q></li>" for s in _sources(report)
+        f'<li value="{s.number}">{html.escape(s.label)}: <q>{html.escape(s.quote)}</q></li>'
+        for s in cited_sources(report.claims)
     )
     parts = [
         f'<div class="reliability-report"><p class="summary">{html.escape(_summary(report))}</p>',
@@ -167,12 +187,14 @@ def render_html(report: ReliabilityReport | Mapping[str, Any], answer: str) -> s
 
 __all__ = [
     "cited_evidence",
+    "claim_words",
     "md_escape",
     "passage_ref",
     "print_report",
     "render_html",
     "render_markdown",
     "short",
+    "words_of_claims",
     "wrapped",
 ]
 
@@ -217,6 +239,17 @@ def cited_evidence(claim: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return "evidence", []
 
 
+def claim_words(claim: Mapping[str, Any]) -> str:
+    """A claim as a surface shows it: the answer's own words (`said`), else its text.
+
+    Example:
+        >>> claim_words({"text": "Metformin lowers glucose.", "said": "It lowers glucose."})
+        'It lowers glucose.'
+
+    """
+    return str(claim.get("said") or "").strip() or str(claim.get("text", ""))
+
+
 def report_fields(report: ReliabilityReport | Mapping[str, Any]) -> dict[str, Any]:
     """A report as plain data (`model_dump()`), whether given as the model or its fields."""
     return report.model_dump() if isinstance(report, ReliabilityReport) else dict(report)
@@ -234,16 +267,16 @@ def print_report(
     for number, claim in enumerate(claims, 1):
         print(
             f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "
-            f"{short(claim['text'], text_width)}",
+            f"{short(claim_words(claim), text_width)}",
             file=out,
         )
+        if claim.get("reason"):  # the why first, whole
+            print(wrapped(f"reason: {claim['reason']}", width, 25), file=out)
         kind, shown = cited_evidence(claim)
         for evidence in shown:
             where = passage_ref(evidence)
             quoted = f'{kind} {where} ({evidence["score"]:.2f}): "{evidence["quote"]}"'
             print(wrapped(quoted, width, 25), file=out)
-        if claim.get("reason"):
-            print(f"{'':25}reason: {short(claim['reason'], text_width - 8)}", file=out)
     if not claims:
         print("     (no claims)", file=out)
     for note in report.get("notes") or []:

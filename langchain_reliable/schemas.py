@@ -184,6 +184,16 @@ class ClaimVerdict(BaseModel):
         description="Quotes that bear on the claim; the first is the one the verdict rests on.",
     )
     reason: str = ""
+    said: str = Field(
+        default="",
+        description="The answer's own words at `span`: what every surface shows for the claim. "
+        "`text` is the claim as checked, made to stand alone; how it was read is in `reason`.",
+    )
+
+    @property
+    def shown(self) -> str:
+        """What a surface shows for the claim: the answer's own words, else the claim's text."""
+        return self.said.strip() or self.text
 
     @property
     def source(self) -> Evidence | None:
@@ -300,7 +310,7 @@ class ReliabilityReport(BaseModel):
         parts += [f"{n} {label}" for n, label in failing]
         first = next((c for c in self.claims if c.label != "supported"), None)
         if first is not None:
-            text = first.text if len(first.text) <= 80 else first.text[:79] + "…"
+            text = first.shown if len(first.shown) <= 80 else first.shown[:79] + "…"
             parts.append(f"first not supported: {text!r} ({first.label})")
         if self.flags:
             parts.append("flags: " + ", ".join(self.flags))

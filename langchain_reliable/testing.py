@@ -1,8 +1,8 @@
 """Gate a test suite on verified answers: `assert_verified`, a pytest helper.
 
-As DeepEval's `assert_test`, it fails the test with a readable message: what was not
-verified and why (each claim not supported with its label, score and reason, the
-flags and what they mean).
+As DeepEval's `assert_test`, it fails the test with a readable message and no frames
+of its own in the traceback: the decision, every claim in the answer's words with its
+label, score and reason, the flags and what they mean.
 
 Example:
     >>> from langchain_reliable.testing import assert_verified
@@ -56,6 +56,7 @@ def assert_verified(
         ValueError: a string answer without `passages`, or passages with a report.
 
     """
+    __tracebackhide__ = True  # pytest shows the caller's line and the message, not this
     report, answer = _report_of(result, passages, question, policy, verifier)
     if not report.passed:
         raise AssertionError(failure_message(report, answer))
@@ -69,6 +70,7 @@ def _report_of(
     policy: Policy | str | None,
     verifier: Any,
 ) -> tuple[ReliabilityReport, str]:
+    __tracebackhide__ = True
     if isinstance(result, str):
         if passages is None:
             raise ValueError("assert_verified(answer, passages): give the passages to check it")
@@ -109,12 +111,11 @@ for the question.
         f"  decision {report.decision}, level {report.level}, score {report.score:.2f} "
         "(passing needs the decision 'return')",
     ]
-    failing = [c for c in report.claims if c.label != "supported"]
-    if failing:
-        lines.append("  not verified:")
+    if report.claims:
+        lines.append("  claims (the answer's words, label, score, why):")
         lines += [
-            f"    - {c.text!r}: {c.label} ({c.score:.2f})" + (f", {c.reason}" if c.reason else "")
-            for c in failing
+            f"    - {c.shown!r}: {c.label} ({c.score:.2f})" + (f", {c.reason}" if c.reason else "")
+            for c in report.claims
         ]
     if report.flags:
         notes = "; ".join(report.notes)

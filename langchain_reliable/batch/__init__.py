@@ -42,6 +42,7 @@ from langchain_reliable.batch.io import (
     read_rows,
 )
 from langchain_reliable.batch.work import GraphRecipe, error_line
+from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.frames import result_row, to_frame
 
 Engine = Literal["local", "ray"]
@@ -63,6 +64,10 @@ class BatchSummary:
             the former record removed.
         errors_in_output: error records in the output after the run, this run's and
             earlier ones' (a resumed run skips the rows they stand for).
+        passed: reports in the output after the run whose answer passed as written
+            (decision ``return``), this run's and earlier ones'.
+        filtered: reports in the output whose answer was filtered (decision ``filter``).
+        refused: reports in the output whose answer was refused (decision ``refuse``).
         output: the output file.
 
     """
@@ -74,6 +79,9 @@ class BatchSummary:
     duplicates: int = 0
     changed: int = 0
     errors_in_output: int = 0
+    passed: int = 0
+    filtered: int = 0
+    refused: int = 0
     output: str | None = None
 
     def to_pandas(self) -> Any:
@@ -189,8 +197,25 @@ def verify_batch(
         finally:
             if bar is not None:
                 bar.close()
-    summary.errors_in_output = sum("error" in record for record in json_objects(out))
+    _count_outcomes(summary, out)
     return summary
+
+
+def _count_outcomes(summary: BatchSummary, out: Path) -> None:
+    """Count the output's records by outcome: errors, and reports by their decision."""
+    for record in json_objects(out):
+        if "error" in record:
+            summary.errors_in_output += 1
+            continue
+        outcome = OUTCOMES.get(record.get("decision"))  # type: ignore[call-overload]
+        if outcome is None:
+            continue
+        if outcome.passes:
+            summary.passed += 1
+        elif outcome.refused:
+            summary.refused += 1
+        else:
+            summary.filtered += 1
 
 
 def _repeated(row: Row) -> str:

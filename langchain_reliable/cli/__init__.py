@@ -58,7 +58,7 @@ from langchain_reliable.cli.common import (
     positive_int,
     print_report,
 )
-from langchain_reliable.errors import ConfigurationError
+from langchain_reliable.errors import ConfigurationError, InputError
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -73,9 +73,10 @@ COMMANDS: list[Callable[[Subparsers], None]] = [
     eval_command.add,
 ]
 
-# Exit 2: the command line, bad settings found while building, or a missing optional
-# dependency. Any other error raised while running is a runtime failure (exit 3).
-USAGE_ERRORS = (UsageError, ConfigurationError, ImportError)
+# Exit 2: the command line, bad settings found while building, input the graphs refuse
+# (`InputError`: a passage that is a number, a question over the limit), or a missing
+# optional dependency. Any other error raised while running is a runtime failure (exit 3).
+USAGE_ERRORS = (UsageError, ConfigurationError, InputError, ImportError)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,16 +19,21 @@ from langchain_reliable.verifiers import VERIFIERS
 
 EXIT_CODES = (
     "exit codes:\n"
-    "  0  every row verified (whatever the decisions)\n"
+    "  0  every row verified (whatever the decisions, unless --fail-on-refuse)\n"
     "  1  some rows could not be verified (their records hold an `error`, this run's or\n"
-    "     an earlier one's still in OUT), or IN holds no rows\n"
+    "     an earlier one's still in OUT), or IN holds no rows; with --fail-on-refuse,\n"
+    "     also when a report in OUT refused its answer\n"
     "  2  usage error (no such file, missing pyarrow or ray)\n"
     "  3  runtime failure (rerun: the rows already written are skipped)"
 )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the batch; print a summary line; exit 1 while error records remain or IN is empty."""
+    """Run the batch and print a summary line; exit 1 when it did not all verify.
+
+    That is: error records remain in OUT, IN is empty, or (``--fail-on-refuse``) a
+    report in OUT refused its answer.
+    """
     from langchain_reliable.batch import verify_batch
 
     if args.input == args.output:
@@ -48,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     print(
-        f"{summary.verified} verified, {summary.errors} errors, "
+        f"{summary.verified} verified, {summary.errors} errors; in {args.output}: "
+        f"{summary.passed} passed, {summary.filtered} filtered, {summary.refused} refused; "
         f"{summary.skipped} already in {args.output}, {summary.duplicates} repeated ids, "
         f"{summary.changed} changed since written ({summary.rows} rows read)",
         file=sys.stdout,
@@ -62,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
             "run skips their rows: remove those records, or run with --no-resume)",
             file=sys.stderr,
         )
+    if args.fail_on_refuse and summary.refused:
+        print(
+            f"{summary.refused} answer(s) refused (--fail-on-refuse): their records in "
+            f'{args.output} have "decision": "refuse"',
+            file=sys.stderr,
+        )
+        return EXIT_NOT_VERIFIED
     return EXIT_NOT_VERIFIED if summary.errors_in_output else EXIT_OK
 
 
@@ -105,4 +118,9 @@ def add(sub: Subparsers) -> None:
         "--no-resume", action="store_true", help="empty OUT first instead of skipping its ids"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--fail-on-refuse",
+        action="store_true",
+        help="exit 1 when any report in OUT refused its answer (a CI gate)",
+    )
     parser.set_defaults(run=run)

@@ -55,12 +55,12 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UsageError('stdin: expected a JSON object {"answer", "passages", "question"}')
     try:
-        data = verifier_input(data)
+        data = verifier_input(data, complete=True)
     except InputError as exc:
         raise UsageError(f"stdin: {exc}") from None
     if not isinstance(data.get("answer"), str):
         raise UsageError('stdin: expected a JSON object with a string "answer"')
-    context = data.get("passages", [])
+    context = data["passages"]
     if isinstance(context, str):
         context = [context]
     if not isinstance(context, list):
@@ -80,11 +80,8 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     model = build_chat_model(args.model, chat_model)
     with configuring():
         check = create_verifier(args.verifier, policy=args.policy, model=model)
-    if not payload["passages"]:
-        raise UsageError(
-            "no passage to check the answer against: give --passage or --passage-file "
-            '(or "passages" in the JSON on stdin)'
-        )
+    if not payload["passages"] and (args.answer is not None or args.answer_file is not None):
+        raise UsageError("no passage to check the answer against: give --passage or --passage-file")
     with Progress("verify") as progress:
         report = _verified(check, payload, progress)
     if args.json:

@@ -102,13 +102,38 @@ class EvalResult(BaseModel):
         ]
 
     def to_pandas(self) -> Any:
-        """`per_record()` as a DataFrame: one row per item, with its gold label and score.
+        """One row per item, the headline first, as every frame of the package reads.
+
+        `score` is the support score (higher is better: 1 - the hallucination score),
+        `passed` whether the detector let the item through (its hallucination score under
+        the threshold), `reason` why; then `id`, `claim`, the gold `hallucinated`, the
+        detector's `hallucination_score` and `predicted_hallucinated`. A skipped item has
+        None in each of these.
 
         Raises:
-            ImportError: pandas is not installed (``pip install -e ".[pandas]"``).
+            ImportError: pandas is not installed (the message says how to install it).
 
         """
-        return to_frame(self.per_record())
+        return to_frame(self._frame_row(record) for record in self.per_record())
+
+    def _frame_row(self, record: dict[str, Any]) -> dict[str, Any]:
+        risk, flagged = record["score"], record["predicted"]
+        if risk is None:
+            reason = f"skipped: {self.detector} gave no score"
+        else:
+            relation = ">=" if flagged else "<"
+            word = "flagged as hallucinated" if flagged else "passed"
+            reason = f"{word}: hallucination score {risk:.2f} {relation} {self.threshold:g}"
+        return {
+            "score": None if risk is None else 1.0 - risk,
+            "passed": None if flagged is None else not flagged,
+            "reason": reason,
+            "id": record["id"],
+            "claim": record["claim"],
+            "hallucinated": record["hallucinated"],
+            "hallucination_score": risk,
+            "predicted_hallucinated": flagged,
+        }
 
     def notes(self) -> list[str]:
         """Human-readable remarks on what was skipped or approximated."""

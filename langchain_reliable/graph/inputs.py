@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -112,16 +113,54 @@ def canonical_input(
             warnings.warn(
                 "the input key 'context' is now 'passages'; 'context' will be removed",
                 DeprecationWarning,
-                stacklevel=5,
+                stacklevel=callers_stacklevel(),
             )
         given_as[key] = name
         out[key] = value
     return out
 
 
-def verifier_input(data: Mapping[str, Any], *, warn: bool = False) -> dict[str, Any]:
-    """The verifier's input under its own keys; any other key is an `InputError`."""
-    return canonical_input(data, VERIFIER_KEYS, warn=warn)
+def verifier_input(
+    data: Mapping[str, Any], *, warn: bool = False, complete: bool = False
+) -> dict[str, Any]:
+    """The verifier's input under its own keys; any other key is an `InputError`.
+
+    With `complete`, a missing `answer` or `passages` is an `InputError` too (as HTTP's
+    422 and the CLI's exit 2 say); an empty list of passages is not: nothing retrieved,
+    the answer is refused.
+
+    Example:
+        >>> verifier_input({"answer": "A."}, complete=True)
+        Traceback (most recent call last):
+        langchain_reliable.errors.InputError: missing input key 'passages': the verifier \
+takes 'answer' (or 'response', 'actual_output'), 'passages' (or 'retrieved_contexts', \
+'retrieval_context', 'contexts', 'context'), 'question' (or 'user_input', 'input') (optional)
+
+    """
+    out = canonical_input(data, VERIFIER_KEYS, warn=warn)
+    missing = [key for key in ("answer", "passages") if key not in out] if complete else []
+    if missing:
+        raise InputError(
+            f"missing input key {missing[0]!r}: the verifier takes {expected_keys(VERIFIER_KEYS)}"
+        )
+    return out
+
+
+_LIBRARIES = ("langchain_reliable.", "langgraph.", "langchain_core.", "langchain.", "pydantic")
+
+
+def callers_stacklevel() -> int:
+    """A `stacklevel` for the caller's warning: the first line outside the libraries.
+
+    The libraries are this package, LangGraph, LangChain and pydantic, so a warning points
+    at the user's own line, and Python's default filters show it when that is a script.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith(_LIBRARIES):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def with_passages(data: Mapping[str, Any], *, warn: bool = False) -> dict[str, Any]:

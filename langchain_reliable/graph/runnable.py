@@ -152,7 +152,7 @@ class ReliableVerifierGraph(CompiledStateGraph):
 
     def _coerce(self, input: Any) -> Any:
         if isinstance(input, Mapping):
-            return verifier_input(input, warn=True)
+            return verifier_input(input, warn=True, complete=True)
         if input is None or isinstance(input, Command):
             return input
         raise InputError(

@@ -241,7 +241,7 @@ class Verification:
             early = VerificationResult(verdicts=[])
         elif "no_context" in flags:
             early = VerificationResult(verdicts=[unsupported_without_passage(c) for c in claims])
-        return _Plan(claims, overflow, flags, notes, early)
+        return _Plan(prepared.answer, claims, overflow, flags, notes, early)
 
     def _report(
         self, plan: _Plan, result: VerificationResult, extracted: Extracted, policy: Policy
@@ -267,6 +267,7 @@ class Verification:
             extractor=self.extractor.name,
             cost=extracted.cost + result.cost,
             unlisted=unlisted,
+            answer=plan.answer,
         )
 
     async def _run_verifier(self, claims: list[Claim], prepared: Prepared) -> VerificationResult:
@@ -292,6 +293,7 @@ class Verification:
 
 
 class _Plan(NamedTuple):
+    answer: str
     claims: list[Claim]
     overflow: list[Claim]
     flags: list[Flag]

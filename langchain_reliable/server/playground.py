@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 from langchain_reliable.decisions import OUTCOMES
 from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.policy import PRESETS
-from langchain_reliable.report_views import render_html
+from langchain_reliable.report_views import render_html, words_of_claims
 from langchain_reliable.schemas import ReliabilityReport, passage_name
 from langchain_reliable.server.floor import PolicyFloor
 
@@ -141,7 +141,7 @@ def passages_schema(description: str) -> Any:
 class ClaimResult(BaseModel):
     """One claim of the answer and its verdict."""
 
-    text: str = Field(description="The claim.")
+    text: str = Field(description="The claim in the answer's own words.")
     label: str = Field(description="supported, unsupported, contradicted or uncertain.")
     score: float = Field(description="Probability that the claim is supported, 0-1.")
     evidence: str = Field(
@@ -190,7 +190,7 @@ def _claims(report: ReliabilityReport) -> list[ClaimResult]:
         source = verdict.source  # the quote the verdict rests on, whole
         out.append(
             ClaimResult(
-                text=verdict.text,
+                text=verdict.shown,
                 label=verdict.label,
                 score=round(verdict.score, 3),
                 evidence=source.quote if source else "",
@@ -230,17 +230,18 @@ def _source(document: Any) -> str:
 def rag_view(request: Any, output: Any) -> RAGResult:
     """`/reliable-rag`'s output as a person reads it.
 
-    Its `html` marks the claims in the answer where the answer is the checked text
-    (returned, no citation added); otherwise it lists the verdicts alone.
+    Its `html` marks every claim of the checked answer by its verdict, whatever the
+    decision: the answer itself when it was returned as written, else the claims' own
+    words at their places (a filtered or refused answer shows what was removed, and why).
     """
     report = ReliabilityReport.model_validate(_get(output, "report"))
     answer = str(_get(output, "answer", ""))
     outcome = OUTCOMES.get(_get(output, "decision"))  # type: ignore[call-overload]
-    checked = outcome is not None and outcome.answer_as_written and not _get(output, "sources")
+    as_written = outcome is not None and outcome.answer_as_written and not _get(output, "sources")
     return RAGResult(
         question=str(_get(output, "question", "")),
         decision=str(_get(output, "decision", "")),
-        answer=str(_get(output, "answer", "")),
+        answer=answer,
         level=str(_get(output, "level", report.level)),
         passed=report.passed,
         score=round(report.score, 3),
@@ -249,7 +250,7 @@ def rag_view(request: Any, output: Any) -> RAGResult:
         claims=_claims(report),
         flags=list(report.flags),
         passages=[_source(d) for d in _get(output, "passages", None) or []],
-        html=render_html(report, answer if checked else ""),
+        html=render_html(report, answer if as_written else words_of_claims(report)),
     )
 
 

@@ -208,6 +208,33 @@ def test_rag_playground_answers_an_example_and_refuses_off_script(server, page):
     page.assert_clean()
 
 
+@pytest.mark.parametrize(
+    ("question", "decision"),
+    [
+        ("How does aspirin work and what is it used for?", "filter"),
+        ("How much did Germany have to pay under the Treaty of Versailles", "refuse"),
+    ],
+)
+def test_rag_playground_marks_up_the_answer_it_filtered_or_refused(
+    server, page, question, decision
+):
+    """What was removed, and why, is shown on a filtered and a refused answer too."""
+    _open_playground(page, f"{server}/reliable-rag/playground/", "Reliable RAG playground")
+    p = page.page
+    p.locator("#examples button", has_text=question).click()
+    _run(page)
+    assert p.locator(".badge").inner_text() == decision
+    answer = p.locator("#rendered p").nth(1)  # the marked-up answer, after the summary
+    removed = answer.locator("del.unsupported, del.contradicted, del.uncertain")
+    assert removed.count() >= 1, p.locator("#rendered").inner_html()
+    assert removed.first.inner_text().strip()  # the removed claim's own words
+    assert (removed.first.get_attribute("title") or "").startswith(("unsupported", "contra"))
+    if decision == "filter":
+        assert answer.locator("mark.supported").count() >= 1
+    page.shot(f"rag-playground-{decision}")
+    page.assert_clean()
+
+
 def test_a_run_without_input_says_what_is_missing(server, page):
     _open_playground(page, f"{server}/verify/playground/", "Verify playground")
     page.page.get_by_role("button", name="Run").click()

@@ -68,6 +68,43 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+CODE_BLOCKS = re.findall(r"^```(?:python|bash)\n(.*?)^```", README, flags=re.S | re.M)
+NEEDS = {
+    "pandas": re.compile(r"\.to_pandas\("),
+    "serve": re.compile(r"langserve|RemoteRunnable|reliable-rag serve|langchain_reliable\.server"),
+    "ingest": re.compile(r"reliable-rag ingest|--index"),
+    "openai": re.compile(r"--model openai:"),
+    "batch": re.compile(r"\.parquet"),
+    "ray": re.compile(r"--engine ray"),
+    "local-llm": re.compile(r"local_chat|LlamaCppChatModel"),
+    "accurate": re.compile(r"--verifier accurate|verifier=\"accurate\""),
+}
+"""What in a block needs an extra: the extra, and the text that needs it."""
+IN_ALL = {"openai", "faiss", "ingest", "serve", "eval", "batch", "pandas"}
+
+
+def named_extras(block: str) -> set[str]:
+    """The extras a block names (`[serve]`, `".[batch,ray]"`; `[all]` names its own)."""
+    named = {e.strip() for group in re.findall(r"\[([a-z,-]+)\]", block) for e in group.split(",")}
+    return named | (IN_ALL if "all" in named else set())
+
+
+@pytest.mark.parametrize("number", range(1, len(CODE_BLOCKS) + 1))
+def test_each_block_names_the_extra_it_needs(number: int) -> None:
+    """A block that needs an extra names it, so it runs as written after that install."""
+    block = CODE_BLOCKS[number - 1]
+    needed = {extra for extra, uses in NEEDS.items() if uses.search(block)}
+    assert needed <= named_extras(block), f"block {number} needs {needed}:\n{block}"
+    if "python -m pytest" in block:  # pytest itself comes with a test group
+        assert re.search(r"--group (?:test|dev|ci)\b", block), f"block {number}:\n{block}"
+
+
+def test_the_extra_check_reads_what_a_block_names() -> None:
+    assert named_extras('pip install ".[batch,ray]"') == {"batch", "ray"}
+    assert "pandas" in named_extras('pip install -e ".[all]" --group dev')
+    assert not NEEDS["pandas"].search("print(report.score)")
+
+
 def test_the_lost_result_check_finds_bare_expressions() -> None:
     block = 'x = {"a": 1}\nx["a"]\nx, 2\nrag.invoke(x)\nprint(x)\nasyncio.run(show())\n'
     assert lost_results(block) == ["x['a']", "(x, 2)", "rag.invoke(x)"]
