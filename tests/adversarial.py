@@ -315,18 +315,33 @@ def cli_held_back_and_returned(capsys: Any, attack: str, control: str, passages:
         assert out["decision"] == decision and (code == 0) == (decision == "return"), out
 
 
+def question_on(text: str) -> str:
+    """A yes/no question on the topic of `text` (a sentence ending with a stop)."""
+    return f"Is it so that {text[0].lower()}{text[1:-1]}?"
+
+
+def rag_outcome(answer: str, passages: list, question: str, verifier: Any = None) -> dict[str, Any]:
+    """The RAG graph's output on `question` over `passages`, its chat model scripted to
+    answer `answer` (no retry)."""
+    from langchain_reliable import create_reliable_rag
+    from tests.fakes import ScriptedChatModel
+
+    rag = create_reliable_rag(
+        ScriptedChatModel([answer] * 3),
+        passages,
+        k=len(passages),
+        max_retries=0,
+        verifier=verifier,
+    )
+    return rag.invoke({"question": question})
+
+
 def graph_held_back_and_returned(attack: str, control: str, passages: list) -> None:
     """The RAG graph, its chat model scripted to answer `attack` (then `control`) to a
     question on the control's topic, shows neither the attack nor a filtered part of it,
     and returns the control."""
-    from langchain_reliable import create_reliable_rag
-    from tests.fakes import ScriptedChatModel
-
     for answer, returned in ((attack, False), (control, True)):
-        rag = create_reliable_rag(
-            ScriptedChatModel([answer] * 3), passages, k=len(passages), max_retries=0
-        )
-        out = rag.invoke({"question": f"Is it so that {control[0].lower()}{control[1:-1]}?"})
+        out = rag_outcome(answer, passages, question_on(control))
         assert (out["decision"] == "return") is returned, out["report"].claims
         if not returned:
             assert answer.rstrip(".") not in out["answer"], out["answer"]
