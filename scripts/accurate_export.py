@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accurate_fit import ALPHA, MAX_LEN, RANK, encode, load_trained, make_model, tokenizer
 
-from langchain_reliable.evidence.accurate import file_sha256
+from langchain_reliable.evidence.base_parts import file_sha256
 
 OUT = Path(__file__).resolve().parents[1] / "langchain_reliable" / "models" / "accurate"
 REFERENCE_PAIRS = [

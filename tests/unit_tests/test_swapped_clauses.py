@@ -12,7 +12,7 @@ import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.checks.swaps import swapped_word
-from tests.accurate_extra import needs_extra
+from tests.accurate_extra import needs_model
 from tests.adversarial import held_back_and_returned
 
 SENTENCE = (
@@ -37,7 +37,7 @@ def test_a_clause_is_read_against_the_sentence(claim, swap) -> None:
     assert swapped_word(claim, SENTENCE, frozenset()) == swap
 
 
-@needs_extra
+@needs_model
 def test_the_accurate_tier_holds_the_reordered_swap_back() -> None:
     held_back_and_returned(create_verifier(verifier="accurate"), ATTACK, CONTROL, PASSAGES)
 
