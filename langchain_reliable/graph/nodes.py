@@ -39,7 +39,7 @@ from langchain_reliable.graph.sentence_stream import (
     stream_draft,
 )
 from langchain_reliable.graph.shown import Presentation, Shown, gate, sources_output
-from langchain_reliable.graph.verification import Verification, check_question_length
+from langchain_reliable.graph.verification import Verification, check_question_length, judged
 from langchain_reliable.policy import Policy
 from langchain_reliable.prompts import load_prompt, wrap_passages
 from langchain_reliable.report import build_report
@@ -123,7 +123,7 @@ async def achecked(
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
     flag_generation(report, state.get("generation_error"))
-    for verdict in report.claims:
+    for verdict in judged(report):
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
     return report, settings
@@ -137,7 +137,7 @@ def checked(
     report = deps.verification.verify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
     flag_generation(report, state.get("generation_error"))
-    for verdict in report.claims:
+    for verdict in judged(report):
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
     write_verdicts(report)
     return report, settings

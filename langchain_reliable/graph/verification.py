@@ -48,6 +48,13 @@ def check_question_length(question: str, limits: Limits) -> None:
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*_`]*(?=\s)|\n")
+PAST_THE_LIMIT = "not verified: past Limits.max_claims"
+"""The reason of each claim past the claim limit (uncertain, never shown as verified)."""
+
+
+def judged(report: ReliabilityReport) -> list[ClaimVerdict]:
+    """The verdicts of the claims judged: the report lists those past the limit too."""
+    return [v for v in report.claims if v.reason != PAST_THE_LIMIT]
 
 
 def sentence_cut(text: str, limit: int) -> int:
@@ -246,15 +253,9 @@ class Verification:
     def _report(
         self, plan: _Plan, result: VerificationResult, extracted: Extracted, policy: Policy
     ) -> ReliabilityReport:
-        verdicts, unlisted = list(result.verdicts), 0
-        if plan.overflow:  # one verdict stands for them all: the report's size stays bounded
-            first, last = plan.overflow[0].span[0], max(c.span[1] for c in plan.overflow)
-            rest = Claim(
-                text=f"{len(plan.overflow)} more claims past Limits.max_claims, not verified",
-                span=(first, last),
-            )
-            verdicts.append(ClaimVerdict.uncertain(rest, "not verified: over the claim limit"))
-            unlisted = len(plan.overflow) - 1
+        verdicts = list(result.verdicts)
+        # Each claim past the limit is listed, uncertain: the label counts add up to the claims.
+        verdicts += [ClaimVerdict.uncertain(c, PAST_THE_LIMIT) for c in plan.overflow]
         if result.errors:
             plan.flags.append("verifier_error")
             plan.notes.extend(f"verifier: {e}" for e in result.errors)
@@ -266,7 +267,6 @@ class Verification:
             verifier=self.verifier.name,
             extractor=self.extractor.name,
             cost=extracted.cost + result.cost,
-            unlisted=unlisted,
             answer=plan.answer,
         )
 

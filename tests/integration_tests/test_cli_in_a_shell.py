@@ -150,3 +150,15 @@ def test_assert_verified_fails_with_the_decision_and_claims_not_its_own_source(
     assert "decision refuse" in failure
     assert "'The maximum daily dose of metformin is 5000 mg.': contradicted" in failure
     assert len(failure.splitlines()) < 30, failure
+
+
+def test_a_long_answers_report_counts_the_claims_it_lists() -> None:
+    answer = "The treaty was signed in 1919. " * 33_000  # about 1 MB, cut at 20,000 characters
+    done = shell(*CLI, "verify", "--json", stdin=_json(answer, ["It was signed in 1919."]))
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    counted = sum(report[label] for label in ("supported", "unsupported", "contradicted"))
+    assert counted + report["uncertain"] == len(report["claims"]) > 64
+    assert {"truncated_answer", "truncated_claims"} <= set(report["flags"])
+    past = [c for c in report["claims"] if c["reason"] == "not verified: past Limits.max_claims"]
+    assert len(past) == len(report["claims"]) - 64 and all(c["label"] == "uncertain" for c in past)
