@@ -139,9 +139,11 @@ def candidates(data: Path, rng: random.Random) -> dict[str, list[dict]]:
 
 
 def suite(data: Path, per_kind: int = PER_KIND) -> list[dict]:
-    """At most `per_kind` pairs a kind, one a record and kind, the files taken in turn."""
+    """At most `per_kind` pairs a kind, one a record and kind, the files taken in turn; no
+    attack twice over the same passage."""
     rng = random.Random(SEED)
     rows = []
+    made: set[tuple[str, str]] = set()  # (attack, window): records may share a passage
     for kind, pairs in sorted(candidates(data, rng).items()):
         rng.shuffle(pairs)
         queues = [[p for p in pairs if p["file"] == f] for f in FILES.values()]
@@ -149,11 +151,14 @@ def suite(data: Path, per_kind: int = PER_KIND) -> list[dict]:
         taken: list[dict] = []
         while len(taken) < per_kind and any(queues):
             for queue in queues:
-                while queue and queue[0]["record"] in used:
+                while queue and (
+                    queue[0]["record"] in used or (queue[0]["attack"], queue[0]["window"]) in made
+                ):
                     queue.pop(0)
                 if queue and len(taken) < per_kind:
                     pair = queue.pop(0)
                     used.add(pair["record"])
+                    made.add((pair["attack"], pair["window"]))
                     taken.append(pair)
         rows += [
             {
