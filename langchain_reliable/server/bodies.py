@@ -80,7 +80,7 @@ class VerifyRequest(BaseModel):
     @classmethod
     def _keys(cls, data: Any) -> Any:
         """Aliases read as their keys; any other key is refused (422), as in Python."""
-        return verifier_input(data) if isinstance(data, Mapping) else data
+        return verifier_input(data, complete=True) if isinstance(data, Mapping) else data
 
     @field_validator("passages", mode="before")
     @classmethod

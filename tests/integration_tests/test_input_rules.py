@@ -8,13 +8,21 @@ dict only: a string is an `InputError` in Python and a JSON 422 over HTTP.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 from langchain_reliable import create_verifier
 from langchain_reliable.errors import InputError
-from tests.integration_tests._servers import REQUEST_TIMEOUT, client, serving_app, sse_events
+from tests.integration_tests._servers import (
+    REQUEST_TIMEOUT,
+    child_env,
+    client,
+    serving_app,
+    sse_events,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -123,3 +131,40 @@ def test_the_batch_limit_holds_under_a_config_hash_path(server):
         r = http.post("/verify/c/any/batch", json={"inputs": [VERIFY] * 65})
     assert r.status_code == 413, r.text
     assert "over the limit of 64" in r.json()["detail"]
+
+
+def test_a_missing_passages_key_is_one_error_in_python_the_cli_and_http(server):
+    """Python raises, the CLI exits 2 and HTTP answers 422, each with the same message."""
+    body = {"answer": "The Treaty of Versailles was signed on 28 June 1919."}
+    with pytest.raises(InputError) as raised:
+        create_verifier().invoke(body)
+    message = str(raised.value)
+    assert message.startswith("missing input key 'passages': the verifier takes 'answer'")
+    with client(server) as http:
+        r = http.post("/verify/invoke", json={"input": body})
+    assert r.status_code == 422 and message in r.text, r.text
+    done = subprocess.run(
+        [sys.executable, "-m", "langchain_reliable.cli", "verify"],
+        input='{"answer": "The Treaty of Versailles was signed on 28 June 1919."}',
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=300,
+    )
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_the_playground_cites_each_claims_own_sentence(server):
+    signed = "The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."
+    in_force = "It came into force on 10 January 1920."
+    body = {
+        "answer": "The Treaty of Versailles was signed on 28 June 1919. " + in_force,
+        "passages": [f"{signed} {in_force}"],
+    }
+    with client(server) as http:
+        output = http.post("/verify/invoke", json={"input": body}).json()["output"]
+        r = http.post("/verify/playground/render", json={"input": body, "output": output})
+    assert r.status_code == 200, r.text
+    html = r.json()["html"]
+    assert f'<li value="1">passage 1: <q>{signed}</q></li>' in html
+    assert f'<li value="1">passage 1: <q>{in_force}</q></li>' in html
