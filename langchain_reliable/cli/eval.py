@@ -335,11 +335,18 @@ def _print_table(
         f"{first.positives} hallucinated",
         file=out,
     )
-    header = ("detector", "n", "bal.acc", "precision", "recall", "f1", "AUROC", "items/s")
+    header = (
+        "detector", "n", "passed", "flagged", "skipped", "errors",
+        "bal.acc", "precision", "recall", "f1", "AUROC", "items/s",
+    )  # fmt: skip
     rows = [
         (
             r.detector,
             str(r.n),
+            str(r.passed),
+            str(r.flagged),
+            str(r.skipped),
+            str(r.detector_stats.get("errors", 0)),
             _fmt(r.balanced_accuracy),
             _fmt(r.precision),
             _fmt(r.recall),

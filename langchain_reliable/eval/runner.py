@@ -87,6 +87,16 @@ class EvalResult(BaseModel):
         default_factory=list, repr=False, description="Every item, skipped ones included."
     )
 
+    @property
+    def passed(self) -> int:
+        """Items the detector let through: scored under its threshold."""
+        return sum(1 for score in self.scores if score < self.threshold)
+
+    @property
+    def flagged(self) -> int:
+        """Items the detector held back as hallucinated: scored at or above its threshold."""
+        return len(self.scores) - self.passed
+
     def metrics(self) -> dict[str, Any]:
         """Return the headline figures (the keys of `METRIC_KEYS`) as a dict."""
         return {key: getattr(self, key) for key in METRIC_KEYS}

@@ -162,3 +162,20 @@ def test_a_long_answers_report_counts_the_claims_it_lists() -> None:
     assert {"truncated_answer", "truncated_claims"} <= set(report["flags"])
     past = [c for c in report["claims"] if c["reason"] == "not verified: past Limits.max_claims"]
     assert len(past) == len(report["claims"]) - 64 and all(c["label"] == "uncertain" for c in past)
+
+
+def test_eval_counts_what_the_verifier_passed_and_flagged(tmp_path: Path) -> None:
+    passages = ["The maximum daily dose of metformin is 2550 mg, taken in divided doses."]
+    records = [
+        {"id": "a", "dataset": "t", "answer": "The maximum daily dose is 2550 mg."},
+        {"id": "b", "dataset": "t", "answer": "The maximum daily dose is 5000 mg."},
+    ]
+    lines = [
+        json.dumps({**r, "context": passages, "hallucinated": r["id"] == "b"}) for r in records
+    ]
+    (tmp_path / "data.jsonl").write_text("\n".join(lines) + "\n")
+    done = shell(*CLI, "eval", "data.jsonl", "--verifier", "lexical", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    header, row = [line.split() for line in done.stdout.strip().splitlines()[-2:]]
+    counts = dict(zip(header[1:6], row[1:6], strict=True))
+    assert counts == {"n": "2", "passed": "1", "flagged": "1", "skipped": "0", "errors": "0"}
