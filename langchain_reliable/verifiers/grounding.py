@@ -113,13 +113,6 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SENTENCE.finditer(text) if _INSTRUCTION.search(m.group(0))]
 
 
-def without_instructions(text: str) -> str:
-    """`text` with the sentences that address the fact-checker blanked (offsets kept)."""
-    for start, end in instruction_spans(text):
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
 def _is_verbish(word: str) -> bool:
     return word in _VERBS or _VERB_SUFFIX.fullmatch(word) is not None
 
