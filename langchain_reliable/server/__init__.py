@@ -42,6 +42,10 @@ server's policy is a floor: a setting that would let more text through than the
 server's policy is refused with 403 (`floor`), an invalid one with 422;
 `lock_policy=True` (or `RELIABLE_RAG_LOCK_POLICY=1`) refuses them all.
 
+`factory.create_app` builds the app part by part (the policy floor, the audit log,
+the graphs, the lifespan, `/health`, the routes); `bodies` holds the routes' request
+and response models.
+
 Requests are bounded and checked before any route runs (`guard`): 413 over
 `max_body_bytes`, 400 for a body that is not UTF-8 JSON or nests too deep, 422
 for invalid input (in a batch, naming the item); never a bare 500. The graphs run
