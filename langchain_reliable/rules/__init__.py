@@ -4,12 +4,17 @@
 the reason a reader sees). One ordered list (`DEFAULT_RULES`, in `rules.review`), one
 `Finding`, one call (`Rules.review`), made by every verifier after its own judging
 step; a `ModelRule` reads the verifier's own entailment model through
-`EntailmentProbe`. A new rule is one `Rule` subclass and one line in `DEFAULT_RULES`.
+`evidence.probe.EntailmentProbe` (the rules import no model). A rule reads a claim's
+facts (`evidence.claim_facts.ClaimFacts`). A new rule is one `Rule` subclass and one
+line in `DEFAULT_RULES`; a rule that compares some of a claim's words its own way says
+which in `Rule.reads`, and the unborne-content rule counts them as read.
 
 - `rules.lexical`: questions, numbers, bounds, negation, disagreeing passages, missing
   facts, unstated qualifiers.
 - `rules.meaning`: the passage's words kept, its meaning changed.
+- `rules.content`: every content word borne out; opposite words, other kinds and units.
 - `rules.swaps`: one word swapped into the sentence (needs the model).
+- `rules.reading`: how a claim was read, in its reason.
 """
 
 from __future__ import annotations

@@ -61,3 +61,20 @@ def test_every_script_answers_help(script: Path) -> None:
     done = subprocess.run([runner, str(script), "--help"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "usage:" in done.stdout
+
+
+def test_the_readme_layout_map_names_every_root_module_and_folder() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```\nlangchain_reliable/", readme.index("## Layout"))
+    block = readme[start : readme.index("```\n", start + 4)]
+    named = {
+        line.split()[0]
+        for line in block.splitlines()[2:]
+        if line.startswith("  ") and line[2] != " "
+    }
+    package = ROOT / "langchain_reliable"
+    present = {p.name for p in package.glob("*.py")} | {
+        f"{p.name}/" for p in package.iterdir() if p.is_dir() and not p.name.startswith("__")
+    }
+    assert present - named == set(), "missing from the README's layout map"
+    assert named - present == set(), "in the README's layout map but not in the package"
