@@ -107,13 +107,14 @@ def table(suite: str, results: dict[str, list[Outcome]]) -> str:
     )
 
 
-def section(spec: str, command: str, tables: list[str], seconds: float) -> str:
+def section(spec: str, command: str, tables: list[str], seconds: float, done: bool) -> str:
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load = os.getloadavg()[0]
+    state = "" if done else "**Incomplete**: the run stopped before every surface was measured.\n\n"
     return (
         f"<!-- verifier: {spec} -->\n## Verifier `{spec}`\n\n"
         f"`{command}` on {commit()}, {date}, {seconds / 60:.0f} min, load average "
-        f"{load:.1f} at the end.\n\n" + "\n\n".join(tables) + f"\n<!-- end: {spec} -->\n"
+        f"{load:.1f} at the end.\n\n{state}" + "\n\n".join(tables) + f"\n<!-- end: {spec} -->\n"
     )
 
 
@@ -127,9 +128,13 @@ def merge(path: Path, spec: str, text: str) -> str:
     return HEAD + "\n" + "\n".join(found[k] for k in order)
 
 
-def run(spec: str, args: argparse.Namespace) -> tuple[list[str], list[dict]]:
+def run(spec: str, args: argparse.Namespace, command: str) -> str:
+    """Measure `spec` on every suite and surface asked; write its section after each
+    surface (marked incomplete until the last), and the outcomes to `args.details`."""
     verifier = None if spec == "default" else spec
-    tables, details = [], []
+    begun = time.monotonic()
+    tables: list[str] = []
+    text = ""
     for suite in args.suite:
         pairs = load_pairs(SUITES[suite])
         results: dict[str, list[Outcome]] = {}
@@ -143,15 +148,25 @@ def run(spec: str, args: argparse.Namespace) -> tuple[list[str], list[dict]]:
                 f"({len(chosen)} pairs, {time.monotonic() - started:.0f} s)",
                 flush=True,
             )
-            details += [
-                {"verifier": spec, "suite": suite, "surface": surface, "family": o.pair.family,
-                 "attack": o.pair.attack, "attack_decision": o.attack_decision,
-                 "attack_shown": o.attack_shown, "control": o.pair.control,
-                 "control_decision": o.control_decision, "why": o.why}
-                for o in results[surface]
-            ]  # fmt: skip
+            if args.details:
+                with args.details.open("a", encoding="utf-8") as f:
+                    f.writelines(
+                        json.dumps(
+                            {"verifier": spec, "suite": suite, "surface": surface,
+                             "family": o.pair.family, "attack": o.pair.attack,
+                             "attack_decision": o.attack_decision,
+                             "attack_shown": o.attack_shown, "control": o.pair.control,
+                             "control_decision": o.control_decision, "why": o.why},
+                            ensure_ascii=False,
+                        ) + "\n"
+                        for o in results[surface]
+                    )  # fmt: skip
+            done = suite == args.suite[-1] and surface == args.surfaces[-1]
+            now = [*tables, table(suite, results)]
+            text = section(spec, command, now, time.monotonic() - begun, done)
+            args.out.write_text(merge(args.out, spec, text), encoding="utf-8")
         tables.append(table(suite, results))
-    return tables, details
+    return text
 
 
 def main() -> None:
@@ -169,14 +184,7 @@ def main() -> None:
     )
     command = "python benchmarks/bench_attacks.py " + " ".join(sys.argv[1:])
     for spec in args.verifier:
-        started = time.monotonic()
-        tables, details = run(spec, args)
-        text = section(spec, command.strip(), tables, time.monotonic() - started)
-        args.out.write_text(merge(args.out, spec, text), encoding="utf-8")
-        print(text)
-        if args.details:
-            with args.details.open("a", encoding="utf-8") as f:
-                f.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in details)
+        print(run(spec, args, command.strip()))
 
 
 if __name__ == "__main__":
