@@ -21,6 +21,7 @@ batch`` in subprocesses (`through_cli`, `through_batch`), the served app over HT
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -172,11 +173,14 @@ def through_verifier(pairs: list[Pair], verifier: str | None = None, policy: str
     return _pairwise(pairs, [check.invoke(p.input(a)) for p, a in _answers(pairs)])
 
 
+EOS_TOKENS = re.compile(r"\s*(?:</s>|<\|endoftext\|>|<\|im_end\|>|<eos>)")
+
+
 def question_on(pair: Pair) -> str:
     """The question the RAG graph is asked: the pair's, else one on the control's topic."""
     from tests.adversarial import question_on as topic
 
-    return pair.question or topic(pair.control)
+    return pair.question or topic(EOS_TOKENS.sub("", pair.control).strip())
 
 
 def through_graph(pairs: list[Pair], verifier: str | None = None) -> list[Outcome]:
