@@ -53,10 +53,11 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     print(
-        f"{summary.verified} verified, {summary.errors} errors; in {args.output}: "
-        f"{summary.passed} passed, {summary.filtered} filtered, {summary.refused} refused; "
+        f"{summary.verified} verified, {summary.errors} errors, "
         f"{summary.skipped} already in {args.output}, {summary.duplicates} repeated ids, "
-        f"{summary.changed} changed since written ({summary.rows} rows read)",
+        f"{summary.changed} changed since written ({summary.rows} rows read); "
+        f"in {args.output}: {summary.passed} passed, {summary.filtered} filtered, "
+        f"{summary.refused} refused",
         file=sys.stdout,
     )
     if summary.rows == 0:

@@ -102,7 +102,8 @@ def test_batch_counts_passed_and_refused_and_gates_ci_on_a_refusal(tmp_path: Pat
     args = [*CLI, "batch", "in.jsonl", "out.jsonl", "--workers", "1", "--no-progress"]
     done = shell(*args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr  # every row verified: no gate asked for
-    assert "2 verified, 0 errors; in out.jsonl: 1 passed, 0 filtered, 1 refused" in done.stdout
+    assert done.stdout.startswith("2 verified, 0 errors, 0 already in out.jsonl")
+    assert done.stdout.rstrip().endswith("in out.jsonl: 1 passed, 0 filtered, 1 refused")
     gated = shell(*args, "--fail-on-refuse", cwd=tmp_path)  # resumed: counts OUT's records
     assert gated.returncode == 1
     assert "1 passed, 0 filtered, 1 refused" in gated.stdout

@@ -63,9 +63,13 @@ def test_verify_without_a_passage_is_a_usage_error(capsys, monkeypatch) -> None:
     code, out, err = run(capsys, ["verify", "--answer", GOOD])
     assert code == EXIT_USAGE and out == ""
     assert "no passage to check the answer against: give --passage" in err
-    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps({"answer": GOOD, "passages": []})))
+    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps({"answer": GOOD})))
     code, _, err = run(capsys, ["verify", "--json"])
-    assert code == EXIT_USAGE and "no passage" in err and "Traceback" not in err
+    assert code == EXIT_USAGE and "missing input key 'passages'" in err and "Traceback" not in err
+    # an empty list is nothing retrieved: refused, as in Python and over HTTP
+    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps({"answer": GOOD, "passages": []})))
+    code, out, _ = run(capsys, ["verify", "--json"])
+    assert code == EXIT_NOT_VERIFIED and json.loads(out)["decision"] == "refuse"
 
 
 def test_verify_with_the_judge_down_is_a_runtime_failure(capsys) -> None:
