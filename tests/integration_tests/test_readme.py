@@ -77,7 +77,6 @@ NEEDS = {
     "batch": re.compile(r"\.parquet"),
     "ray": re.compile(r"--engine ray"),
     "local-llm": re.compile(r"local_chat|LlamaCppChatModel"),
-    "accurate": re.compile(r"--verifier accurate|verifier=\"accurate\""),
 }
 """What in a block needs an extra: the extra, and the text that needs it."""
 IN_ALL = {"openai", "faiss", "ingest", "serve", "eval", "batch", "pandas"}
