@@ -1,11 +1,14 @@
-"""Speed of the accurate tier beside the default, in one run (writes benchmarks/ACCURATE_SPEED.md).
+"""The accurate tier's first-use build and its speed beside `fast` (writes ACCURATE_SPEED.md).
 
-- one answer of 5 claims over three 500-token passages, caches emptied before each run,
-  the two verifiers taken in turn: median seconds of `--runs` runs each;
+- with `--build`, the first-use build on a fresh cache (finding the base weights' parts,
+  joining them, merging the adapters, int8 quantization), timed;
+- one paraphrased answer (`paraphrased.py`: 5 claims, 3 passages of about 500 tokens),
+  nothing cached, the two verifiers taken in turn: median seconds of `--runs` answers each;
 - cold start of a fresh process (import, `create_verifier(...)`, first answer) once the
-  accurate model is built, and its peak RSS;
-- with `--build`, the first-use build on a fresh cache (joining the index parts, merging
-  the adapters, int8 quantization).
+  model is built, and its peak RSS.
+
+The full figures (batches, several runs, the previous default) are in `SPEED.md`
+(`bench_verifier.py`).
 
     python benchmarks/bench_accurate.py --runs 5 [--build]
 """
@@ -13,38 +16,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import random
-import subprocess
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from speed_worker import Source, clear_caches, load_text, make_answer, median
+from paraphrased import load_records, one_answers
+from speed_worker import cold_start, new_verifier, verify
 
 ROOT = Path(__file__).resolve().parents[1]
-COLD = """
-import json, sys, time
-t0 = time.perf_counter()
-from langchain_reliable import create_verifier
-check = create_verifier(verifier=sys.argv[1])
-check.invoke(json.loads(sys.stdin.read()))
-cold = time.perf_counter() - t0
-hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM"))  # this process only
-print(json.dumps([cold, int(hwm.split()[1]) / 1024]))
-"""
-
-
-def cold_start(spec: str, item: dict) -> tuple[float, float]:
-    out = subprocess.run(
-        [sys.executable, "-c", COLD, spec], input=json.dumps(item), capture_output=True,
-        text=True, check=True, env=os.environ,
-    ).stdout  # fmt: skip
-    cold, rss = json.loads(out.strip().splitlines()[-1])
-    return float(cold), float(rss)
+SPECS = ("accurate", "fast")
 
 
 def main() -> None:
@@ -56,7 +40,6 @@ def main() -> None:
     args = ap.parse_args()
     from langchain_reliable import create_verifier
     from langchain_reliable.evidence.accurate import build_accurate_model
-    from langchain_reliable.verifiers import get_verifier
 
     load_before = os.getloadavg()
     build_s = None
@@ -66,40 +49,41 @@ def main() -> None:
             build_accurate_model(Path(tmp))
             build_s = time.perf_counter() - t0
     build_accurate_model()  # the user cache, for the runs below
-    sides = {spec: get_verifier(spec) for spec in ("local", "accurate")}
-    graphs = {spec: create_verifier(verifier=v) for spec, v in sides.items()}
-    source, rng = Source(load_text(args.data)), random.Random(0)
-    times: dict[str, list[float]] = {spec: [] for spec in sides}
-    first = None
-    for _ in range(args.runs):
-        passages = [source.passage(500) for _ in range(3)]
-        item = {"answer": make_answer(passages, rng), "passages": passages}
-        first = first or item
-        for spec, graph in graphs.items():
-            clear_caches(sides[spec])
-            t0 = time.perf_counter()
-            graph.invoke(item)
-            times[spec].append(time.perf_counter() - t0)
-    colds = {spec: cold_start(spec, first) for spec in sides}
+    answers = one_answers(load_records(args.data), args.runs + 1, seed=0)
+    for spec in SPECS:  # each model loaded once before the timed answers
+        create_verifier(verifier=new_verifier(spec)).invoke(
+            {"answer": answers[0]["answer"], "passages": answers[0]["passages"]}
+        )
+    times: dict[str, list[float]] = {spec: [] for spec in SPECS}
+    read: dict[str, list[float]] = {spec: [] for spec in SPECS}
+    for item in answers[1:]:
+        for spec in SPECS:
+            verifier = new_verifier(spec)
+            got = verify(create_verifier(verifier=verifier), verifier, [item])
+            times[spec].append(got["s"])
+            read[spec].append(got["read"] / got["claims"])
+    colds = {spec: cold_start(spec, answers[:1]) for spec in SPECS}
     load_after = os.getloadavg()
     lines = [
-        "# The accurate tier: speed beside the default",
+        "# The accurate tier: first-use build, and speed beside `fast`",
         "",
         f"`python benchmarks/bench_accurate.py --runs {args.runs}"
         f"{' --build' if args.build else ''}`; {os.cpu_count()} cores; load average "
-        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min).",
+        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min). Full figures: "
+        "`SPEED.md`.",
         "",
-        "| verifier | one answer (5 claims, 3 × 500 tokens), median s | runs | cold start s "
-        "| peak RSS MB |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| verifier | one paraphrased answer (5 claims, 3 × 500 tokens), median s | answers "
+        "| claims the model read | cold start s | peak RSS MB |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for spec in sides:
-        cold, rss = colds[spec]
+    for spec in SPECS:
+        cold, rss, _ = colds[spec]
         lines.append(
-            f"| {spec} | {median(times[spec]):.3f} | {len(times[spec])} | {cold:.2f} | {rss:.0f} |"
+            f"| {spec} | {statistics.median(times[spec]):.3f} | {len(times[spec])} "
+            f"| {statistics.mean(read[spec]):.2f} | {cold:.2f} | {rss:.0f} |"
         )
-    ratio = median(times["accurate"]) / median(times["local"])
-    lines += ["", f"accurate / default, one answer: {ratio:.1f}×."]
+    ratio = statistics.median(times["accurate"]) / statistics.median(times["fast"])
+    lines += ["", f"accurate / fast, one answer: {ratio:.1f}×."]
     if build_s is not None:
         lines.append(f"First-use build on a fresh cache: {build_s:.0f} s.")
     args.out.write_text("\n".join(lines) + "\n")

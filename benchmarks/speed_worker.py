@@ -1,155 +1,38 @@
-"""One side of the verifier speed sweep, run in its own process (see `bench_verifier.py`).
+"""One side of the verifier speed benchmark, run in its own process (see `bench_verifier.py`).
 
-The package is imported from `PYTHONPATH`, so the same sweep runs against this
-tree and against a checkout of an earlier commit. Prints one JSON object: for
-each case, the per-run seconds of one answer of 5 claims (fresh caches each run, a
-garbage collection before each timed call, the cases taken in turn in each round),
-the batch throughputs (claims/s) with recurring passages and new claims, and the
-start-up of a fresh process (`COLD_START`: import, `create_verifier()`, first answer;
-peak RSS after `STARTUP_ANSWERS` answers; whether the entailment model was loaded).
+The package is imported from `PYTHONPATH`, so the same inputs (written by the driver:
+paraphrased answers, `paraphrased.py`) run against this tree and against a checkout of an
+earlier commit. `--verifier` names the verifier spec (`get_verifier`); empty: the tree's
+default. Prints one JSON object:
 
-    PYTHONPATH=. python benchmarks/speed_worker.py --data ../shared/data --runs 5
+- `startup`: fresh processes (import, `create_verifier(...)`, first answer), after one
+  untimed start that builds the model where the tree builds one: seconds, CPU seconds,
+  peak RSS after `startup` answers;
+- `one`: per answer, nothing cached (a new verifier, every cache emptied): wall and CPU
+  seconds, claims, claims the entailment model read, pairs it ran;
+- `batch`: for each way of running a batch, per run, claims/s over passage sets that
+  recur (seen once before the run by an answer copied from them) with claims that run has
+  not read, and the claims the model read.
+
+    PYTHONPATH=. python benchmarks/speed_worker.py --inputs INPUTS.json [--verifier fast]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import json
-import multiprocessing
 import os
-import random
-import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-PASSAGE_COUNTS = (1, 3, 10, 30, 100)
-PASSAGE_TOKENS = (100, 500, 2000, 8000)
-CHARS_PER_TOKEN = 4
-
-
-def load_text(data_dir: Path) -> list[str]:
-    """WiCE dev passages joined per record, shuffled deterministically."""
-    texts = []
-    with open(data_dir / "wice_dev.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            texts.append(" ".join(json.loads(line)["context"]))
-    random.Random(0).shuffle(texts)
-    return texts
-
-
-class Source:
-    """Cuts fresh passages of a given size from the WiCE text, never the same twice."""
-
-    def __init__(self, texts: list[str]) -> None:
-        self.stream = " ".join(texts)
-        self.at = 0
-
-    def passage(self, tokens: int) -> str:
-        size = tokens * CHARS_PER_TOKEN
-        if self.at + size > len(self.stream):
-            self.at = 0
-        start = self.stream.find(" ", self.at) + 1
-        self.at = start + size
-        return self.stream[start : start + size]
-
-
-def sentences_of(passages: list[str]) -> list[str]:
-    return [
-        s.strip()
-        for p in passages
-        for s in re.split(r"(?<=[.!?])\s+", p)
-        if 8 <= len(s.split()) <= 40
-    ]
-
-
-def make_answer(passages: list[str], rng: random.Random, fresh: bool = False) -> str:
-    """5 claims from the passages' sentences, 2 of them altered; `fresh`: all 5 altered.
-
-    An altered claim has a number shifted or one word replaced by a random word of
-    the passages, so its text is new (never cached) while it stays on topic.
-    """
-    pool = sentences_of(passages) or [" ".join(p.split()[:20]) + "." for p in passages]
-    picked = rng.sample(pool, 5) if len(pool) >= 5 else [rng.choice(pool) for _ in range(5)]
-    vocab = [w for s in pool for w in s.split() if w.isalpha()]
-    for i in range(5) if fresh else (3, 4):
-        words = picked[i].split()
-        j = rng.randrange(len(words))
-        words[j] = rng.choice(vocab)
-        picked[i] = re.sub(
-            r"\d+", lambda m: str(int(m.group()) + rng.randrange(1, 9)), " ".join(words), count=1
-        )
-    return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in picked)
-
-
-def seed_method(embeddings: Any, answer: str, passages: list[str]) -> list[bool]:
-    """The seed design: unsupported when the best claim-passage cosine is below 0.5."""
-    claims = [s for s in re.split(r"(?<=[.!?])\s+", answer) if s]
-    vectors = embeddings.encode(claims + passages)
-    sims = vectors[: len(claims)] @ vectors[len(claims) :].T
-    return [bool(x < 0.5) for x in sims.max(axis=1)]
-
-
-def make_verifier(cls: Any, embeddings: Any, entailment: bool = False) -> Any:
-    """The shipped default verifier, or with `entailment` its opt-in model (where code has it)."""
-    if not entailment:
-        return cls(embeddings=embeddings)
-    try:
-        return cls(embeddings=embeddings, entailment=True)
-    except TypeError:
-        return cls(embeddings=embeddings)
-
-
-_GRAPH: Any = None
-
-
-def _worker_init(warm: list[dict[str, Any]], entailment: bool) -> None:
-    """A batch worker process: one ONNX thread, the recurring passages seen once."""
-    global _GRAPH
-    from langchain_reliable import create_verifier
-    from langchain_reliable.evidence.embeddings import LocalEmbeddings
-    from langchain_reliable.verifiers.local import LocalVerifier
-
-    verifier = make_verifier(LocalVerifier, LocalEmbeddings(intra_op_num_threads=1), entailment)
-    _GRAPH = create_verifier(verifier=verifier)
-    _GRAPH.batch(warm)
-
-
-def _worker_claims(inputs: list[dict[str, Any]]) -> int:
-    """Verify `inputs` one after another, as a `reliable-rag batch` worker does."""
-    return sum(len(o["claims"]) for o in _GRAPH.batch(inputs, config={"max_concurrency": 1}))
-
-
-_ENCODER: Any = None
-
-
-def _encoder_init() -> None:
-    """A floor worker process: the embedding model alone, one ONNX thread, no cache."""
-    global _ENCODER
-    from langchain_reliable.evidence.embeddings import LocalEmbeddings
-
-    _ENCODER = LocalEmbeddings(intra_op_num_threads=1, cache_size=0)
-    _ENCODER.encode(["warm", "up"])
-
-
-def _encode_answers(claims: list[list[str]]) -> int:
-    """Encode each answer's claims in one call, as the verifier does; the claims encoded."""
-    for answer in claims:
-        _ENCODER.encode(answer)
-    return sum(len(answer) for answer in claims)
-
-
-STARTUP_ANSWERS = 10
 COLD_START = """
 import json, resource, sys, time
 t0 = time.perf_counter()
 from langchain_reliable import create_verifier
-check = create_verifier()
+check = create_verifier(verifier=sys.argv[1]) if sys.argv[1] else create_verifier()
 answers = json.loads(sys.stdin.read())
 check.invoke(answers[0])
 cold = time.perf_counter() - t0
@@ -157,212 +40,188 @@ used = resource.getrusage(resource.RUSAGE_SELF)
 cpu = used.ru_utime + used.ru_stime
 for item in answers[1:]:
     check.invoke(item)
-from langchain_reliable.evidence.entailment import default_entailment_model
-model = default_entailment_model()
-reader = getattr(model, "reader", model)  # the shared session, or the model's own (older code)
-loaded = getattr(reader, "_session", None) is not None
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps([cold, rss, loaded, cpu]))
+hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM"))
+print(json.dumps([cold, int(hwm.split()[1]) / 1024, cpu]))
 """
 
+READ: set[str] = set()
+"""Claim texts the entailment model was asked about (by the verifier or its rules)."""
 
-def cold_start(answers: list[dict[str, Any]]) -> tuple[float, float, bool, float]:
-    """(seconds to the first verdicts, peak RSS in MB, model loaded, CPU seconds to the
-    first verdicts) of a fresh process."""
+
+def inputs_of(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the graph takes: the answer and its passages."""
+    return [{"answer": i["answer"], "passages": i["passages"]} for i in items]
+
+
+def new_verifier(spec: str) -> Any:
+    """A verifier of `spec` with every cache the tree has emptied (the model stays loaded)."""
+    from langchain_reliable.verifiers import get_verifier
+
+    verifier = get_verifier(spec or None)
+    verifier.selector.embeddings.clear_cache()
+    model = getattr(verifier, "entailment", None)
+    if model is not None:
+        model.clear_cache()  # the pairs read so far
+        if not getattr(model, "_counted", False):  # count the claims it is asked about
+            judge = model.judge
+
+            def counted(claims: Any, passages: Any) -> Any:
+                READ.update(claims)
+                return judge(claims, passages)
+
+            model.judge, model._counted = counted, True
+    from langchain_reliable.evidence.index import index_cache
+
+    index_cache.clear()
+    return verifier
+
+
+def pairs_run(verifier: Any) -> int:
+    """Pairs the verifier's entailment model has run in this process (0 without a model)."""
+    model = getattr(verifier, "entailment", None)
+    return int(getattr(getattr(model, "reader", None), "pairs_run", 0))
+
+
+def verify(graph: Any, verifier: Any, items: list[dict[str, Any]], **config: Any) -> dict:
+    """Verify `items` in one `batch` call: wall and CPU seconds, claims, claims read, pairs."""
+    READ.clear()
+    pairs = pairs_run(verifier)
+    gc.collect()  # no collection of earlier garbage inside the timed call
+    t0, c0 = time.perf_counter(), time.process_time()
+    if len(items) == 1:
+        outs = [graph.invoke(inputs_of(items)[0])]
+    else:
+        outs = graph.batch(inputs_of(items), config=config or None)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    claims = [c["text"] for o in outs for c in o["claims"]]
+    copies = sum(bool((c.get("keys") or {}).get("exact_copy")) for o in outs for c in o["claims"])
+    return {
+        "s": wall,
+        "cpu": cpu,
+        "claims": len(claims),
+        "read": sum(c in READ for c in claims),
+        "pairs": pairs_run(verifier) - pairs,
+        "copies": copies,
+        "verifier": outs[0].get("verifier"),
+    }
+
+
+_SIDE: dict[str, Any] = {}
+
+
+def serve(spec: str) -> None:
+    """A batch worker process (`--serve`): one onnxruntime thread, as it shares the cores.
+
+    Reads one JSON request a line on stdin: `{"reset": items}` makes a new verifier with
+    caches emptied and sees the recurring passages once (answers of other claims);
+    `{"verify": items}` verifies them one after another. Answers one JSON line each.
+    """
+    os.environ["OMP_NUM_THREADS"] = "1"  # before the package is imported
+    from langchain_reliable import create_verifier
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        if "reset" in request:
+            verifier = new_verifier(spec)
+            graph = create_verifier(verifier=verifier)
+            graph.batch(inputs_of(request["reset"]), config={"max_concurrency": 1})
+            _SIDE["verifier"], _SIDE["graph"] = verifier, graph
+            got: dict[str, Any] = {}
+        else:
+            got = verify(_SIDE["graph"], _SIDE["verifier"], request["verify"], max_concurrency=1)
+        print(json.dumps(got), flush=True)
+
+
+def _ask(workers: list[subprocess.Popen], requests: list[dict[str, Any]]) -> list[dict]:
+    """Send each worker its request, then wait for every answer."""
+    for worker, request in zip(workers, requests, strict=True):
+        worker.stdin.write(json.dumps(request) + "\n")
+        worker.stdin.flush()
+    return [json.loads(worker.stdout.readline()) for worker in workers]
+
+
+def cold_start(spec: str, answers: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """(seconds to the first verdicts, peak RSS in MB, CPU seconds) of a fresh process."""
     out = subprocess.run(
-        [sys.executable, "-c", COLD_START],
-        input=json.dumps(answers),
+        [sys.executable, "-c", COLD_START, spec],
+        input=json.dumps(inputs_of(answers)),
         capture_output=True,
         text=True,
         check=True,
         env=os.environ,
     ).stdout
-    cold, rss, loaded, cpu = json.loads(out.strip().splitlines()[-1])
-    return float(cold), float(rss), bool(loaded), float(cpu)
+    cold, rss, cpu = json.loads(out.strip().splitlines()[-1])
+    return float(cold), float(rss), float(cpu)
 
 
-def clear_caches(verifier: Any) -> None:
-    """Empty every cache the verifier's code has (embeddings; passage indexes, read pairs)."""
-    verifier.selector.embeddings.clear_cache()
-    model = getattr(verifier, "entailment", None)
-    if hasattr(model, "clear_cache"):  # the pairs the entailment model has read
-        model.clear_cache()
+def in_processes(
+    spec: str, n: int, warm: list[dict[str, Any]], batches: list[list[dict[str, Any]]]
+) -> list[dict]:
+    """Each run split between `n` worker processes (`serve`) of one onnxruntime thread each."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    command = [sys.executable, __file__, "--serve", "--verifier", spec]
+    workers = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        for _ in range(n)
+    ]
+    runs = []
     try:
-        from langchain_reliable.evidence.index import index_cache
-    except ImportError:  # code from before the passage index
-        return
-    index_cache.clear()
-
-
-def median(values: list[float]) -> float:
-    values = sorted(values)
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+        for items in batches:
+            _ask(workers, [{"reset": warm}] * n)
+            t0 = time.perf_counter()
+            got = _ask(workers, [{"verify": items[i::n]} for i in range(n)])
+            wall = time.perf_counter() - t0
+            runs.append({k: sum(g[k] for g in got) for k in ("claims", "read", "pairs", "cpu")})
+            runs[-1]["s"] = wall
+    finally:
+        for worker in workers:
+            worker.stdin.close()
+            worker.wait()
+    return runs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--batch", type=int, default=100, help="answers per batch run")
-    parser.add_argument("--no-seed", action="store_true", help="skip the seed method")
-    parser.add_argument(
-        "--entailment", action="store_true", help="the verifier with its opt-in entailment model"
-    )
+    parser.add_argument("--inputs", help="the driver's inputs (JSON)")
+    parser.add_argument("--verifier", default="", help="verifier spec; empty: the default")
+    parser.add_argument("--serve", action="store_true", help="be a batch worker (stdin)")
     args = parser.parse_args()
+    if args.serve:
+        serve(args.verifier)
+        return
+    with open(args.inputs, encoding="utf-8") as fh:
+        given = json.load(fh)
+    spec = args.verifier
+    out: dict[str, Any] = {"startup": [], "one": [], "batch": {}}
+    cold_start(spec, given["startup"][:1])  # builds the model where needed; not counted
+    for _ in range(len(given["one"])):  # first, before this process holds anything
+        out["startup"].append(cold_start(spec, given["startup"]))
 
     from langchain_reliable import create_verifier
-    from langchain_reliable.config import Limits
-    from langchain_reliable.evidence.embeddings import LocalEmbeddings
-    from langchain_reliable.verifiers.local import LocalVerifier
 
-    rng = random.Random(1)
-    source = Source(load_text(args.data))
-    out: dict[str, Any] = {
-        "startup": {"cold start (s)": [], "peak RSS (MB)": [], "loaded": [], "cpu (s)": []}
-    }
-    for _ in range(args.runs):  # first, while the machine's caches hold nothing of ours
-        sets = [[source.passage(500) for _ in range(3)] for _ in range(STARTUP_ANSWERS)]
-        cold, rss, loaded, cpu = cold_start(
-            [{"answer": make_answer(p, rng), "context": p} for p in sets]
-        )
-        out["startup"]["cold start (s)"].append(cold)
-        out["startup"]["peak RSS (MB)"].append(rss)
-        out["startup"]["loaded"].append(loaded)
-        out["startup"]["cpu (s)"].append(cpu)
-    limits = Limits(max_passages=1000, max_passage_chars=10**6)
-    verifier = make_verifier(LocalVerifier, LocalEmbeddings(), args.entailment)
-    graph = create_verifier(verifier=verifier, limits=limits)
-    seed_emb = LocalEmbeddings(cache_size=0)
-    graph.invoke({"answer": "Paris is in France.", "context": ["Paris is in France."]})
-    seed_emb.encode(["warm", "up"])
+    warm = new_verifier(spec)  # loads the models: the first answer of a process is not timed
+    create_verifier(verifier=warm).invoke(inputs_of(given["startup"][:1])[0])
+    for run in given["one"]:
+        times = []
+        for item in run:
+            verifier = new_verifier(spec)
+            times.append(verify(create_verifier(verifier=verifier), verifier, [item]))
+        out["one"].append(times)
 
-    cases = [(n, 500) for n in PASSAGE_COUNTS] + [(3, t) for t in PASSAGE_TOKENS if t != 500]
-    out["cases"] = {f"{n}x{t}": {"ours": [], "seed": [], "cpu": []} for n, t in cases}
-    out["batch"] = {}
-    for _ in range(args.runs):  # every case once per round: drift in load hits all cases alike
-        for n, tokens in cases:
-            times = out["cases"][f"{n}x{tokens}"]
-            passages = [source.passage(tokens) for _ in range(n)]
-            answer = make_answer(passages, rng)
-            clear_caches(verifier)
-            gc.collect()  # no collection of earlier garbage inside the timed call
-            t0, c0 = time.perf_counter(), time.process_time()
-            report = graph.invoke({"answer": answer, "context": passages})
-            times["ours"].append(time.perf_counter() - t0)
-            times["cpu"].append(time.process_time() - c0)  # all threads: robust to load
-            assert len(report["claims"]) >= 1
-            if not args.no_seed:
-                gc.collect()  # no collection of earlier garbage inside the timed call
-                t0 = time.perf_counter()
-                seed_method(seed_emb, answer, passages)
-                times["seed"].append(time.perf_counter() - t0)
-
-    # Batch: 10 passage sets of 3 x ~500 tokens recur; every claim is new.
-    pool = [[source.passage(500) for _ in range(3)] for _ in range(10)]
-    clear_caches(verifier)
-    graph.batch([{"answer": make_answer(p, rng, True), "context": p} for p in pool])
-    seed_cached = LocalEmbeddings()
-    for p in pool:
-        seed_method(seed_cached, make_answer(p, rng, True), p)
-
-    def draw() -> list[dict[str, Any]]:
-        return [
-            {"answer": make_answer(pool[i % 10], rng, True), "context": pool[i % 10]}
-            for i in range(args.batch)
-        ]
-
-    single = make_verifier(LocalVerifier, LocalEmbeddings(intra_op_num_threads=1), args.entailment)
-    graph_1 = create_verifier(verifier=single)
-    graph_1.batch([{"answer": make_answer(p, rng, True), "context": p} for p in pool])
-    runs = (
-        ("batch, 1 thread", 1, graph),
-        ("abatch, 2 threads", 2, graph),
-        ("abatch, 2 threads, 1 ONNX thread each", 2, graph_1),
+    warm_items, batches = given["warm"], given["batches"]
+    out["batch"]["one core: 1 process, 1 onnxruntime thread"] = in_processes(
+        spec, 1, warm_items, batches
     )
-    cpu_rates: list[float] = []
-    for name, threads, chosen in runs:
-        rates = []
-        for _ in range(args.runs):
-            inputs = draw()
-            config = {"max_concurrency": threads}
-            gc.collect()  # no collection of earlier garbage inside the timed call
-            t0 = time.perf_counter()
-            c0 = time.process_time()
-            if threads == 1:
-                outs = chosen.batch(inputs, config=config)
-            else:
-                outs = asyncio.run(chosen.abatch(inputs, config=config))
-            claims = sum(len(o["claims"]) for o in outs)
-            rates.append(claims / (time.perf_counter() - t0))
-            if threads == 1:
-                cpu_rates.append(claims / (time.process_time() - c0))
-        out["batch"][name] = rates
-    out["batch cpu"] = {"batch, 1 thread": cpu_rates}
-    # Two worker processes of one ONNX thread each (what `reliable-rag batch` runs).
-    warm = [{"answer": make_answer(p, rng, True), "context": p} for p in pool]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        2, mp_context=context, initializer=_worker_init, initargs=(warm, args.entailment)
-    ) as workers:
-        list(workers.map(_worker_claims, [warm[:1], warm[1:2]]))  # both started and warm
-        rates = []
-        for _ in range(args.runs):
-            inputs = draw()
-            gc.collect()  # no collection of earlier garbage inside the timed call
-            t0 = time.perf_counter()
-            claims = sum(workers.map(_worker_claims, [inputs[0::2], inputs[1::2]]))
-            rates.append(claims / (time.perf_counter() - t0))
-        out["batch"]["2 processes, 1 ONNX thread each"] = rates
-    # The floor: encoding the new claims alone, one ONNX thread (no checks, no graph).
-    encoder = LocalEmbeddings(intra_op_num_threads=1, cache_size=0)
-    encoder.encode(["warm", "up"])
-    rates = []
-    for _ in range(args.runs):
-        claims = [c for b in draw() for c in re.split(r"(?<=[.!?])\s+", b["answer"]) if c.strip()]
-        gc.collect()  # no collection of earlier garbage inside the timed call
-        t0 = time.perf_counter()
-        for i in range(0, len(claims), 5):  # one answer's claims per call, as the verifier does
-            encoder.encode(claims[i : i + 5])
-        rates.append(len(claims) / (time.perf_counter() - t0))
-    out["batch"]["floor: encoding the claims alone, 1 thread"] = rates
-    # The same floor on both cores: what any design that embeds each claim could reach.
-    with ProcessPoolExecutor(2, mp_context=context, initializer=_encoder_init) as workers:
-        list(workers.map(_encode_answers, [[["warm"]], [["up"]]]))  # both started and warm
-        rates = []
-        for _ in range(args.runs):
-            answers = [
-                [c for c in re.split(r"(?<=[.!?])\s+", b["answer"]) if c.strip()] for b in draw()
-            ]
-            gc.collect()  # no collection of earlier garbage inside the timed call
-            t0 = time.perf_counter()
-            claims = sum(workers.map(_encode_answers, [answers[0::2], answers[1::2]]))
-            rates.append(claims / (time.perf_counter() - t0))
-    out["batch"]["floor: encoding the claims alone, 2 processes"] = rates
-    # What giving up the model costs in quality buys in speed: the lexical baseline.
-    from langchain_reliable.eval.detectors import LexicalBaseline
-
-    lexical, rates = LexicalBaseline(), []
-    for _ in range(args.runs):
-        items = [
-            (c, b["context"])
-            for b in draw()
-            for c in re.split(r"(?<=[.!?])\s+", b["answer"])
-            if c.strip()
-        ]
-        gc.collect()  # no collection of earlier garbage inside the timed call
-        t0 = time.perf_counter()
-        lexical.score(items)
-        rates.append(len(items) / (time.perf_counter() - t0))
-    out["batch"]["lexical baseline, no model, 1 thread"] = rates
-    seed_rates = []
-    for _ in range(0 if args.no_seed else args.runs):
-        inputs = draw()
-        gc.collect()  # no collection of earlier garbage inside the timed call
-        t0 = time.perf_counter()
-        claims = sum(len(seed_method(seed_cached, b["answer"], b["context"])) for b in inputs)
-        seed_rates.append(claims / (time.perf_counter() - t0))
-    out["batch"]["seed"] = seed_rates
+    out["batch"]["all cores: 2 processes, 1 onnxruntime thread each"] = in_processes(
+        spec, 2, warm_items, batches
+    )
+    runs = []
+    for items in batches:  # as a user calls it: one process, LangChain's own thread pool
+        verifier = new_verifier(spec)
+        graph = create_verifier(verifier=verifier)
+        graph.batch(inputs_of(warm_items), config={"max_concurrency": 1})
+        runs.append(verify(graph, verifier, items))
+    out["batch"]["graph.batch(), default config, one process"] = runs
     print(json.dumps(out))
 
 
