@@ -172,6 +172,20 @@ class Evidence(BaseModel):
     score: Score = Field(description="How strongly the quote bears on the claim, 0-1.")
 
 
+class KeysRead(BaseModel):
+    """What each of the two keys read for a claim (`evidence.keys`).
+
+    `grounded` is the lexical support (the first key), `entailed` the entailment model's
+    P(entailed) (the second; `None` where the claim is an exact copy of passage text and
+    was not read), `contradicted` its P(contradiction).
+    """
+
+    grounded: Score
+    entailed: Score | None = None
+    contradicted: Score | None = None
+    exact_copy: bool = False
+
+
 class ClaimVerdict(BaseModel):
     """The verdict on one claim, with the evidence it rests on."""
 
@@ -184,6 +198,10 @@ class ClaimVerdict(BaseModel):
         description="Quotes that bear on the claim; the first is the one the verdict rests on.",
     )
     reason: str = ""
+    keys: KeysRead | None = Field(
+        default=None,
+        description="What the two keys read (the offline verifiers with a model); None otherwise.",
+    )
     said: str = Field(
         default="",
         description="The answer's own words at `span`: what every surface shows for the claim. "

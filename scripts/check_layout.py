@@ -66,6 +66,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 3: per-passage indexes and the embedded models
     (
         "evidence.index",
+        "evidence.keys",
         "evidence.embeddings",
         "evidence.entailment",
         "evidence.accurate",

