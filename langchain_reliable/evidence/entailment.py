@@ -43,7 +43,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from langchain_reliable.checks.values import as_written_in
 from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.evidence.keys import Keys
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
@@ -261,18 +260,15 @@ class EntailmentModel:
     def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
         """Read each claim against its `top_k` best windows of `passages` (one model call).
 
-        A claim with no window (all passages blank) gets zero probabilities. An amount
-        the window states in other units ("2500 ml" where it says "2.5 litres") is read
-        as the window writes it (`checks.values.as_written_in`): the model reads meaning,
-        not unit conversions.
+        A claim with no window (all passages blank) gets zero probabilities.
         """
         spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
         texts = [passages[i][a:b] for i, a, b in spans]
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for c, claim in enumerate(claims):
-            for w in rank_windows(claim, texts, self.top_k):  # amounts as the window writes them
-                pairs.append((texts[w], as_written_in(claim, texts[w])))
+            for w in rank_windows(claim, texts, self.top_k):
+                pairs.append((texts[w], claim))
                 owners.append((c, w))
         probs = self.predict(pairs)
         pro: dict[int, tuple[float, int]] = {}
