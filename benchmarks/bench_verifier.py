@@ -66,6 +66,9 @@ def build_inputs(args: argparse.Namespace) -> dict[str, Any]:
     one = one_answers(records, args.runs * args.answers, seed=0)
     sets = recurring_sets(records, args.sets, seed=2)
     warm = [seen_once(p) for p, _ in sets]
+    need = -(-args.batch // args.sets) * CLAIMS
+    if need > min(len(claims) for _, claims in sets):
+        raise SystemExit(f"a batch of {args.batch} answers over {args.sets} sets repeats claims")
     batches = [deal(sets, args.batch, random.Random(100 + r)) for r in range(args.runs)]
     startup = one_answers(records, args.startup, seed=1)
     copied, total = copy_share(one + [i for b in batches for i in b])

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_reliable.claims import SentenceClaimExtractor
 from langchain_reliable.evidence.keys import exact_copy
 from langchain_reliable.text import content_stems, split_passage_sentences
 
@@ -59,16 +60,26 @@ def sentences(text: str) -> list[str]:
     return [text[a:b] for a, b in split_passage_sentences(text)]
 
 
+_EXTRACTOR = SentenceClaimExtractor()
+
+
 def claim_sentences(answer: str) -> list[str]:
-    """The checkable sentences of a written answer: no preamble, note, question or fragment."""
+    """The checkable sentences of a written answer: no preamble, note, question or fragment.
+
+    Only sentences the default claim extractor reads as one claim, so an answer of 5 of
+    them is 5 claims.
+    """
     out = []
     for line in answer.splitlines():
         for s in sentences(_BULLET.sub("", line.strip().strip('"').strip())):
             s = s.strip().strip('"').strip()
             if _META.search(s) or s.endswith("?") or s.startswith("(") or "*" in s:
                 continue
-            if 5 <= len(s.split()) <= 45 and re.search(r"[A-Za-z]{3}", s):
-                out.append(s if s[-1] in ".!" else s + ".")
+            s = s if s[-1] in ".!" else s + "."
+            if not 5 <= len(s.split()) <= 45 or not re.search(r"[A-Za-z]{3}", s):
+                continue
+            if len(_EXTRACTOR.extract(s).claims) == 1:
+                out.append(s)
     return out
 
 
@@ -100,7 +111,7 @@ def load_records(data_dir: Path) -> dict[str, list[Record]]:
             for line in fh:
                 row = json.loads(line)
                 parts = [p.strip() for p in row["context"] if p.strip()]
-                claims = claim_sentences(row["answer"]) if name != "wice" else [row["answer"]]
+                claims = claim_sentences(row["answer"])
                 if not claims or not parts:
                     continue
                 if name == "wice":
