@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langchain_reliable.verifiers import VERIFIERS  # noqa: E402
+from langchain_reliable.verifiers import DEFAULT_VERIFIER, VERIFIERS  # noqa: E402
 from tests.attack_suite import SUITES, SURFACES, Outcome, load_pairs, sample  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "ATTACKS.md"
@@ -112,7 +112,9 @@ def section(spec: str, command: str, tables: list[str], seconds: float, done: bo
     load = os.getloadavg()[0]
     state = "" if done else "**Incomplete**: the run stopped before every surface was measured.\n\n"
     return (
-        f"<!-- verifier: {spec} -->\n## Verifier `{spec}`\n\n"
+        f"<!-- verifier: {spec} -->\n## Verifier `{spec}`"
+        + (f" (`create_verifier()`'s, today `{DEFAULT_VERIFIER}`)" if spec == "default" else "")
+        + "\n\n"
         f"`{command}` on {commit()}, {date}, {seconds / 60:.0f} min, load average "
         f"{load:.1f} at the end.\n\n{state}" + "\n\n".join(tables) + f"\n<!-- end: {spec} -->\n"
     )

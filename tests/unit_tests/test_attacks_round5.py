@@ -1,0 +1,156 @@
+"""Red-team round five: meaning changes that keep the words, and true answers that must pass.
+
+Two suites, written before the verifier was changed to meet them (see
+`tests/attack_suite.py`): 213 hand-written attack/control pairs in 21 families
+(`tests/attacks/round5.jsonl`) and 330 one-edit attacks on WiCE and BEGIN dev passages,
+each with its true control (`benchmarks/minimal_edits.jsonl`, rebuilt by
+`scripts/minimal_edit_suite.py`). The targets: round five, at most 5 % of attacks shown
+and 5 % of controls refused; minimal edits, at least 90 % held back and at most 10 % of
+controls refused; through `create_verifier` (`balanced`, `strict`) and, on a sample, the
+RAG graph. A target not met today is a strict xfail naming today's figure: remove the
+mark once it passes. Every surface, per family: `python benchmarks/bench_attacks.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from tests.attack_suite import (
+    MINIMAL_EDITS,
+    REPO,
+    ROUND5,
+    Outcome,
+    load_pairs,
+    problems,
+    rates,
+    sample,
+    through_graph,
+    through_verifier,
+)
+from tests.unit_tests._scripts import load_script
+
+PAIRS = load_pairs(ROUND5)
+EDITS = load_pairs(MINIMAL_EDITS)
+FAMILIES = {
+    "two_words_exchanged", "roles_reversed", "quantifiers", "association_as_cause",
+    "comparatives", "before_after", "double_negation", "number_words", "units",
+    "coreference", "both_where_only_one", "condition_dropped_or_widened", "near_names",
+    "numbers_reused", "framing", "another_entity", "negation_in_its_clause", "ordinals",
+    "paraphrase", "end_of_sequence_tokens", "question_read",
+}  # fmt: skip
+TRAINING = ("entailment_data.py", "accurate_fit.py", "accurate_curve.py", "train_verifier.py",
+            "cross_encoder_fit.py", "train_entailment.sh")  # fmt: skip
+
+
+def test_round_five_data_is_sound():
+    assert {p.family for p in PAIRS} == FAMILIES
+    assert len(PAIRS) >= 200
+    assert problems(PAIRS) == []
+    assert all(p.question for p in PAIRS if p.family in ("question_read", "numbers_reused"))
+
+
+def test_minimal_edit_data_is_sound():
+    assert len({p.family for p in EDITS}) >= 10 and len(EDITS) >= 250
+    assert problems(EDITS) == []
+    assert MINIMAL_EDITS.stat().st_size < 1_000_000
+
+
+def test_a_bad_suite_is_named():
+    first = PAIRS[0]
+    twin = type(first)(**{**first.__dict__, "control": first.attack.upper() + " "})
+    found = problems([first, first, twin], min_per_family=4)
+    assert any("fewer than 4" in x for x in found)
+    assert any("control equals its attack" in x for x in found)
+    assert any("repeats another" in x for x in found)
+
+
+def test_the_minimal_edits_stay_out_of_training(tmp_path):
+    """No training script names the suite, and `accurate_fit` drops its rows even when
+    handed them as grounding pairs: each carries the dev file it was cut from."""
+    for name in TRAINING:
+        assert "minimal_edits" not in (REPO / "scripts" / name).read_text(encoding="utf-8")
+    nli = tmp_path / "nli"
+    nli.mkdir()
+    pair = {"premise": "A dog runs.", "hypothesis": "An animal runs.", "label": "entailment"}
+    for name in ("train.jsonl", "extra.jsonl"):
+        (nli / name).write_text(json.dumps({**pair, "source": "snli"}) + "\n")
+    grounding = tmp_path / "grounding.jsonl"
+    with MINIMAL_EDITS.open(encoding="utf-8") as f, grounding.open("w") as out:
+        for line in f:
+            row = json.loads(line)
+            assert row["file"] in ("wice_dev.jsonl", "begin_dev.jsonl"), row
+            assert not {"premise", "hyp", "label"} & set(row), row
+            edit = {"premise": row["passages"][0], "hyp": row["attack"], "label": 2}
+            out.write(json.dumps({**edit, "source": "edit", "file": row["file"]}) + "\n")
+    kept = load_script("accurate_fit").stream(nli, grounding)
+    assert [r["source"] for r in kept] == ["snli", "snli"]
+
+
+_RUNS: dict[tuple, list[Outcome]] = {}
+
+
+def _run(suite: str, policy: str) -> list[Outcome]:
+    """The default verifier's outcomes on a suite (each run once per session)."""
+    if (suite, policy) not in _RUNS:
+        pairs = PAIRS if suite == "round5" else EDITS
+        _RUNS[suite, policy] = through_verifier(pairs, None, policy)
+    return _RUNS[suite, policy]
+
+
+def _by_family(outcomes: list[Outcome]) -> str:
+    groups = defaultdict(list)
+    for o in outcomes:
+        groups[o.pair.family].append(o)
+    whole = "{:.1%} shown, {:.1%} refused".format(*rates(outcomes))
+    parts = ["{}: {:.0%} shown, {:.0%} refused".format(f, *rates(g)) for f, g in groups.items()]
+    return f"{len(outcomes)} pairs: {whole}; by family: " + "; ".join(parts)
+
+
+TODAY = "default verifier (accurate), 2026-11-28: "
+
+
+def _xfail(reason: str):
+    return pytest.mark.xfail(strict=True, reason=TODAY + reason)
+
+
+def _policies(reason: str | None = None) -> list:
+    """`balanced` and `strict`, each a strict xfail for `reason` when one is given."""
+    marks = [_xfail(reason)] if reason else []
+    return [pytest.param(policy, marks=marks) for policy in ("balanced", "strict")]
+
+
+@pytest.mark.parametrize("policy", _policies("60 of 213 attacks shown (28.2 %)"))
+def test_round_five_attacks_are_not_shown(policy):
+    outcomes = _run("round5", policy)
+    assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
+
+
+@pytest.mark.parametrize("policy", _policies("90 of 213 controls refused (42.3 %)"))
+def test_round_five_controls_are_returned(policy):
+    outcomes = _run("round5", policy)
+    assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)
+
+
+@pytest.mark.parametrize("policy", _policies())
+def test_minimal_edits_are_held_back(policy):
+    """Met today: 6 of 330 edits shown (1.8 %)."""
+    outcomes = _run("minimal_edits", policy)
+    assert rates(outcomes)[0] <= 0.10, _by_family(outcomes)
+
+
+@pytest.mark.parametrize("policy", _policies("36 of 330 controls refused (10.9 %)"))
+def test_minimal_edit_controls_are_returned(policy):
+    outcomes = _run("minimal_edits", policy)
+    assert rates(outcomes)[1] <= 0.10, _by_family(outcomes)
+
+
+@_xfail("5 of 21 attacks shown, 10 of 21 controls refused")
+def test_round_five_through_the_rag_graph():
+    """One pair a family, through the RAG graph with a scripted chat model: the attack's
+    false part is not in the final answer, the control is returned."""
+    outcomes = through_graph(sample(PAIRS, 1))
+    shown, refused = rates(outcomes)
+    assert shown <= 0.05 and refused <= 0.05, _by_family(outcomes)
