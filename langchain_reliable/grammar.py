@@ -154,8 +154,14 @@ _OPENER_PATTERNS = (
     r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
     r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
     r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
-    r"excerpts?|story) (?:says?|states?|indicates?|shows?|mentions?|explains?|notes?|"
-    r"reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
+    r"excerpts?|story) (?:clearly |also |explicitly )?(?:says?|states?|indicates?|shows?|"
+    r"mentions?|explains?|notes?|reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",
+    r"(?:the |this )?(?:passages?|context|documents?|texts?|excerpts?) (?:clearly |also )?"
+    r"(?:says?|states?|mentions?|notes?)\s+(?!that\b)(?=\S)",  # "The passage says X"
+    r"as (?:(?:stated|mentioned|noted|described|explained|indicated|shown|reported) (?:in|by) "
+    r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|excerpts?)|(?:the |this )?"
+    r"(?:passages?|sources?|context|documents?|texts?|excerpts?) (?:says?|states?|notes?|"
+    r"mentions?|explains?|indicates?|shows?|reports?))\s*,\s+(?=\S)",  # "As stated in the text,"
     r"(?:the |this )?(?:passages?|documents?|texts?|articles?|reports?|excerpts?|story) "
     r"(?:discusses|describes|covers|details|outlines|highlights|focuses on|is about|"
     r"talks about|reports on|provides (?:information|details|an overview) (?:on|about|of))"

@@ -35,6 +35,7 @@ from langchain_reliable.graph.inputs import as_question, with_passages
 from langchain_reliable.graph.shown import Presentation, gate
 from langchain_reliable.graph.verifier import create_verifier
 from langchain_reliable.policy import Policy
+from langchain_reliable.render_hazards import without_artefacts
 from langchain_reliable.retrieval import as_retriever
 from langchain_reliable.schemas import FAIL_ACTIONS, OnFail, ReliabilityReport
 from langchain_reliable.verifiers import ClaimVerifier
@@ -141,6 +142,7 @@ class ReliableGuard(Runnable[Any, str]):
                 "guard input must be a string, a chat message, or a dict with "
                 f"{answer_key!r} (and {context_key!r}); got {type(answer).__name__}"
             )
+        answer = without_artefacts(answer)  # an end token is neither checked nor shown
         if isinstance(context, str):
             context = [context]
         if context is None and self.retriever is None:

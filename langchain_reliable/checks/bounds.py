@@ -25,12 +25,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.checks.units import in_base
 from langchain_reliable.text import STOPWORDS
 
 __all__ = ["NEGATED_BOUND", "Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
 
 _INF = math.inf
 _COUNTED = re.compile(r"\s+([A-Za-z]+)")  # the word a count counts: "200 items"
+_AGED = re.compile(  # a bound on whom a count qualifies: "adults over 65", "children under 12"
+    r"\b(?:aged?|ages|adults?|child(?:ren)?|kids?|infants?|people|patients?|persons?|men|women|"
+    r"those|anyone|seniors?)\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
 _NOT = (
     r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
     r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
@@ -63,6 +69,7 @@ _BEFORE = [
     (r"at least|no fewer than|no less than|not less than|a minimum of|minimum of", "ge"),
     (r"fewer than|less than|under|below", "lt"),
     (r"at most|up to|no more than|not more than|as much as|as many as|a maximum of", "le"),
+    (r"(?:limit|maximum|cap)(?: \w+)? (?:is|was|of)", "le"),  # "the daily limit is 2,000 mg"
     (r"exactly|precisely", "eq"),
     (r"about|around|approximately|roughly|nearly|almost|some|circa|an estimated", "approx"),
 ]
@@ -120,7 +127,7 @@ def _before(head: str) -> list[tuple[str, re.Match[str]]]:
 
 
 def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
-    v = float(q.value)
+    v = in_base(q.unit, float(q.value))[1] if q.kind == "measure" else float(q.value)
     if op == "gt":
         return Bounded(q, op, v, _INF, lo_open=True, phrase=phrase)
     if op == "ge":
@@ -166,8 +173,12 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
         return True
     if a.kind == "count" or b.kind == "count":
         count, text = (a, a_text) if a.kind == "count" else (b, b_text)
+        if _AGED.search(text, 0, count.start):
+            return False  # "adults over 65": an age, not an amount
         counted = _COUNTED.match(text, count.end)
         return counted is None or counted.group(1).lower() in STOPWORDS
+    if a.kind == b.kind == "measure":  # grams and milligrams, never grams and litres
+        return in_base(a.unit, 1.0)[0] == in_base(b.unit, 1.0)[0]
     return a.kind == b.kind and a.unit == b.unit
 
 

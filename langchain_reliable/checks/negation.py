@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 
 from langchain_reliable.checks.bounds import NEGATED_BOUND
-from langchain_reliable.text import stem, tokenize
+from langchain_reliable.checks.units import UNIT_OF
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["negation_cue", "sentential_negation"]
+__all__ = ["negation_cue", "negative_word", "sentential_negation"]
 
 _NEGATION = re.compile(
     r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
@@ -32,6 +33,13 @@ _SENTENTIAL = re.compile(
     r"\W*it\s+is\s+(?:false|untrue|not\s+true|not\s+the\s+case)\s+that\b", re.IGNORECASE
 )
 _SCOPE_END = re.compile(r"[,;:.!?()]")
+_WITHOUT = re.compile(r"[^,;:.!?()]*?\bwithout\b", re.IGNORECASE)  # a double negation
+_NEGATIVE_WORD = re.compile(  # words that hold a negation: "failed" says "did not work"
+    r"\b(?:fail(?:s|ed|ing)?|lacks?|lacked|lacking|absent|exclud(?:e|es|ed|ing)|"
+    r"refus(?:e|es|ed)|den(?:y|ies|ied)|prevent(?:s|ed)?|avoid(?:s|ed)?|skip(?:s|ped)?|"
+    r"miss(?:es|ed)?|declin(?:e|es|ed)|reject(?:s|ed)?|free\s+of|unable|neither)\b",
+    re.IGNORECASE,
+)
 _SCOPE_WORDS = 6
 _CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between commas
 
@@ -41,8 +49,9 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
 
     With `about` (the claim's content stems), only a cue whose scope (the next
     six words, up to punctuation) holds two of them counts (one when the claim
-    has a single content word), so a negation elsewhere in the sentence ("the
-    team without the ball") is not taken for the claim's.
+    or the scope has a single content word: "most of them do not own a car"), so a
+    negation elsewhere in the sentence ("the team without the ball") is not taken
+    for the claim's.
     """
     opening = sentential_negation(text)
     if opening is not None:  # it negates the whole rest: two negations say it plainly
@@ -56,13 +65,38 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
             continue  # "the router, not the modem, assigns": a correction, not a negation
         if NEGATED_BOUND.match(text, m.start()):
             continue  # "no more than 4 g", "must not exceed": a bound (`checks.bounds`)
+        if m.group(0).lower() != "without" and _WITHOUT.match(text, m.end()):
+            return negation_cue(
+                text[_WITHOUT.match(text, m.end()).end() :], about
+            )  # "not X without Y"
         if about is None:
             return m.group(0)
-        tail = _SCOPE_END.split(text[m.end() :], maxsplit=1)[0]
-        scope = {stem(t) for t in tokenize(tail)[:_SCOPE_WORDS]}
-        if len(scope & about) >= min(2, len(about)):
+        scope = _scope(text[m.end() :])
+        need = min(2, len(about))
+        if len(scope & about) >= (min(need, len(scope)) if scope else need):
             return m.group(0)
     return None
+
+
+def _scope(tail: str) -> set[str]:
+    """The content stems a negation governs: its next six words up to punctuation.
+
+    Numbers and units are not counted among the six ("not take more than 4 g of
+    paracetamol"): a claim may give the amount in other units.
+    """
+    clause = _SCOPE_END.split(tail, maxsplit=1)[0]
+    words = [t for t in tokenize(clause) if not t[0].isdigit() and t not in UNIT_OF]
+    return {stem(t) for t in words[:_SCOPE_WORDS] if t not in STOPWORDS}
+
+
+def negative_word(text: str) -> str | None:
+    """A word of `text` whose meaning holds a negation ("failed", "excluded", "free of").
+
+    Not a cue (the sentence still says something positive), but where the other side
+    says "not", the two may say one thing.
+    """
+    m = _NEGATIVE_WORD.search(text)
+    return m.group(0) if m else None
 
 
 def sentential_negation(text: str) -> str | None:

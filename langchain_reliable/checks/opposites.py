@@ -23,6 +23,7 @@ from difflib import SequenceMatcher
 from functools import cache
 
 from langchain_reliable.checks.lexicons import word_pairs
+from langchain_reliable.checks.values import as_values
 from langchain_reliable.text import stem
 
 __all__ = ["opposite_in_place", "opposites"]
@@ -48,6 +49,7 @@ def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
     The same place: a stretch of at most three words the claim exchanges for at most
     three of the sentence, with a matching word before or after it.
     """
+    claim, sentence = as_values(claim, sentence)
     said = _WORD.findall(claim)
     written = _WORD.findall(sentence)
     a_low, b_low = [w.lower() for w in said], [w.lower() for w in written]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from langchain_reliable.checks.values import as_values
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = [
@@ -230,6 +231,7 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
         The two surface words, or `None` when no pair of the lexicon is swapped.
 
     """
+    claim, sentence = as_values(claim, sentence)  # "0.5 g" and "500 mg" are one amount
     ct, st = _tokens(claim), _tokens(sentence)
     c_stems = [s for _, s in ct]
     s_stems = [s for _, s in st]

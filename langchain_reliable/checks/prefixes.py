@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.text import stem
 
 PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
@@ -89,4 +90,55 @@ def prefix_change(
     return None
 
 
-__all__ = ["NOT_PREFIXED", "PREFIXES", "prefix_change", "words_of"]
+def negated_base(word: str) -> str | None:
+    """The word a negating prefix turns around in `word` ("effective" for "ineffective").
+
+    Only where WordNet gives the two as opposites (`checks.opposites`): "interested" is
+    no "in-" + "terested".
+    """
+    word = word.lower()
+    for prefix in PREFIXES:
+        base = word.removeprefix(prefix)
+        fits = base != word and len(base) >= 3 and _fits(prefix, base)
+        if fits and stem(base) in opposites().get(stem(word), ()):
+            return base
+    return None
+
+
+def prefixed_negation(text: str) -> str | None:
+    """The first word of `text` that says "not" by its prefix ("ineffective", "unsafe")."""
+    return next((w for w in words_of(text) if negated_base(w)), None)
+
+
+_DOUBLE = re.compile(
+    r"\b(?:not|never)\s+(?:at\s+all\s+)?([A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE
+)
+
+
+def without_double_negation(text: str) -> tuple[str, str | None]:
+    """`text` with "not" before a word negated by its prefix read plainly, and how it was read.
+
+    "The cream is not ineffective" says "The cream is effective": a reader reads the two
+    negations as none, and so do the checks.
+
+    Example:
+        >>> without_double_negation("The cream is not ineffective against mould.")
+        ('The cream is effective against mould.', "'not ineffective' read as 'effective'")
+    """
+    m = next((m for m in _DOUBLE.finditer(text) if negated_base(m.group(1))), None)
+    if m is None:
+        return text, None
+    base = negated_base(m.group(1))
+    plain = f"{text[: m.start()]}{base}{text[m.end() :]}"
+    return plain, f"'{m.group(0)}' read as '{base}'"
+
+
+__all__ = [
+    "NOT_PREFIXED",
+    "PREFIXES",
+    "negated_base",
+    "prefix_change",
+    "prefixed_negation",
+    "without_double_negation",
+    "words_of",
+]

@@ -19,15 +19,23 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Literal
+
+from langchain_reliable.checks.number_words import (
+    CARDINALS,
+    MULTIPLES,
+    ORDINALS,
+    SPELLED,
+    NumberWord,
+    number_words,
+)
+from langchain_reliable.checks.units import UNIT_OF, same_amount
 
 __all__ = [
     "MONTH_WORDS",
     "Quantity",
     "QuantityKind",
     "conflicts",
-    "count_conflict",
     "extract_quantities",
     "is_unit_word",
     "matches",
@@ -101,60 +109,12 @@ _CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": 
 _CURRENCY_WORDS = {
     "dollar": "USD", "dollars": "USD", "usd": "USD", "euro": "EUR", "euros": "EUR",
     "eur": "EUR", "gbp": "GBP", "sterling": "GBP", "yen": "JPY", "jpy": "JPY",
+    "cent": "USD", "cents": "USD",
 }  # fmt: skip
 _SCALES = {
     "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
 }  # fmt: skip
-_UNIT_ALIASES = {
-    "%": ["%", "percent", "per cent", "percentage points", "percentage point", "pct"],
-    "mg": ["mg", "milligram", "milligrams", "milligramme", "milligrammes"],
-    "g": ["g", "gram", "grams", "gramme", "grammes"],
-    "kg": ["kg", "kilogram", "kilograms", "kilo", "kilos"],
-    "mcg": ["mcg", "µg", "μg", "microgram", "micrograms"],
-    "ng": ["ng", "nanogram", "nanograms"],
-    "ml": ["ml", "millilitre", "millilitres", "milliliter", "milliliters"],
-    "l": ["l", "litre", "litres", "liter", "liters"],
-    "dl": ["dl", "decilitre", "decilitres", "deciliter", "deciliters"],
-    "mmol": ["mmol", "millimole", "millimoles"],
-    "mol": ["mol", "mole", "moles"],
-    "km": ["km", "kilometre", "kilometres", "kilometer", "kilometers"],
-    "m": ["m", "metre", "metres", "meter", "meters"],
-    "cm": ["cm", "centimetre", "centimetres", "centimeter", "centimeters"],
-    "mm": ["mm", "millimetre", "millimetres", "millimeter", "millimeters"],
-    "mi": ["mi", "mile", "miles"],
-    "ft": ["ft", "foot", "feet"],
-    "km/h": ["km/h", "kph", "kmh"],
-    "mph": ["mph"],
-    "kwh": ["kwh"],
-    "w": ["w", "watt", "watts"],
-    "kw": ["kw", "kilowatt", "kilowatts"],
-    "mw": ["mw", "megawatt", "megawatts"],
-    "gw": ["gw", "gigawatt", "gigawatts"],
-    "v": ["v", "volt", "volts"],
-    "hz": ["hz", "hertz"],
-    "°c": ["°c", "degrees celsius", "degrees c"],
-    "°f": ["°f", "degrees fahrenheit", "degrees f"],
-    "h": ["h", "hr", "hrs", "hour", "hours"],
-    "min": ["min", "mins", "minute", "minutes"],
-    "s": ["sec", "secs", "second", "seconds"],
-    "day": ["day", "days"],
-    "week": ["week", "weeks", "wk", "wks"],
-    "month": ["month", "months"],
-    "year": ["year", "years", "yr", "yrs"],
-    "lb": ["lb", "lbs"],
-    "tonne": ["tonne", "tonnes", "ton", "tons"],
-    "ha": ["ha", "hectare", "hectares"],
-    "acre": ["acre", "acres"],
-    "mmhg": ["mmhg"],
-    "iu": ["iu"],
-    "kb": ["kb"],
-    "mb": ["mb"],
-    "gb": ["gb"],
-    "tb": ["tb"],
-    "bpm": ["bpm"],
-    "kcal": ["kcal", "calorie", "calories"],
-}
-_UNIT_OF = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
+_UNIT_OF = dict(UNIT_OF)
 _UNIT_OF.update({w: w for w in _CURRENCY_WORDS})
 _UNIT_ALT = "|".join(
     re.escape(a).replace(r"\ ", r"\s+") for a in sorted(_UNIT_OF, key=len, reverse=True)
@@ -168,32 +128,20 @@ _QUANTITY = re.compile(
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",  # not "2009 L'Aquila"
     re.IGNORECASE,
 )
-_DIGIT_WORDS = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
-_TENS = {
-    w: 10.0 * i
-    for i, w in enumerate(
-        "twenty thirty forty fifty sixty seventy eighty ninety".split(),  # noqa: SIM905
-        2,
-    )
-}
-_TEEN_WORDS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
-_CARDINAL_WORDS = (
-    {w: float(i) for i, w in enumerate(_DIGIT_WORDS + _TEEN_WORDS.split())}
-    | _TENS
-    | {"hundred": 100.0}
+_ORDINAL_WORDS = ORDINALS
+_SPELLED = SPELLED
+_ORDINAL = re.compile(
+    rf"{_first_letter(_ORDINAL_WORDS)}\b(?:{'|'.join(_ORDINAL_WORDS)})\b", re.IGNORECASE
 )
-_ORDINAL_WORDS = {
-    w: float(i)
-    for i, w in enumerate(
-        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "  # noqa: SIM905
-        "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
-        "twentieth".split()
-    )
-}
-_SPELLED = re.compile(  # "fifty", "twenty-five", "ninth"
-    rf"{_first_letter([*_CARDINAL_WORDS, *_ORDINAL_WORDS])}"
-    rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:{'|'.join(_DIGIT_WORDS[1:])})|"
-    rf"{'|'.join([*_CARDINAL_WORDS, *_ORDINAL_WORDS])})\b",
+_AFTER_WORDS = re.compile(  # what follows a number said in words: "million", "days"
+    rf"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?"
+    rf"(?:\s*(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",
+    re.IGNORECASE,
+)
+_PART_OF_UNIT = re.compile(  # "an hour and a half", "half a gram", "a quarter of a point"
+    rf"\b(?:(?:an?|one)\s+(?P<whole>{_UNIT_ALT})\s+and\s+a\s+half|half\s+an?\s+(?P<half>{_UNIT_ALT})"
+    rf"|(?P<part>(?:a|one)\s+(?:quarter|third)|three\s+quarters|two\s+thirds)\s+of\s+an?\s+"
+    rf"(?P<of>{_UNIT_ALT}))(?![A-Za-z])",
     re.IGNORECASE,
 )
 _SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
@@ -243,16 +191,60 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
         quantity = _quantity(m, text, start)
         if quantity is not None:
             found.append(quantity)
+    found += _in_words(text, taken, spelled)
     if spelled:
-        for m in _SPELLED.finditer(text):
-            word = m.group(0).casefold()  # "ſeven" (long s) matches too
-            if word in _ORDINAL_WORDS:
-                found.append(Quantity("ordinal", _ORDINAL_WORDS[word], None, m.group(0), *m.span()))
-            else:
-                value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", word))
-                found.append(Quantity("count", value, None, m.group(0), *m.span()))
+        for m in _ORDINAL.finditer(text):
+            ordinal = _ORDINAL_WORDS[m.group(0).casefold()]  # "ſeventh" (long s) too
+            found.append(Quantity("ordinal", ordinal, None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
     return _propagate_range_units(found, text)
+
+
+def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
+    """The quantities of `text` said in words (`number_words`), with their unit or scale.
+
+    "twenty-one days", "two and a half years", "an hour and a half", "a dozen",
+    "two-thirds" (a percentage), "two million dollars". Without `spelled` (a claim),
+    a lone small number with no unit ("two patients") is left to the count checks,
+    and "one" before a unit too ("one year" says "a year").
+    """
+    out = []
+    for m in _PART_OF_UNIT.finditer(text):
+        written = m.group("whole") or m.group("half") or m.group("of")
+        value = 1.5 if m.group("whole") else 0.5 if m.group("half") else None
+        if value is None:
+            value = number_words(f"{m.group('part')} of")[0].value
+        said = NumberWord(value, *m.span(), m.group(0))
+        unit = _UNIT_OF[re.sub(r"\s+", " ", written.lower())]
+        out.append(_valued(said, value, unit, said.text, m.end()))
+        taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    for n in number_words(text.replace("ſ", "s")):
+        if taken.find(1, n.start, n.end) >= 0 or n.text.lower() in MULTIPLES:
+            continue
+        after = _AFTER_WORDS.match(text, n.end)
+        scale = _SCALES.get((after.group("scale") or "").lower(), 1.0)
+        unit = _UNIT_OF.get(re.sub(r"\s+", " ", (after.group("unit") or "").lower()))
+        end = after.end() if (unit or scale != 1.0) else n.end
+        if n.fraction:
+            if unit is None and scale == 1.0:
+                out.append(Quantity("percent", 100 * n.value, "%", n.text, n.start, n.end))
+            continue
+        compound = not n.text.isalpha() or n.value not in CARDINALS.values()
+        if not spelled and not compound and ((unit is None and scale == 1.0) or n.value == 1):
+            continue
+        out.append(_valued(n, n.value * scale, unit, text[n.start : end], end))
+    return out
+
+
+def _valued(n: NumberWord, value: float, unit: str | None, surface: str, end: int) -> Quantity:
+    """The quantity a number said in words stands for, by its unit."""
+    if unit in _CURRENCY_WORDS:
+        return Quantity("money", value, _CURRENCY_WORDS[unit], surface, n.start, end)
+    if unit in ("%", "bp"):  # 25 basis points: 0.25 percentage points
+        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, n.start, end)
+    if unit is not None:
+        return Quantity("measure", value, unit, surface, n.start, end)
+    return Quantity("count", value, None, surface, n.start, end)
 
 
 def _inside_code(text: str, pos: int) -> bool:
@@ -278,10 +270,11 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
     currency = _CURRENCY_SYMBOLS.get((m.group("cur") or "").lower())
     if unit in _CURRENCY_WORDS:
         currency, unit = _CURRENCY_WORDS[unit], None
+        scale *= 0.01 if unit_raw.startswith("cent") else 1.0  # "75 cents" is $0.75
     if currency is not None:
         return Quantity("money", value * scale, currency, surface, start, end)
-    if unit == "%":
-        return Quantity("percent", value, "%", surface, start, end)
+    if unit in ("%", "bp"):
+        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
     if unit is not None:
         return Quantity("measure", value * scale, unit, surface, start, end)
     if scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
@@ -343,11 +336,20 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
         return other.kind == "ordinal" and _same(claim.value, other.value)
     if other.kind in ("date", "decade", "ordinal"):
         return False
+    if claim.kind == other.kind == "measure":
+        return bool(same_amount(claim.unit, claim.value, other.unit, other.value))
+    if claim.kind == other.kind == "percent" and _wordy(claim, other):
+        return abs(claim.value - other.value) <= 0.5  # "two-thirds" states "67%"
     if not _same(claim.value, other.value):
         return False
     if claim.kind == "count" or other.kind == "count":
         return True
     return claim.kind == other.kind and claim.unit == other.unit
+
+
+def _wordy(*quantities: Quantity) -> bool:
+    """Whether one of `quantities` is said without a digit (a fraction: "two-thirds")."""
+    return any(not any(c.isdigit() for c in q.text) for q in quantities)
 
 
 def conflicts(claim: Quantity, other: Quantity) -> bool:
@@ -360,79 +362,13 @@ def conflicts(claim: Quantity, other: Quantity) -> bool:
                 return False
         return False
     if claim.kind in ("money", "percent", "measure") and claim.kind == other.kind:
-        return claim.unit == other.unit and not _same(claim.value, other.value)
+        return claim.unit == other.unit and not matches(claim, other)
     return False
 
 
 def is_unit_word(word: str) -> bool:
     """Tell whether `word` names a unit or currency ("mg", "km", "dollars"), in any case."""
     return word.lower() in _UNIT_OF
-
-
-_COUNT = rf"(?P<n>{_SPELLED.pattern}|(?<![\d.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
-_COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
-    re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
-    re.compile(
-        rf"{_COUNT}\s*(?:or|to|and|-|–)\s*(?:{_SPELLED.pattern}|\d+(?:\.\d+)?)\s+(?P<w>[a-z]+)\b",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
-]
-# Words beside a number that say nothing of what it counts ("one of", "two or three").
-_BESIDE = "of or and to the a an in on at for by per than more less about some nearly almost"
-_NOT_COUNTED = frozenset(f"{_BESIDE} around over under up down just only".split()) | frozenset(
-    _SCALES
-)
-
-
-@lru_cache(maxsize=8192)
-def _counts(text: str) -> frozenset[tuple[float, str]]:
-    """(value, what) for each cardinal, spelled or in digits, of `text`.
-
-    What it counts is the word after it (a unit by its canonical name), or
-    "after " and the word before it when the number ends its clause. Cached: a
-    passage sentence is read for every claim about it, and passages recur.
-    """
-    out = set()
-    for pattern in _COUNTED:
-        for m in pattern.finditer(text):
-            number = m.group("n").lower()
-            after = m.groupdict().get("w")
-            word = (after or m.group("b")).lower()
-            if number in _ORDINAL_WORDS or word in _NOT_COUNTED or word in MONTH_WORDS:
-                continue
-            if number[0].isdigit():
-                value = float(number)
-                if re.fullmatch(r"1\d{3}|20\d{2}", number):
-                    continue  # a year
-            else:
-                value = sum(_CARDINAL_WORDS[part] for part in re.split(r"[- ]", number))
-            what = _UNIT_OF.get(word, word.rstrip("s") or word)
-            out.add((value, what if after else "after " + what))
-    return frozenset(out)
-
-
-def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim count, sentence count) when they count the same thing differently.
-
-    Spelled-out numbers are read like digits ("seven times" against "five
-    times", "five games" against "3 games"). Fires when the claim's number of
-    a thing (the word after it) differs from the sentence's, and the sentence
-    never gives the claim's number of it.
-
-    Example:
-        >>> count_conflict("She won seven times.", "She won the title five times.")
-        ('7 time', '5 time')
-
-    """
-    said = _counts(sentence)
-    for value, word in sorted(_counts(claim)):
-        if (value, word) in said:
-            continue
-        other = next((v for v, w in sorted(said) if w == word), None)
-        if other is not None:
-            return f"{value:g} {word}", f"{other:g} {word}"
-    return None
 
 
 _UNIT_KINDS = frozenset({"money", "percent", "measure"})

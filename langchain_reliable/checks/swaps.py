@@ -33,7 +33,9 @@ from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 
 from langchain_reliable.checks.lexicons import word_pairs
-from langchain_reliable.checks.negation import negation_cue
+from langchain_reliable.checks.negation import negation_cue, negative_word
+from langchain_reliable.checks.prefixes import prefixed_negation
+from langchain_reliable.checks.values import as_values
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]
@@ -109,6 +111,7 @@ def swapped_words(claim: str, sentence: str) -> Iterator[tuple[str, str]]:
 
     `first_new` picks the swap among them.
     """
+    claim, sentence = as_values(claim, sentence)  # "0.5 g" for "500 mg" is no swap
     for n, part in enumerate(_clauses(claim)):
         yield from _swaps_in(part, sentence, side=1 if n == 0 else _CLAUSE_SIDE)
 
@@ -154,7 +157,7 @@ def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
     """
     if negation_cue(claim) is not None or negation_cue(sentence) is None:
         return None  # "no more than 4 g" is a bound, not a negation (`checks.bounds`)
-    said, held, _ = _aligned_words(claim, sentence)
+    said, held, _ = _aligned_words(*as_values(claim, sentence))
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if (
@@ -163,10 +166,16 @@ def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
             and b2 - b1 <= 4
             and negation_cue(" ".join(held[b1:b2])) is not None
             and any(w.isalpha() for w in said[a1:a2])
+            and not _negative(" ".join(said[a1:a2]))  # "is ineffective", "failed": negated too
             and _in_context(ops, i, at_end=a2 == len(said))
         ):
             return " ".join(said[a1:a2]), " ".join(held[b1:b2])
     return None
+
+
+def _negative(words: str) -> bool:
+    """Whether `words` say a negation by a prefix or by their meaning ("unsafe", "failed")."""
+    return prefixed_negation(words) is not None or negative_word(words) is not None
 
 
 def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:

@@ -1,4 +1,8 @@
-"""Units that keep the passage's words but not its meaning.
+"""Units: how each is written, what it measures, and units that keep the words but not the meaning.
+
+`UNIT_OF` reads a unit as written ("milligrams", "µg", "basis points"); `in_base` and
+`same_amount` compare two measures of one dimension (mass, volume, time, length,
+percent, temperature ...) after conversion, never across dimensions.
 
 "%" where the passage says "percentage points" (or the reverse), "per minute" for
 "per second", "a week" for "a month", "2550 mg per kg" or "mL/s" for "mL/min".
@@ -13,10 +17,115 @@ Example:
 
 from __future__ import annotations
 
+import math
 import re
 
+UNIT_ALIASES = {
+    "%": ["%", "percent", "per cent", "percentage points", "percentage point", "pct"],
+    "bp": ["bp", "bps", "basis points", "basis point"],
+    "mg": ["mg", "milligram", "milligrams", "milligramme", "milligrammes"],
+    "g": ["g", "gram", "grams", "gramme", "grammes"],
+    "kg": ["kg", "kilogram", "kilograms", "kilo", "kilos"],
+    "mcg": ["mcg", "µg", "μg", "microgram", "micrograms", "microgramme", "microgrammes"],
+    "ng": ["ng", "nanogram", "nanograms"],
+    "ml": ["ml", "millilitre", "millilitres", "milliliter", "milliliters"],
+    "l": ["l", "litre", "litres", "liter", "liters"],
+    "dl": ["dl", "decilitre", "decilitres", "deciliter", "deciliters"],
+    "mmol": ["mmol", "millimole", "millimoles"],
+    "mol": ["mol", "mole", "moles"],
+    "km": ["km", "kilometre", "kilometres", "kilometer", "kilometers"],
+    "m": ["m", "metre", "metres", "meter", "meters"],
+    "cm": ["cm", "centimetre", "centimetres", "centimeter", "centimeters"],
+    "mm": ["mm", "millimetre", "millimetres", "millimeter", "millimeters"],
+    "mi": ["mi", "mile", "miles"],
+    "ft": ["ft", "foot", "feet"],
+    "km/h": ["km/h", "kph", "kmh"],
+    "mph": ["mph"],
+    "kwh": ["kwh"],
+    "w": ["w", "watt", "watts"],
+    "kw": ["kw", "kilowatt", "kilowatts"],
+    "mw": ["mw", "megawatt", "megawatts"],
+    "gw": ["gw", "gigawatt", "gigawatts"],
+    "v": ["v", "volt", "volts"],
+    "hz": ["hz", "hertz"],
+    "°c": ["°c", "ºc", "℃", "degrees celsius", "degree celsius", "degrees c", "celsius"],
+    "°f": ["°f", "ºf", "℉", "degrees fahrenheit", "degree fahrenheit", "degrees f", "fahrenheit"],
+    "h": ["h", "hr", "hrs", "hour", "hours"],
+    "min": ["min", "mins", "minute", "minutes"],
+    "s": ["sec", "secs", "second", "seconds"],
+    "day": ["day", "days"],
+    "week": ["week", "weeks", "wk", "wks"],
+    "month": ["month", "months"],
+    "year": ["year", "years", "yr", "yrs"],
+    "lb": ["lb", "lbs"],
+    "tonne": ["tonne", "tonnes", "ton", "tons"],
+    "ha": ["ha", "hectare", "hectares"],
+    "acre": ["acre", "acres"],
+    "mmhg": ["mmhg"],
+    "iu": ["iu"],
+    "kb": ["kb"],
+    "mb": ["mb"],
+    "gb": ["gb"],
+    "tb": ["tb"],
+    "bpm": ["bpm"],
+    "kcal": ["kcal", "calorie", "calories"],
+}
+"""Each canonical unit and the ways it is written (lower-cased)."""
+UNIT_OF = {alias: unit for unit, aliases in UNIT_ALIASES.items() for alias in aliases}
+"""How a unit is written (lower-cased, one space) -> its canonical unit."""
+
+_YEAR = 365.25 * 86400
+# unit -> (dimension, factor to the dimension's base unit); temperature is read apart
+_DIMENSIONS = {
+    "ng": ("mass", 1e-9), "mcg": ("mass", 1e-6), "mg": ("mass", 1e-3), "g": ("mass", 1.0),
+    "kg": ("mass", 1e3), "lb": ("mass", 453.59237), "tonne": ("mass", 1e6),
+    "ml": ("volume", 1e-3), "dl": ("volume", 0.1), "l": ("volume", 1.0),
+    "mmol": ("amount", 1e-3), "mol": ("amount", 1.0),
+    "mm": ("length", 1e-3), "cm": ("length", 1e-2), "m": ("length", 1.0),
+    "km": ("length", 1e3), "mi": ("length", 1609.344), "ft": ("length", 0.3048),
+    "km/h": ("speed", 1.0), "mph": ("speed", 1.609344),
+    "w": ("power", 1.0), "kw": ("power", 1e3), "mw": ("power", 1e6), "gw": ("power", 1e9),
+    "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "day": ("time", 86400.0),
+    "week": ("time", 7 * 86400.0), "month": ("time", _YEAR / 12), "year": ("time", _YEAR),
+    "ha": ("area", 1e4), "acre": ("area", 4046.8564224),
+    "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12),
+    "%": ("percent", 1.0), "bp": ("percent", 0.01),
+}  # fmt: skip
+
+
+def in_base(unit: str | None, value: float) -> tuple[str, float]:
+    """(dimension, value in the dimension's base unit) of `value` `unit`.
+
+    Example:
+        >>> in_base("mg", 500.0) == in_base("g", 0.5)
+        True
+        >>> in_base("°f", 212.0)
+        ('temperature', 100.0)
+    """
+    if unit == "°c":
+        return "temperature", value
+    if unit == "°f":
+        return "temperature", (value - 32.0) * 5.0 / 9.0
+    dimension, factor = _DIMENSIONS.get(unit or "", (unit or "", 1.0))
+    return dimension, value * factor
+
+
+def same_amount(a_unit: str | None, a: float, b_unit: str | None, b: float) -> bool | None:
+    """Whether two measures are the same amount; `None` when they measure other things.
+
+    Grams are compared with milligrams, hours with minutes, basis points with percentage
+    points; never grams with litres or with a count.
+    """
+    (da, va), (db, vb) = in_base(a_unit, a), in_base(b_unit, b)
+    if da != db:
+        return None
+    return math.isclose(va, vb, rel_tol=1e-6, abs_tol=1e-12)
+
+
 _PERCENT = re.compile(
-    r"(\d+(?:[.,]\d+)?)\s*(%|per\s*cent\b|percent\b|percentage\s+points?\b|pp\b)", re.IGNORECASE
+    r"(\d+(?:[.,]\d+)?)\s*(%|per\s*cent\b|percent\b|percentage\s+points?\b|pp\b|"
+    r"basis\s+points?\b|bps?\b)",
+    re.IGNORECASE,
 )
 # "a second" is an ordinal as often as a unit ("a second dose"): only "per second" counts.
 _PER = re.compile(
@@ -27,14 +136,14 @@ _PER = re.compile(
 
 def _percents(text: str) -> list[tuple[str, bool, str]]:
     """(number, whether in percentage points, the phrase) for each percentage of `text`."""
-    return [
-        (
-            m.group(1).replace(",", "."),
-            m.group(2).lower().startswith(("percentage", "pp")),
-            m.group(0),
-        )
-        for m in _PERCENT.finditer(text)
-    ]
+    out = []
+    for m in _PERCENT.finditer(text):
+        value, unit = float(m.group(1).replace(",", ".")), m.group(2).lower()
+        if unit.startswith(("basis", "bp")):  # 25 basis points are 0.25 percentage points
+            value /= 100
+        number = f"{value:g}"
+        out.append((number, unit.startswith(("percentage", "pp", "basis", "bp")), m.group(0)))
+    return out
 
 
 def percent_points_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -111,4 +220,12 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["per_period_conflict", "per_unit_conflict", "percent_points_conflict"]
+__all__ = [
+    "UNIT_ALIASES",
+    "UNIT_OF",
+    "in_base",
+    "per_period_conflict",
+    "per_unit_conflict",
+    "percent_points_conflict",
+    "same_amount",
+]

@@ -9,8 +9,9 @@ says "X does too" is read with its antecedent in the answer, deterministically:
 - a pronoun or a description is the last subject before it that names a thing
   ("Metformin", not "The maximum daily dose"), else the subject of the sentence
   before (a heading without a verb is its own subject), across paragraph breaks;
-- "The latter" / "The former" is the last / first of two things joined by "and" or
-  "or" in that sentence;
+- "The latter" / "The former" is the second / first of the two things of that
+  sentence, counted as a reader does: its subject "A and B", the subjects of its two
+  clauses, or two words joined by "and" / "or"; of three things, neither;
 - "They", "Their" and "Both" of a subject "A and B" are one claim for A and one for B;
 - "X does too" (also "is too", "as well", "So does X") says the sentence before of X.
 
@@ -34,13 +35,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from langchain_reliable.claims.function_words import JOINERS, REPEATING
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.grammar import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
 
 __all__ = ["resolve"]
 
-_JOINER = r"(?:(?:and|but|also|so|then|moreover|furthermore|however|in addition),?\s+)?"
+_JOINER = rf"(?:(?:{JOINERS}),?\s+)?"
 _SINGULAR = re.compile(
     rf"^{_JOINER}(?P<ref>it|its|the (?:drug|medication|medicine|compound|agent|"
     r"treatment|tablet|pill)|this (?:drug|medication|medicine|compound|agent|treatment|"
@@ -54,18 +56,16 @@ _PLURAL = re.compile(
     re.IGNORECASE,
 )
 _TOO = re.compile(
-    r"^(?P<subject>[^,;:]{1,60}?)\s+(?:does|do|did|is|are|was|were|can|has|have)\s+"
-    r"(?:too|as well|also)\W*$",
-    re.IGNORECASE,
+    rf"^(?P<subject>[^,;:]{{1,60}}?)\s+(?:{REPEATING})\s+(?:too|as well|also)\W*$", re.IGNORECASE
 )
 _SO_DOES = re.compile(
-    r"^(?:and\s+)?so\s+(?:does|do|did|is|are|was|were|can|has|have)\s+(?P<subject>[^,;:]{1,60}?)"
-    r"\W*$",
-    re.IGNORECASE,
+    rf"^(?:and\s+)?so\s+(?:{REPEATING})\s+(?P<subject>[^,;:]{{1,60}}?)\W*$", re.IGNORECASE
 )
 _PAIR = re.compile(
-    r"(?P<a>\b[\w-]+)(?:\s*,\s*[\w-]+)*,?\s+(?:and|or)\s+(?P<b>[\w-]+)\b", re.IGNORECASE
+    r"(?P<a>\b[^\W\d][\w-]*)(?P<more>(?:\s*,\s*[\w-]+)*),?\s+(?:and|or)\s+(?P<b>[^\W\d][\w-]*)\b",
+    re.IGNORECASE,
 )
+_CLAUSES = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+", re.IGNORECASE)
 _COORDINATED = re.compile(r"^(?P<a>.+?),?\s+and\s+(?P<b>.+)$", re.IGNORECASE)
 # a subject holding one of these is no antecedent ("There", "Actually it")
 _NOT_A_NAME = frozenset(
@@ -144,11 +144,11 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
         return [claim]  # nothing before it to lean on: checked as it is written
     lowered = ref.lower()
     if lowered in ("the latter", "the former"):
-        pair = _PAIR.search(before.text)
-        if pair is None:
-            return [_unresolved(claim, f"'{ref}' has no pair to pick from in the sentence before")]
-        target = pair.group("b" if lowered == "the latter" else "a")
-        return [_named(claim, ref, rest, target, "of the pair in the sentence before")]
+        pair = _two_things(before.text, verbish)
+        if isinstance(pair, str):
+            return [_unresolved(claim, f"'{ref}' {pair}")]
+        target = pair[1 if lowered == "the latter" else 0]
+        return [_named(claim, ref, rest, target, "of the two things in the sentence before")]
     last = seen.subject if seen.subject and not PRONOUN.match(seen.subject) else None
     pair = _COORDINATED.match(last or "")
     if singular and pair:
@@ -164,6 +164,32 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
     if last:
         return [_named(claim, ref, rest, last, "the subject of the sentence before")]
     return [claim]  # no subject before it names a thing: checked as it is written
+
+
+def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str] | str:
+    """The two things "the former" and "the latter" pick from, or why there are not two.
+
+    A reader counts: the two of a subject "A and B", else the subjects of two clauses
+    ("A bought X, and B bought Y"), else the two words joined by "and" / "or"; three
+    things or more ("A, B and C") have no former and latter.
+    """
+    subject = _subject(sentence, verbish)
+    pair = _COORDINATED.match(subject or "")
+    if pair and "," not in pair["a"]:
+        return pair["a"].strip(), pair["b"].strip()
+    if pair:
+        return "has three things or more to pick from in the sentence before, not two"
+    clauses = _CLAUSES.split(sentence.strip())
+    if len(clauses) == 2 and subject and clauses[0].startswith(subject):
+        second = _subject(clauses[1], verbish)
+        if second:
+            return subject, second
+    found = _PAIR.search(sentence)
+    if found is None:
+        return "has no two things to pick from in the sentence before"
+    if found["more"]:
+        return "has three things or more to pick from in the sentence before, not two"
+    return found["a"], found["b"]
 
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:

@@ -9,26 +9,25 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.claims.function_words import AUXILIARIES, BE
 from langchain_reliable.grammar import REPLY, last_question
 from langchain_reliable.text import Span
 
-_QUESTION_BE = re.compile(r"(is|are|was|were)(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
+_QUESTION_BE = re.compile(rf"({BE})(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
 # "Is the usual dose 300 to 1000 mg": a subject with its article, then a value.
 _QUESTION_BE_VALUE = re.compile(
-    r"(is|are|was|were)(n['’]t| not)? ((?:the|a|an) .+?) "
+    rf"({BE})(n['’]t| not)? ((?:the|a|an) .+?) "
     r"((?:about |around |over |under |up to |at least |at most |only )?\d.*)",
     re.I,
 )
 _QUESTION_WH = re.compile(
-    r"(?:what|which|who|how much|how many|how long|how often|when|where)\s+"
-    r"(is|are|was|were)\s+(.+)",
+    rf"(?:what|which|who|how much|how many|how long|how often|when|where)\s+({BE})\s+(.+)",
     re.I,
 )
 # "Did he have children", "Can Paris host it", "Is metformin safe": auxiliary, a pronoun,
 # a name or one lowercase word that is not a determiner, the rest.
 _QUESTION_AUX = re.compile(
-    r"(?i:(do|does|did|can|could|will|would|should|shall|has|have|had|may|might|must|is|are|"
-    r"was|were))\s+((?i:he|she|it|they|we|you|i|there|this|that)|"
+    rf"(?i:({AUXILIARIES}))\s+((?i:he|she|it|they|we|you|i|there|this|that)|"
     r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*|"
     r"(?!(?:the|a|an|any|some|all|every|each|no|these|those|my|your|his|her|its|our|their)\b)"
     r"[a-z][\w'’-]*)\s+(.+)"

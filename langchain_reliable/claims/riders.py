@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from langchain_reliable.claims.function_words import JOINERS
 from langchain_reliable.text import WORD, Span, trim
 
 __all__ = ["riders", "sentence_subject"]
@@ -95,7 +96,7 @@ _AGENT = re.compile(r"\s\w+ed\s+by(?:\s+[A-Z][\w'’.-]*)+$")  # "directed by Am
 _OBJECT_RELATIVE = re.compile(r"(?:he|she|they|we|i|you|it)\s", re.IGNORECASE)
 _WHOSE = re.compile(r"^whose\s+", re.IGNORECASE)
 _JOINER = re.compile(
-    r"^(?:and|but|so|also|then|thereby|thus|as well as|such as|along with|together with|plus|"
+    rf"^(?:{JOINERS}|as well as|such as|along with|together with|plus|"
     r"including|especially|notably|particularly|e\.g\.,?|i\.e\.,?|for example,?|"
     r"for instance,?|"
     r"because|unless|although|though|whereas|so that|even though|where)\s+(?:also\s+)?",

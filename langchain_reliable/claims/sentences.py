@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from langchain_reliable.checks.prefixes import without_double_negation
 from langchain_reliable.claims.antecedents import resolve
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import Block, blocks
@@ -284,7 +285,8 @@ class SentenceClaimExtractor(ClaimExtractor):
                     Claim(text=t, span=s, side=whole)
                     for s, t, whole in riders(answer, a, b, _verbish)
                 ]
-                out.append((Claim(text=text, span=(a, b)), sides))
+                text, reading = without_double_negation(text)  # "not ineffective": effective
+                out.append((Claim(text=text, span=(a, b), reading=reading), sides))
         # a claim that leans on the sentence before names what it leans on (`claims.antecedents`)
         read = resolve([claim for claim, _ in out], _verbish)
         return [c for (_, sides), main in zip(out, read, strict=True) for c in (*main, *sides)]

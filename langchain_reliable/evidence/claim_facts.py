@@ -31,9 +31,17 @@ import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.names import extract_names, name_words
-from langchain_reliable.checks.negation import negation_cue
-from langchain_reliable.checks.quantities import Quantity, conflicts, extract_quantities, matches
+from langchain_reliable.checks.negation import negation_cue, negative_word
+from langchain_reliable.checks.prefixes import prefixed_negation
+from langchain_reliable.checks.quantities import (
+    Quantity,
+    conflicts,
+    extract_quantities,
+    is_unit_word,
+    matches,
+)
 from langchain_reliable.checks.swaps import swapped_words
+from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit
@@ -76,7 +84,7 @@ class ClaimFacts:
         self.found = found
         self.ctx = ctx
         self.surface: dict[str, str] = {}
-        for token in tokenize(self.text):
+        for token in tokenize(written_as(self.text, ctx.quantities)):  # "28" for "twenty-eight"
             if token not in STOPWORDS:
                 self.surface.setdefault(stem(token), token)
         self.stems = list(self.surface)
@@ -243,8 +251,12 @@ class ClaimFacts:
 
     @cached_property
     def missing_names(self) -> list[str]:
-        """Names of the claim that no passage gives."""
-        return [n for n in extract_names(self.text) if not self.ctx.has_name(n)]
+        """Names of the claim that no passage gives (a unit is no name: "Fahrenheit")."""
+        return [
+            n
+            for n in extract_names(self.text)
+            if not self.ctx.has_name(n) and not all(map(is_unit_word, n.split()))
+        ]
 
     @cached_property
     def negation(self) -> tuple[str | None, str | None]:
@@ -254,9 +266,16 @@ class ClaimFacts:
 
     @property
     def negation_flip(self) -> bool:
-        """Whether exactly one of the claim and its anchor sentence is negated."""
+        """Whether exactly one of the claim and its anchor sentence is negated.
+
+        A word negated by its prefix or holding a negation on the other side says it too
+        ("ineffective" or "failed" where the sentence says "does not work").
+        """
         claim, anchor = self.negation
-        return (claim is None) != (anchor is None)
+        if (claim is None) == (anchor is None):
+            return False
+        plain = self.text if claim is None else self.ctx.units[self.anchor].text
+        return prefixed_negation(plain) is None and negative_word(plain) is None
 
     def negation_reason(self) -> str:
         """Why the negation differs, in words."""

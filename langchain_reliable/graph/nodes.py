@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.language_models import BaseChatModel
@@ -28,6 +28,7 @@ from langchain_reliable._stream import astream_with_timeout, stream_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
 from langchain_reliable.decisions import Decision, Route
+from langchain_reliable.evidence.relevance import flag_other_subject
 from langchain_reliable.graph.inputs import as_question
 from langchain_reliable.graph.sentence_stream import (
     SentenceGate,
@@ -42,6 +43,7 @@ from langchain_reliable.graph.shown import Presentation, Shown, gate, sources_ou
 from langchain_reliable.graph.verification import Verification, check_question_length, judged
 from langchain_reliable.policy import Policy
 from langchain_reliable.prompts import load_prompt, wrap_passages
+from langchain_reliable.render_hazards import without_artefacts
 from langchain_reliable.report import build_report
 from langchain_reliable.schemas import Passage, ReliabilityReport
 from langchain_reliable.state import RAGState, VerifyState
@@ -97,11 +99,20 @@ class RAGDeps(VerifyDeps):
 # -- shared by both graphs --------------------------------------------------------------
 
 
+def answer_of(state: dict, deps: VerifyDeps) -> Any:
+    """The state's answer without its content-free artefacts (`render_hazards.artefacts`).
+
+    A model's end-of-sequence token ("</s>") is neither checked nor shown.
+    """
+    answer = state.get(deps.answer_key)
+    return without_artefacts(answer) if isinstance(answer, str) else answer
+
+
 async def aextract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDeps) -> dict:
     """Check and bound the input, then split the answer into claims."""
     verification = deps.verification
     prepared = verification.prepare(
-        state.get(deps.answer_key), state.get(deps.context_key), state.get("question", "")
+        answer_of(state, deps), state.get(deps.context_key), state.get("question", "")
     )
     return {"prepared": prepared, "extracted": await verification.aextract(prepared)}
 
@@ -110,7 +121,7 @@ def extract_claims(state: dict, config: RunnableConfig, *, deps: VerifyDeps) -> 
     """Sync path of `aextract_claims` (no event loop: the extractor's own `extract`)."""
     verification = deps.verification
     prepared = verification.prepare(
-        state.get(deps.answer_key), state.get(deps.context_key), state.get("question", "")
+        answer_of(state, deps), state.get(deps.context_key), state.get("question", "")
     )
     return {"prepared": prepared, "extracted": verification.extract(prepared)}
 
@@ -121,7 +132,8 @@ async def achecked(
     """Verify and score the extracted claims; publish each verdict as it is known."""
     settings = run_settings(config, deps.policy)
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
-    flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
+    flag_uncovered(report, answer_of(state, deps), state.get("question"))
+    flag_other_subject(report, state.get("question"))
     flag_generation(report, state.get("generation_error"))
     for verdict in judged(report):
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
@@ -135,7 +147,8 @@ def checked(
     """Sync path of `achecked` (settings and the stream writer are read in the node's thread)."""
     settings = run_settings(config, deps.policy)
     report = deps.verification.verify(state["prepared"], state["extracted"], settings.policy)
-    flag_uncovered(report, state.get(deps.answer_key), state.get("question"))
+    flag_uncovered(report, answer_of(state, deps), state.get("question"))
+    flag_other_subject(report, state.get("question"))
     flag_generation(report, state.get("generation_error"))
     for verdict in judged(report):
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
@@ -217,7 +230,7 @@ def shown_for(
 ) -> Shown:
     """`gate` over the state's answer, under the run's presentation settings."""
     return gate(
-        state.get(deps.answer_key) or "",
+        answer_of(state, deps) or "",
         state.get("question") or "",
         report,
         decision,

@@ -34,9 +34,10 @@ from langgraph.config import get_stream_writer
 
 from langchain_reliable.claims.segment import split_answer_sentences
 from langchain_reliable.coverage import uncovered
+from langchain_reliable.evidence.relevance import about_another
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy
-from langchain_reliable.render_hazards import render_hazards
+from langchain_reliable.render_hazards import render_hazards, without_artefacts
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
 from langchain_reliable.state import Extracted
 
@@ -178,11 +179,20 @@ class SentenceGate:
             return False
         self._verdicts += verdicts
         self._pending += sentence
-        self._relevant = self._relevant or bool(report.claims and "off_topic" not in report.flags)
+        self._relevant = self._relevant or bool(
+            report.claims
+            and "off_topic" not in report.flags
+            and about_another(self.question, [(v.text, _quote(v)) for v in report.claims]) is None
+        )
         if not (self._relevant and self._verdicts):
             return False
         self.shown, self._pending = candidate, ""
         return True
+
+
+def _quote(verdict: ClaimVerdict) -> str:
+    """The passage sentence a verdict rests on ("" for none)."""
+    return verdict.evidence[0].quote if verdict.evidence else ""
 
 
 def sentence_gate(
@@ -205,7 +215,7 @@ def sentence_gate(
 def stream_draft(pieces: Iterable[str], gate: SentenceGate, config: RunnableConfig) -> str:
     """Read the draft, emitting verified sentences (`gate.held` follows); the draft."""
     for piece in pieces:
-        for sentence in gate.cutter.push(piece):
+        for sentence in map(without_artefacts, gate.cutter.push(piece)):
             if gate.admit(sentence, gate.report(sentence)):
                 gate.held = advance(gate.held, gate.shown, config)
     return gate.draft
@@ -216,7 +226,7 @@ async def astream_draft(
 ) -> str:
     """Async `stream_draft`."""
     async for piece in pieces:
-        for sentence in gate.cutter.push(piece):
+        for sentence in map(without_artefacts, gate.cutter.push(piece)):
             if gate.admit(sentence, await gate.areport(sentence)):
                 gate.held = await aadvance(gate.held, gate.shown, config)
     return gate.draft

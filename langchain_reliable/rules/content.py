@@ -19,6 +19,7 @@ from typing import Any
 
 from langchain_reliable.checks.kinds import other_kind
 from langchain_reliable.checks.opposites import opposite_in_place
+from langchain_reliable.checks.quantities import matches
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
 from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
@@ -207,7 +208,7 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
     rule reads its own way (`Rule.reads`: a bound, a frequency) is that rule's to judge.
     """
     anchor = claim.ctx.units[claim.anchor]
-    read = set(claim.read_by_rules)
+    read = set(claim.read_by_rules) | _stated_amounts(claim)
     if claim.side:  # a rider read with its sentence: the words before it are the sentence's
         opening = list(_RIDER_OPENS.finditer(claim.text))
         if opening:
@@ -225,6 +226,17 @@ def unborne_words(claim: ClaimFacts) -> list[str]:
         return unread
     held = set().union(*(word_bases(t) for t in tokenize(anchor.text)))  # "met" for "meet"
     return [word for word in unread if word_bases(word.lower()).isdisjoint(held)]
+
+
+def _stated_amounts(claim: ClaimFacts) -> set[str]:
+    """Stems of the claim's amounts a passage states, in any unit ("2500 ml" for "2.5 litres")."""
+    ctx = claim.ctx
+    return {
+        stem(t)
+        for q in claim.quantities
+        if any(matches(q, x, ctx.years) for x in ctx.quantities)
+        for t in tokenize(q.text)
+    }
 
 
 _PER = re.compile(r"/|\bper\b|\b(?:a|an|each)\s+\w+$", re.IGNORECASE)

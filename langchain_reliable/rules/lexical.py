@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
+from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
@@ -345,6 +346,12 @@ class UnstatedQualifier(Rule):
         anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
         if sentential_negation(claim.text) and None not in claim.negation:
             anchor |= {"false", "untrue"}  # "It is false that X" where the sentence says not X
+        sentence = claim.ctx.units[claim.anchor].text
+        said_how_often = frequencies(claim.text) and frequencies(sentence)
+        if said_how_often and frequency_conflict(claim.text, sentence) is None:
+            anchor |= {"twice", "thrice"}  # "thrice daily" where it says "three times a day"
+        if "each" in anchor:
+            anchor.add("every")  # "every morning" where it says "each morning"
         said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
         if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:
             said.append("used to")

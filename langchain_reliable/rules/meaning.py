@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (
@@ -42,7 +43,6 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.quantities import count_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,

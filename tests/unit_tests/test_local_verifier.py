@@ -244,9 +244,9 @@ async def test_async_and_batch(verifier: LocalVerifier, passages: list[Passage])
 # -- edges, failures and seams ---------------------------------------------------------
 
 
-def test_is_a_claim_verifier_named_local(verifier: LocalVerifier) -> None:
+def test_is_a_claim_verifier_named_by_its_tier(verifier: LocalVerifier) -> None:
     assert isinstance(verifier, ClaimVerifier)
-    assert verifier.name == "local"
+    assert verifier.name == "accurate"  # the tier that judges: accurate, fast or lexical
 
 
 def test_empty_inputs(verifier: LocalVerifier, passages: list[Passage]) -> None:
@@ -336,10 +336,15 @@ def test_extract_quantities(text: str, expected: list[tuple]) -> None:
 
 def test_spelled_numbers_in_passages() -> None:
     found = extract_quantities("fifty years, a twelve-bar song, twenty-five men", spelled=True)
-    assert [(q.kind, q.value) for q in found] == [("count", 50.0), ("count", 12.0), ("count", 25.0)]
+    # "fifty years" is a duration, as "50 years" is: a measure.
+    assert [(q.kind, q.value) for q in found] == [
+        ("measure", 50.0),
+        ("count", 12.0),
+        ("count", 25.0),
+    ]
     # A long s matches "s" in any case: read, not a KeyError.
     odd = extract_quantities("ſeven seas, ſixty-ſix days", spelled=True)
-    assert [(q.kind, q.value) for q in odd] == [("count", 7.0), ("count", 66.0)]
+    assert [(q.kind, q.value) for q in odd] == [("count", 7.0), ("measure", 66.0)]
 
 
 @pytest.mark.parametrize(

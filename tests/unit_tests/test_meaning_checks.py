@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (
@@ -18,15 +19,14 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.quantities import count_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
     substituted_name,
     swapped_roles,
 )
-from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import DEFAULT_RULES, Finding, MeaningRule
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier

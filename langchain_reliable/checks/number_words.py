@@ -1,0 +1,186 @@
+"""Numbers written in words, read as the values a reader takes them for.
+
+"twenty-one" is 21 (not 20 and 1), "one and a half" 1.5, "a dozen" 12, "half a dozen"
+6, "two-thirds" 2/3, "three quarters" 0.75, "two hundred and fifty" 250, "thrice" 3.
+`number_words` finds each such number of a text with its span; `fraction` tells a
+fraction ("two-thirds") from a count.
+
+Example:
+    >>> [(n.text, n.value) for n in number_words("It lasts twenty-one days, one and a half weeks.")]
+    [('twenty-one', 21.0), ('one and a half', 1.5)]
+    >>> [(n.text, round(n.value, 3), n.fraction) for n in number_words("About two-thirds voted.")]
+    [('two-thirds', 0.667, True)]
+
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["CARDINALS", "MULTIPLES", "ORDINALS", "SPELLED", "NumberWord", "number_words"]
+
+_ONES = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: SIM905
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # noqa: SIM905
+CARDINALS: dict[str, float] = {w: float(i) for i, w in enumerate(_ONES + _TEENS)} | {
+    w: 10.0 * i for i, w in enumerate(_TENS, 2)
+}
+"""The cardinal words below a hundred that stand alone ("seven", "forty")."""
+MULTIPLES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+"""How many times: "thrice daily" is three times a day."""
+ORDINALS = {
+    w: float(i)
+    for i, w in enumerate(
+        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "  # noqa: SIM905
+        "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+        "twentieth".split()
+    )
+}
+"""The ordinal words up to "twentieth", each with its position."""
+_ALONE = [*CARDINALS, "hundred", *ORDINALS]
+SPELLED = re.compile(  # "fifty", "twenty-five", "ninth"; the lookahead skips other letters fast
+    rf"(?=[{''.join(sorted({w[0] for w in _ALONE}))}])"
+    rf"\b(?:(?:{'|'.join(_TENS)})[- ](?:{'|'.join(_ONES[1:])})|{'|'.join(_ALONE)})\b",
+    re.IGNORECASE,
+)
+"""One cardinal or ordinal word, or a compound of tens ("twenty-five"), for patterns."""
+_BIG = {"hundred": 100.0, "thousand": 1e3}
+_FRACTIONS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+    "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+    "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10,
+}  # fmt: skip
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class NumberWord:
+    """A number said in words.
+
+    Attributes:
+        value: What it is worth ("two-thirds" -> 0.666...).
+        start: Start offset in the text.
+        end: End offset.
+        text: The words as written.
+        fraction: Whether it is a fraction of something ("two-thirds", "a quarter"),
+            not a count.
+    """
+
+    value: float
+    start: int
+    end: int
+    text: str
+    fraction: bool = False
+
+
+def number_words(text: str) -> list[NumberWord]:
+    """Each number of `text` said in words, longest reading first, in text order.
+
+    An ordinal ("second", "third") is no number here unless a count stands before it
+    ("two-thirds") or "of" after it ("a third of"): "a third dose" is a position.
+    """
+    return list(_number_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _number_words(text: str) -> tuple[NumberWord, ...]:
+    words = [(m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    out: list[NumberWord] = []
+    i = 0
+    while i < len(words):
+        read = _read(words, i, text)
+        if read is None:
+            i += 1
+            continue
+        value, j, fraction = read
+        start, end = words[i][1], words[j - 1][2]
+        out.append(NumberWord(value, start, end, text[start:end], fraction))
+        i = j
+    return tuple(out)
+
+
+def _joined(text: str, a: tuple[str, int, int], b: tuple[str, int, int]) -> bool:
+    """Whether two words are joined by a hyphen or spaces only ("twenty-one", "twenty one")."""
+    return re.fullmatch(r"\s*-?\s*|\s+", text[a[2] : b[1]]) is not None
+
+
+def _read(words: list[tuple[str, int, int]], i: int, text: str) -> tuple[float, int, bool] | None:
+    """(value, index after it, whether a fraction) of the number starting at word `i`."""
+    word = words[i][0]
+    if word in MULTIPLES:
+        return MULTIPLES[word], i + 1, False
+    nxt = words[i + 1][0] if i + 1 < len(words) and _joined(text, words[i], words[i + 1]) else ""
+    if word in ("a", "an"):
+        if nxt == "dozen":
+            return 12.0, i + 2, False
+        if nxt in ("half", "third", "quarter") and _of(words, i + 2):
+            return 1.0 / _FRACTIONS[nxt], i + 2, True
+        return None
+    if word == "half" and nxt == "a" and i + 2 < len(words) and words[i + 2][0] == "dozen":
+        return 6.0, i + 3, False
+    count = _cardinal(words, i, text)
+    if count is None:
+        return None
+    value, j = count
+    after = words[j][0] if j < len(words) and _joined(text, words[j - 1], words[j]) else ""
+    if after == "dozen":
+        return value * 12.0, j + 1, False
+    if after in ("in", "out") and value >= 1:  # "one in four", "three out of ten"
+        k = j + 2 if after == "out" and j + 1 < len(words) and words[j + 1][0] == "of" else j + 1
+        whole = _below_hundred(words, k, text) if k < len(words) and k > j else None
+        if whole is not None and whole[0] > value:
+            return value / whole[0], whole[1], True
+    if after in _FRACTIONS and value >= 1:
+        plural = after.endswith("s") or after == "halves"
+        if (value == 1 and not plural and _of(words, j + 1)) or (value > 1 and plural):
+            return value / _FRACTIONS[after], j + 1, True
+    if (
+        after == "and"
+        and j + 2 < len(words)
+        and words[j + 1][0] == "a"
+        and words[j + 2][0] in ("half", "quarter", "third")
+    ):
+        return value + 1.0 / _FRACTIONS[words[j + 2][0]], j + 3, False
+    return value, j, False
+
+
+def _of(words: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether word `i` is "of": "a third of the votes" is a fraction, "a third dose" is not."""
+    return i < len(words) and words[i][0] == "of"
+
+
+def _cardinal(words: list[tuple[str, int, int]], i: int, text: str) -> tuple[float, int] | None:
+    """(value, index after it) of a cardinal up to the thousands: "two hundred and fifty"."""
+    small = _below_hundred(words, i, text)
+    if small is None:
+        return None
+    value, j = small
+    total = 0.0
+    while j < len(words) and words[j][0] in _BIG and _joined(text, words[j - 1], words[j]):
+        big = _BIG[words[j][0]]
+        if big == 100.0 and value >= 100:
+            break
+        total, value, j = total + value * big, 0.0, j + 1
+        k = j + 1 if j < len(words) and words[j][0] == "and" else j
+        rest = _below_hundred(words, k, text) if k < len(words) else None
+        if rest is None:
+            break
+        value, j = rest
+    return total + value, j
+
+
+def _below_hundred(
+    words: list[tuple[str, int, int]], i: int, text: str
+) -> tuple[float, int] | None:
+    """(value, index after it) of "seven", "seventeen", "seventy", "seventy-seven"."""
+    word = words[i][0]
+    if word not in CARDINALS:
+        return None
+    value = CARDINALS[word]
+    if word in _TENS and i + 1 < len(words) and _joined(text, words[i], words[i + 1]):
+        unit = words[i + 1][0]
+        if unit in _ONES[1:]:
+            return value + CARDINALS[unit], i + 2
+    return value, i + 1
