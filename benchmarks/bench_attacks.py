@@ -57,7 +57,9 @@ the user (`return`, or `filter` with it in the filtered answer; for the RAG grap
 final answer); a control is refused when it is not returned as is. Targets: round5 at
 most 5 % shown and 5 % refused; minimal edits at least 90 % held back, at most 10 %
 refused. `cli` is `reliable-rag verify`, one process an answer, on a sample (the first
-pairs of each family); `batch` is `reliable-rag batch`; `http` the served app.
+pairs of each family); `batch` is `reliable-rag batch`; `http` the served app. Surfaces
+run one after another: where the line under a verifier says the working tree had local
+changes, a later surface (a new process) may read newer code than an earlier one.
 """
 
 
