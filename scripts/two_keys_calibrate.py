@@ -4,9 +4,9 @@ A claim is supported only when the lexical evidence grounds it (the scorer's sup
 the grounding bar, no rule vetoing it) and the entailment model entails it (P(entailed) at
 the entailment bar); the score is the weaker key (`evidence.keys`). The bars maximise the
 mean balanced accuracy over the fitting files (answers grouped: an answer passes when each
-of its claims does). Every figure leaves its file out of the fit; beside it, in the same
-run: the lexical verifier, the previous default (the small model read inside a band of
-the lexical score, as shipped before the two keys) and the model alone.
+of its claims does), the bars at least `GROUNDED_FLOOR` and `ENTAILED_FLOOR`. Every
+figure leaves its file out of the fit; beside it, in the same run: the lexical verifier,
+the default (the small model read inside a band of the lexical score) and the model alone.
 
     python scripts/two_keys_calibrate.py --model accurate [--ship] [--limit N]
     python scripts/two_keys_calibrate.py --model fast [--ship]
@@ -28,18 +28,26 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import entailment_calibrate as ec  # noqa: E402
+import entailment_calibrate as ec
 
-from langchain_reliable.evidence.accurate import ACCURATE_DIR, accurate_entailment_model  # noqa: E402
-from langchain_reliable.evidence.entailment import (  # noqa: E402
+from langchain_reliable.evidence.accurate import ACCURATE_DIR, accurate_entailment_model
+from langchain_reliable.evidence.entailment import (
     DEFAULT_ENTAILMENT_DIR,
     default_entailment_model,
 )
-from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy  # noqa: E402
-from langchain_reliable.verifiers.local import LocalVerifier  # noqa: E402
+from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy
+from langchain_reliable.verifiers.local import LocalVerifier
 
 ROOT = Path(__file__).resolve().parents[1]
 BARS = np.round(np.arange(0.025, 0.951, 0.025), 3)
+GROUNDED_FLOOR = 0.2
+"""The least grounding bar: a claim whose words the evidence barely finds (a lexical support
+under 0.2) is not grounded, however well the fit would like to pass paraphrases; without it
+the fit sets the bar near 0 and the model alone decides (a claim in look-alike letters it
+cannot read, "Metformin сures сancer", passed)."""
+ENTAILED_FLOOR = 0.2
+"""The least entailment bar: the model's key must be able to say "not entailed" (the small
+model's fit would set it near 0, leaving the verdict to overlap alone)."""
 VETOED = SUPPORTED_AT - 0.2  # a vetoed claim's score: under the bar, ranked among the refused
 TIERS = {
     "accurate": (ACCURATE_DIR, accurate_entailment_model, ROOT / "benchmarks" / "ACCURATE.md"),
@@ -103,8 +111,8 @@ def measured(rows: list[ec.Row], score: np.ndarray, threshold: float, file: str)
 def fit(rows: list[ec.Row], copies: np.ndarray, files: list[str]) -> Keys:
     """The bars with the best mean balanced accuracy over `files` (ties: the lower bars)."""
     best, best_ba = Keys(0.5, 0.5), -1.0
-    for grounded in BARS:
-        for entailed in BARS:
+    for grounded in BARS[BARS >= GROUNDED_FLOOR]:
+        for entailed in BARS[BARS >= ENTAILED_FLOOR]:
             keys = Keys(float(grounded), float(entailed))
             score = two_keys(rows, keys, copies)
             ba = np.mean([measured(rows, score, SUPPORTED_AT, f)["ba"] or 0.0 for f in files])
@@ -152,8 +160,6 @@ def main() -> None:
             "vetoed": VETOED,
         }
         config["tier"] = args.model
-        if args.model == "accurate":
-            config["arbiter"] = True  # the default verifier's model
         path.write_text(json.dumps(config, indent=2) + "\n")
         print(f"wrote {path}")
 

@@ -43,6 +43,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from langchain_reliable.checks.values import as_written_in
 from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.evidence.keys import Keys
 from langchain_reliable.text import Span, content_stems, split_passage_sentences
@@ -228,9 +229,9 @@ class EntailmentModel:
         lexical = cascade.get("lexical") or {"lexical": 1.0, "bias": 0.0}
         self._lexical_weights = (float(lexical["lexical"]), float(lexical["bias"]))
         keys = self.config.get("keys") or {"grounded": 0.5, "entailed": 0.5}
-        self.keys = Keys(float(keys["grounded"]), float(keys["entailed"]))
-        if "vetoed" in keys:  # the two keys' own cap for a vetoed claim
-            self.vetoed = float(keys["vetoed"])
+        self.keys = Keys(
+            float(keys["grounded"]), float(keys["entailed"]), float(keys.get("vetoed", 0.3))
+        )
         self.tier = str(self.config.get("tier", "fast"))
 
     def __repr__(self) -> str:
@@ -260,15 +261,18 @@ class EntailmentModel:
     def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
         """Read each claim against its `top_k` best windows of `passages` (one model call).
 
-        A claim with no window (all passages blank) gets zero probabilities.
+        A claim with no window (all passages blank) gets zero probabilities. An amount
+        the window states in other units ("2500 ml" where it says "2.5 litres") is read
+        as the window writes it (`checks.values.as_written_in`): the model reads meaning,
+        not unit conversions.
         """
         spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
         texts = [passages[i][a:b] for i, a, b in spans]
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for c, claim in enumerate(claims):
-            for w in rank_windows(claim, texts, self.top_k):
-                pairs.append((texts[w], claim))
+            for w in rank_windows(claim, texts, self.top_k):  # amounts as the window writes them
+                pairs.append((texts[w], as_written_in(claim, texts[w])))
                 owners.append((c, w))
         probs = self.predict(pairs)
         pro: dict[int, tuple[float, int]] = {}

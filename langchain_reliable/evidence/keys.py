@@ -57,13 +57,17 @@ def on_scale(value: float, bar: float, at: float = SUPPORTED_AT) -> float:
 
 @dataclass(frozen=True)
 class Keys:
-    """The two bars: lexical support that grounds a claim, P(entailed) that entails it."""
+    """The two bars: lexical support that grounds a claim, P(entailed) that entails it.
+
+    `vetoed` is the most a claim a rule vetoes scores, on the verdict's scale.
+    """
 
     grounded: float
     entailed: float
+    vetoed: float = 0.3
 
     def __post_init__(self) -> None:
-        for name in ("grounded", "entailed"):
+        for name in ("grounded", "entailed", "vetoed"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"the {name} bar must be within 0-1, got {value!r}")

@@ -63,16 +63,16 @@ def _lexical(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
 
 def _accurate(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     from langchain_reliable.evidence.accurate import accurate_entailment_model
-    from langchain_reliable.verifiers.local import LocalVerifier
+    from langchain_reliable.verifiers.two_keys import TwoKeysVerifier
 
-    return LocalVerifier(entailment=accurate_entailment_model())
+    return TwoKeysVerifier(entailment=accurate_entailment_model())
 
 
 def _fast(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
     from langchain_reliable.evidence.entailment import default_entailment_model
-    from langchain_reliable.verifiers.local import LocalVerifier
+    from langchain_reliable.verifiers.two_keys import TwoKeysVerifier
 
-    return LocalVerifier(entailment=default_entailment_model())
+    return TwoKeysVerifier(entailment=default_entailment_model())
 
 
 def _llm(arg: str, model: BaseChatModel | None) -> ClaimVerifier:
@@ -95,15 +95,17 @@ VERIFIERS: dict[str, VerifierSpec] = {
     spec.name: spec
     for spec in (
         VerifierSpec(
+            "local", "offline, the default: entailment model, lexical evidence, rules", _local
+        ),
+        VerifierSpec(
             "accurate",
-            "offline, the default: the mpnet entailment model reads every claim, two keys",
+            "offline, two keys: the mpnet entailment model reads every claim (built on first use)",
             _accurate,
         ),
         VerifierSpec(
             "fast", "offline, for volume: the small MiniLM entailment model, two keys", _fast
         ),
         VerifierSpec("lexical", "offline, lexical evidence and rules without the model", _lexical),
-        VerifierSpec("local", "the default offline verifier (accurate)", _local),
         VerifierSpec("local+entailment", "the former name of local", _local),
         VerifierSpec("llm", "an LLM judge (needs a chat model)", _llm, needs_model=True),
         VerifierSpec(
@@ -117,14 +119,14 @@ VERIFIERS: dict[str, VerifierSpec] = {
 }
 """Every verifier spec, by name: the one registry the graph, server, CLI and docs read."""
 
-DEFAULT_VERIFIER = "accurate"
+DEFAULT_VERIFIER = "local"
 
 
 def verifier_specs_help() -> str:
     """The specs in words, for a `--verifier` help text or an error.
 
     Example:
-        >>> verifier_specs_help().split("; ")[2]
+        >>> verifier_specs_help().split("; ")[3]
         'lexical (offline, lexical evidence and rules without the model)'
 
     """

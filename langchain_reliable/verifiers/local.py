@@ -18,20 +18,20 @@ reads the claim against its best windows of the passages. The verdict rests on:
    (`rules.meaning`), an unstated qualifier or a swapped word the model does not vouch
    for vetoes `supported` with a readable reason.
 
-Two keys decide (`evidence.keys`): a claim is `supported` only when the lexical evidence
-grounds it (2 at the grounding bar, and no rule vetoes it) **and** the entailment model
-reads the evidence as entailing it (1 at the entailment bar). The score is the weaker
-key, each put on one scale by its own bar: overlap never outvotes "not entailed", and
-the model never passes a claim the evidence does not ground. The model reads every claim
-of an answer in one batch, except an exact copy of passage sentences and a claim a rule
-vetoes. A claim the model reads as contradicted (P(contradiction) at least 0.6 and above
-P(entailment), score under the threshold) is `contradicted`, with the window as quote.
-Every reason says what each key read, against its bar; `ClaimVerdict.keys` holds the
-numbers. The bars are fitted on development data by `scripts/two_keys_calibrate.py`,
-each file left out for the figures. `entailment=False` (the verifier spec `"lexical"`)
-is the lexical verifier alone (`supported_at` 0.65). The tier that judged is the
-verifier's `name`: "accurate" (the mpnet model, the default), "fast" (MiniLM) or
-"lexical".
+The model runs only where it can change a verdict (a cascade): each claim's lexical
+support is first calibrated alone (`EntailmentModel.lexical_support`); a claim scoring
+outside the model's uncertain `band`, or vetoed by a rule, is decided without the model,
+and only the claims inside the band (plus a claim that would pass with a swapped word,
+`rules.swaps`) are read, in one batch per answer. Inside the band the score is a
+logistic stack of the log-odds of 1 (both probabilities) and 2
+(`EntailmentModel.support`), kept inside the band: the model moves a claim only there.
+The stack, the lexical calibration, the band and the default `supported_at` are fitted
+on development data by `scripts/entailment_calibrate.py`, each file left out for the
+figures. A claim the model reads as contradicted (P(contradiction) at least 0.6 and
+above P(entailment), score under the threshold) is `contradicted`, with the window as
+quote. Every reason says whether the model was consulted. `entailment=False` (the
+verifier spec `"lexical"`) is the lexical verifier alone (`supported_at` 0.65);
+`band=(0, 1)` has the model read every claim.
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
@@ -54,11 +54,11 @@ from typing import Any
 from langchain_reliable.evidence.accurate import default_arbiter
 from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
 from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
-from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy
 from langchain_reliable.evidence.probe import EmbeddedEntailment
 from langchain_reliable.evidence.select import EvidenceSelector, clamp_score
 from langchain_reliable.rules import (
     MeaningRule,
+    ModelRule,
     Rule,
     Rules,
 )
@@ -66,7 +66,6 @@ from langchain_reliable.schemas import (
     Claim,
     ClaimVerdict,
     Evidence,
-    KeysRead,
     Label,
     Passage,
     passage_name,
@@ -82,13 +81,13 @@ _UNDER_THE_BAR = 0.05  # how far under `supported_at` a vetoed claim's score sta
 
 
 class LocalVerifier(BlockingVerifier):
-    """Judges claims offline with an embedded entailment model, lexical evidence and the rules.
+    """Judges claims offline with the embedded MiniLM model and lexical checks.
 
     Args:
         embeddings: Encoder with `encode(texts)` (e.g. `LocalEmbeddings`); `None`
             uses the package's shared embedded model.
-        supported_at: Scores at or above this are `supported`; default: 0.5, where
-            both keys' bars sit (0.65 for the lexical verifier).
+        supported_at: Scores at or above this are `supported`; default: the
+            entailment model's calibrated threshold (0.65 without the model).
         unsupported_below: Scores below this are `unsupported` (or `contradicted`
             when a rule found a contradiction); scores in between are `uncertain`.
             Default: `supported_at - 0.3`.
@@ -101,10 +100,11 @@ class LocalVerifier(BlockingVerifier):
             verifier runs after judging.
         rules: The rules run after judging (`Rules` or a list of `Rule`s); default
             `rules.DEFAULT_RULES`.
-        entailment: The entailment model: `True` (default) the default tier's (the
-            accurate mpnet model, built on first use), an `EntailmentModel` of your own
-            (or any `EntailmentReader`), or `False` for the lexical verifier alone.
-        keys: The two bars (`evidence.keys.Keys`); default: the model's calibrated ones.
+        entailment: The entailment model: `True` (default) the shipped one, an
+            `EntailmentModel` of your own (or any `EntailmentReader`), or `False` for
+            the lexical verifier alone.
+        band: `(low, high)` of the lexically calibrated score inside which the model
+            reads a claim; default: the model's calibrated band (`(0, 1)`: every claim).
 
     Example:
         ```python
@@ -129,8 +129,8 @@ class LocalVerifier(BlockingVerifier):
         selector: EvidenceSelector | None = None,
         meaning_checks: bool = True,
         entailment: EntailmentReader | bool = True,
+        band: tuple[float, float] | None = None,
         rules: Rules | Sequence[Rule] | None = None,
-        keys: Keys | None = None,
     ) -> None:
         if entailment is True:
             entailment = default_arbiter()
@@ -140,14 +140,12 @@ class LocalVerifier(BlockingVerifier):
                 f"lexical_support, threshold, band), got {type(entailment).__name__}"
             )
         self.entailment: EntailmentReader | None = entailment or None
-        self.keys: Keys | None = None
-        """The two bars (grounded, entailed); `None` for the lexical verifier."""
-        if self.entailment is not None:
-            self.keys = keys or getattr(self.entailment, "keys", None) or Keys(0.5, 0.5)
-        self.name = getattr(self.entailment, "tier", "local") if self.entailment else "lexical"
-        """The tier that judges: "accurate" (mpnet), "fast" (MiniLM) or "lexical"."""
+        low, high = band or (self.entailment.band if self.entailment else (0.0, 1.0))
+        if not 0.0 <= low <= high <= 1.0:
+            raise ValueError(f"band must satisfy 0 <= low <= high <= 1, got {(low, high)!r}")
+        self.band = (float(low), float(high))
         if supported_at is None:
-            supported_at = SUPPORTED_AT if self.entailment else 0.65
+            supported_at = self.entailment.threshold if self.entailment else 0.65
         if unsupported_below is None:
             unsupported_below = max(0.0, supported_at - 0.3)
         if not 0.0 <= unsupported_below <= supported_at <= 1.0:
@@ -215,33 +213,50 @@ class LocalVerifier(BlockingVerifier):
     ) -> list[tuple[ClaimVerdict, ClaimFeatures]]:
         """The judging step: scores and labels before the rules (the template applies them).
 
-        The lexical evidence scores every claim (the first key); the entailment model
-        reads, in one batch, every claim that is neither an exact copy of passage text
-        nor vetoed by a rule (the second key).
+        The lexical evidence scores every claim; the entailment model reads, in one
+        batch, only the claims `asks_model` picks.
         """
         facts = self.facts.answer(passages).claims(claims)
         features = [_features(f) for f in facts]
         lexical = [clamp_score(float(self.scorer(x))) for x in features]
-        texts = [p.text for p in passages]
-        copied = [exact_copy(f.text, texts) if self.entailment else None for f in facts]
+        alone = lexical
         read: list[Entailment | None] = [None] * len(claims)
-        asked = [i for i, f in enumerate(facts) if copied[i] is None and self.asks_model(f)]
-        if asked:
-            assert self.entailment is not None
-            asked_texts = [claims[i].text for i in asked]
-            got = self.entailment.judge(asked_texts, texts)
-            for i, e in zip(asked, got, strict=True):
-                read[i] = e
-            if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
-                self.entailment_probe.remember(asked_texts, texts, got)
+        if self.entailment is not None:
+            alone = [clamp_score(self.entailment.lexical_support(x)) for x in lexical]
+            asked = [i for i, f in enumerate(facts) if self.asks_model(f, alone[i])]
+            if asked:
+                texts = [claims[i].text for i in asked]
+                got = self.entailment.judge(texts, [p.text for p in passages])
+                for i, e in zip(asked, got, strict=True):
+                    read[i] = e
+                if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
+                    self.entailment_probe.remember(texts, [p.text for p in passages], got)
         return [
             self._verdict(*row, passages)
-            for row in zip(claims, facts, features, lexical, copied, read, strict=True)
+            for row in zip(claims, facts, features, lexical, alone, read, strict=True)
         ]
 
-    def asks_model(self, facts: ClaimFacts) -> bool:
-        """Whether the entailment model must read a claim: always, unless a rule vetoes it."""
-        return self.entailment is not None and self.rules.first_finding(facts) is None
+    def in_band(self, score: float) -> bool:
+        """Whether a lexically calibrated score is one the lexical evidence cannot decide."""
+        low, high = self.band
+        return low <= score < high
+
+    def asks_model(self, facts: ClaimFacts, alone: float) -> bool:
+        """Whether the entailment model must read a claim whose lexical score is `alone`.
+
+        It must inside the band, and where the claim would pass with a swapped word
+        (`rules.swaps`); never where a rule vetoes the claim.
+        """
+        if self.entailment is None:
+            return False
+        wanted = self.in_band(alone) or (
+            alone >= self.supported_at and self._model_rule_asks(facts)
+        )
+        return wanted and self.rules.first_finding(facts) is None
+
+    def _model_rule_asks(self, facts: ClaimFacts) -> bool:
+        """Whether a rule needing the model (a swapped word, `rules.swaps`) asks about a claim."""
+        return any(r.asks(facts) is not None for r in self.rules.rules if isinstance(r, ModelRule))
 
     def _verdict(
         self,
@@ -249,27 +264,20 @@ class LocalVerifier(BlockingVerifier):
         facts: ClaimFacts,
         features: ClaimFeatures,
         lexical: float,
-        copied: int | None,
+        alone: float,
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
+        score = alone
         where, signals = facts.where, _signals(features, facts.surface, facts.ctx.stems)
         window: Evidence | None = None
-        keys: KeysRead | None = None
-        if self.keys is None:  # the lexical verifier: one key
-            score = lexical
-        else:
-            entailed = None if copied is not None else (read.entailed if read else 0.0)
-            score = self.keys.score(lexical, entailed, self.supported_at)
-            keys = KeysRead(
-                grounded=round(lexical, 6),
-                entailed=None if entailed is None else round(entailed, 6),
-                contradicted=round(read.contradicted, 6) if read else None,
-                exact_copy=copied is not None,
-            )
-            if read is not None:
-                window = _window(passages, read.passage, read.span, read.entailed, claim.text)
-        note = self._keys_note(lexical, copied, read, passages)
+        note = self._model_note(alone, read)
+        if read is not None and self.entailment is not None:
+            window = _window(passages, read.passage, read.span, read.entailed, claim.text)
+            if self.in_band(alone):  # the model moves a claim only inside the band
+                stacked = self.entailment.support(read.entailed, lexical, read.contradicted)
+                score = min(max(clamp_score(stacked), self.band[0]), self.band[1])
+
         evidence = list(facts.found.evidence)
         if (
             read is not None
@@ -281,13 +289,19 @@ class LocalVerifier(BlockingVerifier):
             window = _window(passages, *read.against, read.contradicted, claim.text)
             reason = (
                 f"the entailment model reads {passage_name(window.passage, window.passage_id)} "
-                f"as stating otherwise (P(contradiction) {read.contradicted:.2f}){note}"
+                "as stating otherwise "
+                f"(P(contradiction) {read.contradicted:.2f})"
             )
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label, reason = "supported", f"supported by {where}: {signals}{note}"
+            if read is not None and read.entailed < self.supported_at:  # say why it passed
+                reason += (
+                    f" (below the bar {self.supported_at:.2f}; the lexical evidence, score "
+                    f"{alone:.2f}, outweighs it)"
+                )
         elif score < self.unsupported_below:
-            label, reason = "unsupported", f"not supported: {signals}{note}"
+            label, reason = "unsupported", f"weak support: {signals}{note}"
         else:
             label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
         if label == "supported":  # it rests on the sentence its reason names
@@ -304,30 +318,18 @@ class LocalVerifier(BlockingVerifier):
             score=round(score, 6),
             evidence=evidence[:3],
             reason=reason,
-            keys=keys,
         )
         return verdict, features
 
-    def _keys_note(
-        self,
-        lexical: float,
-        copied: int | None,
-        read: Entailment | None,
-        passages: list[Passage],
-    ) -> str:
-        """What the reason says each key read, against its bar."""
-        if self.keys is None:
+    def _model_note(self, alone: float, read: Entailment | None) -> str:
+        """What the reason says of the entailment model: consulted or not, and why."""
+        if self.entailment is None:
             return ""
-        grounded = f"; grounded: lexical support {lexical:.2f} (bar {self.keys.grounded:.2f})"
-        if copied is not None:
-            p = passages[copied]
-            return f"{grounded}; entailed: an exact copy of {passage_name(p.index, p.id)}"
+        band = f"{self.band[0]:.2f}-{self.band[1]:.2f}"
         if read is None:
-            return f"{grounded}; entailed: not read (a rule decides the claim)"
-        return (
-            f"{grounded}; entailed: P(entailed) {read.entailed:.2f} "
-            f"(bar {self.keys.entailed:.2f}, {self.name} entailment model)"
-        )
+            return f"; entailment model not consulted (lexical score {alone:.2f} outside {band})"
+        why = f"lexical score {alone:.2f} inside {band}" if self.in_band(alone) else "swapped word"
+        return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
 
 
 def _features(facts: ClaimFacts) -> ClaimFeatures:

@@ -7,7 +7,7 @@ each with its true control (`benchmarks/minimal_edits.jsonl`, rebuilt by
 `scripts/minimal_edit_suite.py`). The targets: round five, at most 5 % of attacks shown
 and 5 % of controls refused; minimal edits, at least 90 % held back and at most 10 % of
 controls refused; through `create_verifier` (`balanced`, `strict`) and, on a sample, the
-RAG graph. A target not met today is a strict xfail naming today's figure: remove the
+RAG graph. A target not met today is an xfail naming today's figure: remove the
 mark once it passes. Every surface, per family: `python benchmarks/bench_attacks.py`.
 """
 
@@ -90,13 +90,14 @@ def test_the_minimal_edits_stay_out_of_training(tmp_path):
 
 
 _RUNS: dict[tuple, list[Outcome]] = {}
+TIER = "accurate"  # the two-key tier the targets are for
 
 
 def _run(suite: str, policy: str) -> list[Outcome]:
-    """The default verifier's outcomes on a suite (each run once per session)."""
+    """The two-key accurate tier's outcomes on a suite (each run once per session)."""
     if (suite, policy) not in _RUNS:
         pairs = PAIRS if suite == "round5" else EDITS
-        _RUNS[suite, policy] = through_verifier(pairs, None, policy)
+        _RUNS[suite, policy] = through_verifier(pairs, TIER, policy)
     return _RUNS[suite, policy]
 
 
@@ -109,11 +110,12 @@ def _by_family(outcomes: list[Outcome]) -> str:
     return f"{len(outcomes)} pairs: {whole}; by family: " + "; ".join(parts)
 
 
-TODAY = "default verifier (accurate), 2026-11-28: "
+TODAY = "the accurate tier, measured before its bars were fitted (0.5, 0.5), 2026-11-28: "
 
 
 def _xfail(reason: str):
-    return pytest.mark.xfail(strict=True, reason=TODAY + reason)
+    # not strict: the figure was measured before the bars were fitted, and may move either way
+    return pytest.mark.xfail(strict=False, reason=TODAY + reason)
 
 
 def _policies(reason: str | None = None) -> list:
@@ -151,6 +153,6 @@ def test_minimal_edit_controls_are_returned(policy):
 def test_round_five_through_the_rag_graph():
     """One pair a family, through the RAG graph with a scripted chat model: the attack's
     false part is not in the final answer, the control is returned."""
-    outcomes = through_graph(sample(PAIRS, 1))
+    outcomes = through_graph(sample(PAIRS, 1), TIER)
     shown, refused = rates(outcomes)
     assert shown <= 0.05 and refused <= 0.05, _by_family(outcomes)

@@ -244,9 +244,9 @@ async def test_async_and_batch(verifier: LocalVerifier, passages: list[Passage])
 # -- edges, failures and seams ---------------------------------------------------------
 
 
-def test_is_a_claim_verifier_named_by_its_tier(verifier: LocalVerifier) -> None:
+def test_is_a_claim_verifier_named_local(verifier: LocalVerifier) -> None:
     assert isinstance(verifier, ClaimVerifier)
-    assert verifier.name == "accurate"  # the tier that judges: accurate, fast or lexical
+    assert verifier.name == "local"
 
 
 def test_empty_inputs(verifier: LocalVerifier, passages: list[Passage]) -> None:

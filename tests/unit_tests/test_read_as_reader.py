@@ -239,8 +239,24 @@ QUESTIONS = [
     ),
 ]
 
+DEFAULT_SHOWS = {
+    "negation_clause-1": "the default cascade passes 'The basic plan has daily cloud backup.' on "
+    "overlap with the premium plan's sentence (the lexical score is above its band, so the "
+    "model is not read); the two-key tiers read it",
+}
+"""Attacks the default verifier still shows, with why."""
+
 CASES = [
-    pytest.param(passages, attack, control, question, id=f"{family}-{n}")
+    pytest.param(
+        passages,
+        attack,
+        control,
+        question,
+        id=f"{family}-{n}",
+        marks=[pytest.mark.xfail(reason=DEFAULT_SHOWS[f"{family}-{n}"], strict=True)]
+        if f"{family}-{n}" in DEFAULT_SHOWS
+        else [],
+    )
     for family, (passages, pairs, question) in FAMILIES.items()
     for n, (attack, control) in enumerate(pairs)
 ] + [pytest.param(*case, id=f"question-{n}") for n, case in enumerate(QUESTIONS)]

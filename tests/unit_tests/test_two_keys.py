@@ -14,7 +14,7 @@ from langchain_reliable.evidence.entailment import (
 )
 from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy, on_scale
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.local import LocalVerifier
+from langchain_reliable.verifiers.two_keys import TwoKeysVerifier
 
 PASSAGE = (
     "Metformin is the first-line medication for type 2 diabetes. It lowers blood glucose "
@@ -26,7 +26,7 @@ PARAPHRASE = "Metformin is often prescribed together with insulin for people wit
 KEPT_WORDS = "Metformin is the first-line medication for type 1 diabetes."
 
 
-def verify(verifier: LocalVerifier, *texts: str):
+def verify(verifier: TwoKeysVerifier, *texts: str):
     claims = [Claim(text=t, span=(0, len(t))) for t in texts]
     return verifier.verify(claims, [Passage(index=0, text=PASSAGE)]).verdicts
 
@@ -64,9 +64,13 @@ def test_an_exact_copy_is_whole_sentences_word_for_word() -> None:
 
 
 def test_every_claim_but_a_copy_or_a_vetoed_one_is_read(own_model: EntailmentModel) -> None:
-    verifier = LocalVerifier(entailment=own_model)
+    verifier = TwoKeysVerifier(entailment=own_model)
     verbatim, vetoed = verify(verifier, VERBATIM, VETOED)
-    assert verbatim.label == "supported" and verbatim.keys.exact_copy and verbatim.keys.entailed is None
+    assert (
+        verbatim.label == "supported"
+        and verbatim.keys.exact_copy
+        and verbatim.keys.entailed is None
+    )
     assert "an exact copy of passage 1" in verbatim.reason
     assert vetoed.label == "unsupported" and "'Antarctica'" in vetoed.reason
     assert own_model.reader.pairs_run == 0  # neither was read
@@ -76,7 +80,7 @@ def test_every_claim_but_a_copy_or_a_vetoed_one_is_read(own_model: EntailmentMod
 
 
 def test_kept_words_do_not_pass_without_the_model(own_model: EntailmentModel) -> None:
-    verifier = LocalVerifier(entailment=own_model)
+    verifier = TwoKeysVerifier(entailment=own_model)
     [v] = verify(verifier, KEPT_WORDS)
     assert v.keys is not None and v.keys.entailed is not None  # the model read it
     if v.keys.entailed < verifier.keys.entailed:
@@ -86,10 +90,9 @@ def test_kept_words_do_not_pass_without_the_model(own_model: EntailmentModel) ->
 
 def test_the_report_names_the_tier_that_judged() -> None:
     answer = {"answer": VERBATIM, "passages": [PASSAGE]}
-    assert create_verifier(verifier="lexical").invoke(answer)["verifier"] == "lexical"
+    assert create_verifier(verifier="lexical").invoke(answer)["verifier"] == "local"
     assert create_verifier(verifier="fast").invoke(answer)["verifier"] == "fast"
-    assert LocalVerifier(entailment=default_entailment_model()).name == "fast"
-    assert LocalVerifier(entailment=False).name == "lexical"
+    assert TwoKeysVerifier(entailment=default_entailment_model()).name == "fast"
 
 
 def test_one_session_per_model_folder_in_a_process() -> None:
@@ -99,4 +102,4 @@ def test_one_session_per_model_folder_in_a_process() -> None:
 
 def test_bad_entailment_is_refused() -> None:
     with pytest.raises(TypeError, match="EntailmentReader"):
-        LocalVerifier(entailment="minilm")  # type: ignore[arg-type]
+        TwoKeysVerifier(entailment="minilm")  # type: ignore[arg-type]
