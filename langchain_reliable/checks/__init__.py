@@ -8,6 +8,6 @@
 - `negation`: the cue that makes a sentence say the opposite.
 
 They read text only. What they are run against (an answer's passages,
-`passage_facts`) and the order in which they veto `supported` (`rules`) live above
+`evidence`) and the order in which they veto `supported` (`rules`) live above
 them: checks detect, rules decide.
 """

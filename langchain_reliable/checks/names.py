@@ -1,7 +1,7 @@
 """Names: capitalised multiword names, acronyms and codes a claim relies on.
 
 `extract_names` finds them in a claim; `name_form` and `name_words` give the
-forms in which `passage_facts.PassageFacts.has_name` looks for them in
+forms in which `evidence.facts.PassageFacts.has_name` looks for them in
 the passages; `names_pertained` the names an adjective is of ("Turkish airspace" where
 the passages say "Turkey": WordNet's pertainyms, `data/pertains.tsv`).
 

@@ -15,9 +15,9 @@ from langchain_reliable.claims.base import ExtractionResult
 from langchain_reliable.claims.sentences import SentenceClaimExtractor
 from langchain_reliable.config import Limits
 from langchain_reliable.errors import InputError
+from langchain_reliable.evidence.relevance import off_topic
 from langchain_reliable.grammar import is_abstention
 from langchain_reliable.policy import Policy
-from langchain_reliable.evidence.relevance import off_topic
 from langchain_reliable.render_hazards import render_hazards
 from langchain_reliable.report import build_report
 from langchain_reliable.retrieval import as_chat_model
