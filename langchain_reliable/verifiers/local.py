@@ -278,20 +278,10 @@ class LocalVerifier(BlockingVerifier):
                 stacked = self.entailment.support(read.entailed, lexical, read.contradicted)
                 score = min(max(clamp_score(stacked), self.band[0]), self.band[1])
 
-        evidence = list(facts.found.evidence)
-        if (
-            read is not None
-            and score < self.supported_at
-            and read.contradicted >= _CONTRADICTED_AT
-            and read.contradicted > read.entailed
-        ):
+        against = self._contradiction(claim, read, score, passages)
+        if against is not None:
             label: Label = "contradicted"
-            window = _window(passages, *read.against, read.contradicted, claim.text)
-            reason = (
-                f"the entailment model reads {passage_name(window.passage, window.passage_id)} "
-                "as stating otherwise "
-                f"(P(contradiction) {read.contradicted:.2f})"
-            )
+            window, reason = against
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label, reason = "supported", f"supported by {where}: {signals}{note}"
@@ -304,6 +294,43 @@ class LocalVerifier(BlockingVerifier):
             label, reason = "unsupported", f"weak support: {signals}{note}"
         else:
             label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
+        return self._settled(claim, facts, label, score, reason, window), features
+
+    def _contradiction(
+        self, claim: Claim, read: Entailment | None, score: float, passages: list[Passage]
+    ) -> tuple[Evidence, str] | None:
+        """The window stating otherwise and why, where the model reads the claim contradicted.
+
+        P(contradiction) at least `_CONTRADICTED_AT` and above P(entailment), the score
+        under the bar.
+        """
+        if (
+            read is None
+            or score >= self.supported_at
+            or read.contradicted < _CONTRADICTED_AT
+            or read.contradicted <= read.entailed
+        ):
+            return None
+        window = _window(passages, *read.against, read.contradicted, claim.text)
+        where = passage_name(window.passage, window.passage_id)
+        reason = (
+            f"the entailment model reads {where} as stating otherwise "
+            f"(P(contradiction) {read.contradicted:.2f})"
+        )
+        return window, reason
+
+    @staticmethod
+    def _settled(
+        claim: Claim,
+        facts: ClaimFacts,
+        label: Label,
+        score: float,
+        reason: str,
+        window: Evidence | None,
+        **extra: Any,
+    ) -> ClaimVerdict:
+        """The verdict: a supported claim rests on its anchor sentence, quoted first."""
+        evidence = list(facts.found.evidence)
         if label == "supported":  # it rests on the sentence its reason names
             unit = facts.found.units[facts.anchor]
             window = EvidenceSelector.as_evidence(unit, float(facts.cosine[facts.anchor]))
@@ -311,15 +338,15 @@ class LocalVerifier(BlockingVerifier):
             evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
         if facts.negation_flip and label != "contradicted":
             reason += "; " + facts.negation_reason()
-        verdict = ClaimVerdict(
+        return ClaimVerdict(
             text=claim.text,
             span=claim.span,
             label=label,
             score=round(score, 6),
             evidence=evidence[:3],
             reason=reason,
+            **extra,
         )
-        return verdict, features
 
     def _model_note(self, alone: float, read: Entailment | None) -> str:
         """What the reason says of the entailment model: consulted or not, and why."""

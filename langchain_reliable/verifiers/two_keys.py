@@ -32,7 +32,7 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
 from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy
 from langchain_reliable.evidence.probe import EmbeddedEntailment
-from langchain_reliable.evidence.select import EvidenceSelector, clamp_score
+from langchain_reliable.evidence.select import clamp_score
 from langchain_reliable.schemas import (
     Claim,
     ClaimVerdict,
@@ -43,7 +43,6 @@ from langchain_reliable.schemas import (
     passage_name,
 )
 from langchain_reliable.verifiers.local import (
-    _CONTRADICTED_AT,
     LocalVerifier,
     _features,
     _signals,
@@ -144,19 +143,10 @@ class TwoKeysVerifier(LocalVerifier):
         if read is not None:
             window = _window(passages, read.passage, read.span, read.entailed, claim.text)
         note = self._keys_note(lexical, copied, read, passages)
-        evidence = list(facts.found.evidence)
-        if (
-            read is not None
-            and score < self.supported_at
-            and read.contradicted >= _CONTRADICTED_AT
-            and read.contradicted > read.entailed
-        ):
+        against = self._contradiction(claim, read, score, passages)
+        if against is not None:
             label: Label = "contradicted"
-            window = _window(passages, *read.against, read.contradicted, claim.text)
-            reason = (
-                f"the entailment model reads {passage_name(window.passage, window.passage_id)} "
-                f"as stating otherwise (P(contradiction) {read.contradicted:.2f}){note}"
-            )
+            window, reason = against[0], against[1] + note
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
             label, reason = "supported", f"supported by {where}: {signals}{note}"
@@ -164,23 +154,7 @@ class TwoKeysVerifier(LocalVerifier):
             label, reason = "unsupported", f"not supported: {signals}{note}"
         else:
             label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
-        if label == "supported":  # it rests on the sentence its reason names
-            unit = facts.found.units[facts.anchor]
-            window = EvidenceSelector.as_evidence(unit, float(facts.cosine[facts.anchor]))
-        if window is not None:
-            evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
-        if facts.negation_flip and label != "contradicted":
-            reason += "; " + facts.negation_reason()
-        verdict = ClaimVerdict(
-            text=claim.text,
-            span=claim.span,
-            label=label,
-            score=round(score, 6),
-            evidence=evidence[:3],
-            reason=reason,
-            keys=keys,
-        )
-        return verdict, features
+        return self._settled(claim, facts, label, score, reason, window, keys=keys), features
 
     def _keys_note(
         self,
