@@ -3,7 +3,7 @@
 Inputs (`paraphrased.py`, seeded): answers of 5 claims written about their passages (WiCE
 claims, FaithBench summary sentences, BEGIN responses), not copied from them, against 3
 passages of about 500 tokens. Sides, each in its own process (`speed_worker.py`) on the same
-inputs, one after another: this tree's default (`accurate`), `fast`, and with `--base` the
+inputs, one after another: this tree's `accurate` and `fast`, and with `--base` the
 default of another checkout (e.g. `git archive 6237271 | tar -x -C /tmp/speed-base`).
 
 1. one answer, nothing cached: a new verifier and every cache emptied before each answer;
@@ -209,8 +209,9 @@ def render(saved: dict[str, Any]) -> str:
         f"this tree at {meta['commits']['accurate'] or '?'}"
         + (f", `base` at {meta['commits']['base']}" if "base" in sides else "")
         + ". Sides ran one after another, each in its own process, on the same inputs: "
-        '`accurate` is `create_verifier()` (the default), `fast` is `verifier="fast"`, '
-        "`base` is `create_verifier()` of the base checkout (the previous default).",
+        '`accurate` is `verifier="accurate"`, `fast` is `verifier="fast"`, `base` is '
+        "`create_verifier()` of the base checkout (its default)."
+        + (f" {meta['note']}" if meta.get("note") else ""),
         "",
         f"Inputs (`benchmarks/paraphrased.py`, seeded): answers of {CLAIMS} claims written "
         "about their passages (WiCE claims, FaithBench summary sentences, BEGIN responses, one "
