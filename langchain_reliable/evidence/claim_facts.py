@@ -47,7 +47,7 @@ from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit
 from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector
 from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.text import STOPWORDS, content_stems, stem, tokenize
 
 __all__ = ["AnswerCache", "AnswerFacts", "ClaimFacts"]
 
@@ -269,12 +269,17 @@ class ClaimFacts:
         """Whether exactly one of the claim and its anchor sentence is negated.
 
         A word negated by its prefix or holding a negation on the other side says it too
-        ("ineffective" or "failed" where the sentence says "does not work").
+        ("ineffective" or "failed" where the sentence says "does not work"), unless the
+        negated side's words are all the other's ("not an anticoagulant" against an
+        anticoagulant "that prevents blood clots").
         """
         claim, anchor = self.negation
         if (claim is None) == (anchor is None):
             return False
-        plain = self.text if claim is None else self.ctx.units[self.anchor].text
+        sentence = self.ctx.units[self.anchor].text
+        plain, negated = (self.text, sentence) if claim is None else (sentence, self.text)
+        if set(content_stems(negated)) <= set(content_stems(plain)):
+            return True  # the negation is all that differs: "X is not an anticoagulant"
         return prefixed_negation(plain) is None and negative_word(plain) is None
 
     def negation_reason(self) -> str:

@@ -28,7 +28,6 @@ from langchain_reliable._stream import astream_with_timeout, stream_with_timeout
 from langchain_reliable.config import RunSettings, run_settings
 from langchain_reliable.coverage import uncovered
 from langchain_reliable.decisions import Decision, Route
-from langchain_reliable.evidence.relevance import flag_other_subject
 from langchain_reliable.graph.inputs import as_question
 from langchain_reliable.graph.sentence_stream import (
     SentenceGate,
@@ -133,7 +132,6 @@ async def achecked(
     settings = run_settings(config, deps.policy)
     report = await deps.verification.averify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, answer_of(state, deps), state.get("question"))
-    flag_other_subject(report, state.get("question"))
     flag_generation(report, state.get("generation_error"))
     for verdict in judged(report):
         await adispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)
@@ -148,7 +146,6 @@ def checked(
     settings = run_settings(config, deps.policy)
     report = deps.verification.verify(state["prepared"], state["extracted"], settings.policy)
     flag_uncovered(report, answer_of(state, deps), state.get("question"))
-    flag_other_subject(report, state.get("question"))
     flag_generation(report, state.get("generation_error"))
     for verdict in judged(report):
         dispatch_custom_event("claim_verdict", verdict.model_dump(), config=config)

@@ -34,7 +34,6 @@ from langgraph.config import get_stream_writer
 
 from langchain_reliable.claims.segment import split_answer_sentences
 from langchain_reliable.coverage import uncovered
-from langchain_reliable.evidence.relevance import about_another
 from langchain_reliable.graph.verification import Verification
 from langchain_reliable.policy import Policy
 from langchain_reliable.render_hazards import render_hazards, without_artefacts
@@ -179,20 +178,11 @@ class SentenceGate:
             return False
         self._verdicts += verdicts
         self._pending += sentence
-        self._relevant = self._relevant or bool(
-            report.claims
-            and "off_topic" not in report.flags
-            and about_another(self.question, [(v.text, _quote(v)) for v in report.claims]) is None
-        )
+        self._relevant = self._relevant or bool(report.claims and "off_topic" not in report.flags)
         if not (self._relevant and self._verdicts):
             return False
         self.shown, self._pending = candidate, ""
         return True
-
-
-def _quote(verdict: ClaimVerdict) -> str:
-    """The passage sentence a verdict rests on ("" for none)."""
-    return verdict.evidence[0].quote if verdict.evidence else ""
 
 
 def sentence_gate(

@@ -114,6 +114,6 @@ def test_accurate_verifier_through_the_public_api(built_cache, monkeypatch) -> N
         bad = check.invoke({"answer": "Metformin cures cancer.", "passages": [passage]})
         assert good["claims"][0]["label"] == "supported"
         assert bad["claims"][0]["label"] != "supported"
-        assert type(get_verifier("accurate")).__name__ == "LocalVerifier"
+        assert type(get_verifier("accurate")).__name__ == "TwoKeysVerifier"
     finally:
         accurate.accurate_entailment_model.cache_clear()

@@ -259,7 +259,19 @@ CASES = [
     )
     for family, (passages, pairs, question) in FAMILIES.items()
     for n, (attack, control) in enumerate(pairs)
-] + [pytest.param(*case, id=f"question-{n}") for n, case in enumerate(QUESTIONS)]
+] + [
+    pytest.param(
+        *case,
+        id=f"question-{n}",
+        marks=pytest.mark.xfail(
+            reason="the answer read against the question (evidence.relevance.about_another) is "
+            "not wired into the graphs: it flagged true answers to broad questions ('Tell me "
+            "about metformin.' answered with its dose) as off topic",
+            strict=True,
+        ),
+    )
+    for n, case in enumerate(QUESTIONS)
+]
 
 
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
