@@ -407,18 +407,10 @@ NEEDS_ACCURATE = {
 }
 
 
-# What the accurate tier (`verifier="accurate"`, 132,800 pairs) still shows, with why.
+# What the accurate tier (`verifier="accurate"`: two keys, 181,570 pairs) still shows, with why.
 ACCURATE_SHOWS = {
     "content-advised": "the accurate model reads 'advised' for 'contraindicated' as entailed "
     "(P 0.91): it too learned overlap here",
-    "content-worsens": "the accurate model does not read 'worsens' against 'lowers' as a "
-    "contradiction (P(entailed) above its bar)",
-    "content-full_stomach": "not read by the accurate model (which reads it at P(entailed) 0.10): "
-    "the lexical evidence passes it outside the tier's band (0.51 against 0.20-0.45), and no "
-    "rule asks the model ('full stomach' is two words of four no passage says, in a claim "
-    "holding two thirds of its sentence, under the unborne-content rule's 0.7)",
-    "tables-three_columns": "'on an empty stomach' against 'with meals': as content-full_stomach, "
-    "passed by the lexical evidence outside the tier's band, no rule asking the model",
 }
 
 
@@ -463,7 +455,9 @@ def test_the_attack_is_not_shown(case, policy) -> None:
             id=n,
         )
         for c in ALL
-        if (n := f"{c[0]}-{c[1]}") in ACCURATE_SHOWS or (n, "attack") in NEEDS_ACCURATE
+        if (n := f"{c[0]}-{c[1]}") in ACCURATE_SHOWS
+        or (n, "attack") in NEEDS_ACCURATE
+        or n == "content-worsens"  # held back since the two keys: the model reads every claim
     ],
 )
 @needs_model
