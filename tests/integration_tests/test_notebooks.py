@@ -67,20 +67,27 @@ def _stored(name: str):
 def _outputs(cells) -> str:
     """The text a reader sees: streams, results and displays (plain text and markdown).
 
-    What a cell wrote to stderr (a warning, a log line) is marked ``STDERR``.
+    What a cell wrote to stderr (a warning, a log line) is marked ``STDERR``. A kernel
+    under load may flush one line of a stream in pieces: adjacent pieces of the same
+    stream are joined as written, the way a notebook front end shows them.
     """
     parts: list[str] = []
     for cell in cells:
+        previous_stream = None
         for output in cell.get("outputs", []):
-            if output["output_type"] == "stream" and output["name"] == "stderr":
+            stream = output.get("name") if output["output_type"] == "stream" else None
+            if stream is not None and stream == previous_stream:
+                parts[-1] += output["text"]
+            elif stream == "stderr":
                 parts.append(f"STDERR {output['text']}")
-            elif output["output_type"] == "stream":
+            elif stream is not None:
                 parts.append(output["text"])
             elif output["output_type"] in ("execute_result", "display_data"):
                 data = output["data"]
                 parts.append(data.get("text/markdown") or data.get("text/plain", ""))
             elif output["output_type"] == "error":
                 parts.append(f"ERROR {output['ename']}: {output['evalue']}")
+            previous_stream = stream
     return "\n".join(parts)
 
 
