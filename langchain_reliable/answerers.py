@@ -61,13 +61,7 @@ class PromptAnswerer(BaseChatModel):
         """The answer's text and metadata for `prompt` (its question already read out)."""
         raise NotImplementedError
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
+    def _generate(self, messages: list[BaseMessage], *_: Any, **__: Any) -> ChatResult:
         text, metadata = self._answer(messages)
         if self.tokens_per_second:  # as long as the streamed answer takes
             time.sleep(max(0, len(_pieces(text)) - 1) / self.tokens_per_second)

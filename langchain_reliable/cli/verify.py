@@ -126,10 +126,7 @@ def add(sub: Subparsers) -> None:
     parser = add_command(sub, "verify", TEXT)
     parser.add_argument("--answer", default=None, help="the answer text")
     parser.add_argument(
-        "--answer-file",
-        default=None,
-        metavar="PATH",
-        help="read the answer from a file (- = stdin)",
+        "--answer-file", metavar="PATH", help="read the answer from a file (- = stdin)"
     )
     parser.add_argument(
         "--passage",

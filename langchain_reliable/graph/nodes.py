@@ -280,12 +280,8 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -> dict:
         else:
             pieces = stream_with_timeout(deps.chat, prompt(state), timeout, config=config)
             draft = stream_draft(pieces, sentences, config)
-    except TimeoutError:
-        return timed_out(state, timeout, streamed(state, sentences))
     except BaseException as exc:
-        if not fails_closed(exc):
-            raise
-        return generation_failed(state, exc, streamed(state, sentences))
+        return failed_attempt(state, exc, timeout, streamed(state, sentences))
     return generated(state, str(draft), streamed(state, sentences))
 
 
@@ -300,12 +296,8 @@ async def agenerate(state: RAGState, config: RunnableConfig, *, deps: RAGDeps) -
         else:
             pieces = astream_with_timeout(deps.chat, prompt(state), timeout, config=config)
             draft = await astream_draft(pieces, sentences, config)
-    except TimeoutError:
-        return timed_out(state, timeout, streamed(state, sentences))
     except BaseException as exc:
-        if not fails_closed(exc):
-            raise
-        return generation_failed(state, exc, streamed(state, sentences))
+        return failed_attempt(state, exc, timeout, streamed(state, sentences))
     return generated(state, str(draft), streamed(state, sentences))
 
 
@@ -326,6 +318,20 @@ def gate_for(state: RAGState, config: RunnableConfig, deps: RAGDeps) -> Sentence
 def streamed(state: RAGState, sentences: SentenceGate | None) -> str:
     """The verified text the consumer holds after this attempt, whatever became of it."""
     return state.get("streamed", "") if sentences is None else sentences.held
+
+
+def failed_attempt(
+    state: RAGState, exc: BaseException, timeout: float | None, streamed: str
+) -> dict:
+    """The update when the chat model gave no answer: it timed out, or it failed.
+
+    An exception that must reach the caller (`fails_closed` says which) is raised again.
+    """
+    if isinstance(exc, TimeoutError):
+        return timed_out(state, timeout, streamed)
+    if not fails_closed(exc):
+        raise exc
+    return generation_failed(state, exc, streamed)
 
 
 def timed_out(state: RAGState, timeout: float | None, streamed: str) -> dict:

@@ -113,7 +113,7 @@ class TwoKeysVerifier(LocalVerifier):
                 self.entailment_probe.remember(asked_texts, texts, got)
         return [
             self._verdict(*row, passages)
-            for row in zip(claims, facts, features, lexical, copied, read, strict=True)
+            for row in zip(claims, facts, copied, features, lexical, read, strict=True)
         ]
 
     def asks_model(self, facts: ClaimFacts, alone: float = 0.0) -> bool:
@@ -124,9 +124,9 @@ class TwoKeysVerifier(LocalVerifier):
         self,
         claim: Claim,
         facts: ClaimFacts,
+        copied: int | None,
         features: ClaimFeatures,
         lexical: float,
-        copied: int | None,
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
