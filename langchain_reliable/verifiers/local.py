@@ -140,6 +140,8 @@ class LocalVerifier(BlockingVerifier):
                 f"lexical_support, threshold, band), got {type(entailment).__name__}"
             )
         self.entailment: EntailmentReader | None = entailment or None
+        if self.entailment is None:
+            self.name = "lexical"  # the report names the tier that judged
         low, high = band or (self.entailment.band if self.entailment else (0.0, 1.0))
         if not 0.0 <= low <= high <= 1.0:
             raise ValueError(f"band must satisfy 0 <= low <= high <= 1, got {(low, high)!r}")

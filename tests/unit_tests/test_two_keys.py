@@ -90,7 +90,8 @@ def test_kept_words_do_not_pass_without_the_model(own_model: EntailmentModel) ->
 
 def test_the_report_names_the_tier_that_judged() -> None:
     answer = {"answer": VERBATIM, "passages": [PASSAGE]}
-    assert create_verifier(verifier="lexical").invoke(answer)["verifier"] == "local"
+    assert create_verifier(verifier="lexical").invoke(answer)["verifier"] == "lexical"
+    assert create_verifier().invoke(answer)["verifier"] == "local"  # the band cascade
     assert create_verifier(verifier="fast").invoke(answer)["verifier"] == "fast"
     assert TwoKeysVerifier(entailment=default_entailment_model()).name == "fast"
 
