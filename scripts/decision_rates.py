@@ -16,25 +16,25 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def labels(files: list[Path]) -> dict[str, tuple[str, bool]]:
-    """Each record's file and whether it is hallucinated, by id."""
-    out: dict[str, tuple[str, bool]] = {}
+def labels(files: list[Path]) -> list[tuple[str, str, bool]]:
+    """Each record's id, file and whether it is hallucinated, in the files' order (ids
+    repeat within a file: a record is known by its place, as check_decisions writes it)."""
+    out: list[tuple[str, str, bool]] = []
     for path in files:
         for line in path.read_text().splitlines():
             if line.strip():
                 record = json.loads(line)
-                out[record["id"]] = (path.stem, bool(record["hallucinated"]))
+                out.append((record["id"], path.stem, bool(record["hallucinated"])))
     return out
 
 
-def rates(run: Path, labelled: dict[str, tuple[str, bool]]) -> dict[str, tuple[float, float, int]]:
+def rates(run: Path, labelled: list[tuple[str, str, bool]]) -> dict[str, tuple[float, float, int]]:
     """Per file: faithful passed, hallucinated caught, records read."""
+    rows = [json.loads(line) for line in run.read_text().splitlines() if line.strip()]
+    if [r["id"] for r in rows] != [i for i, _, _ in labelled]:
+        raise SystemExit(f"{run}: its records are not those of the files, in their order")
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for line in run.read_text().splitlines():
-        row = json.loads(line)
-        if row["id"] not in labelled:
-            continue
-        file, hallucinated = labelled[row["id"]]
+    for row, (_, file, hallucinated) in zip(rows, labelled, strict=True):
         returned = row["response"]["decision"] == "return"
         c = counts[file]
         if hallucinated:
@@ -43,14 +43,14 @@ def rates(run: Path, labelled: dict[str, tuple[str, bool]]) -> dict[str, tuple[f
         else:
             c[0] += 1
             c[1] += returned
-    return {
-        f: (c[1] / max(c[0], 1), c[3] / max(c[2], 1), c[0] + c[2]) for f, c in counts.items()
-    }
+    return {f: (c[1] / max(c[0], 1), c[3] / max(c[2], 1), c[0] + c[2]) for f, c in counts.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("files", nargs="+", type=Path, help="the labelled .jsonl files")
+    ap.add_argument(
+        "files", nargs="+", type=Path, help="the labelled files, as check_decisions read them"
+    )
     ap.add_argument("--runs", nargs="+", type=Path, required=True, help="check_decisions outputs")
     args = ap.parse_args(argv)
     labelled = labels(args.files)
