@@ -3,7 +3,9 @@
 Each rule reads the claim against the passage sentences it is about, with a check of
 `checks.polarity` (opposite words, stronger quantifiers), `checks.frequency` (how
 often, read as a rate), `checks.units` ("%" against percentage points, per which
-period), `checks.quantities` (another count) or `checks.order` and `checks.roles`
+period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
+gives for another of the things it says), `checks.causation` (a cause where the
+sentence reports an association) or `checks.order` and `checks.roles`
 (swapped roles, another name in the same place, an opening name found nowhere, a
 multiword name found only in part).
 
@@ -33,6 +35,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.causation import cause_for_association
+from langchain_reliable.checks.clauses import value_of_another_clause
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
@@ -226,6 +230,18 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
     SentenceRule("percent_points", percent_points_conflict),  # "%" for percentage points
     SentenceRule(
         "other_count", _unbounded_count, "{where} counts '{sentence}', the claim '{claim}'"
+    ),
+    SentenceRule(  # "went public in 1998" where the sentence says it was founded then
+        "value_of_another_clause",
+        value_of_another_clause,
+        "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule(  # "caused" where the sentence reports only "associated with"
+        "association_as_cause",
+        cause_for_association,
+        "{where} reports only an association ('{sentence}'), the claim a cause ('{claim}')",
+        clear_if=2,
     ),
     SentenceRule("swapped_roles", swapped_roles, _OTHER_WAY),  # "Monsanto acquired Bayer"
     SentenceRule("reversed_pair", reversed_pair, _OTHER_WAY),  # "from Rome to Paris"

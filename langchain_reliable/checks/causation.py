@@ -1,0 +1,82 @@
+"""Causation: a claim that says one thing caused another where the sentence reports a link.
+
+"Coffee caused a lower risk" against "coffee was associated with a lower risk": the
+sentence reports an association (associated, linked, correlated, coincided, tended,
+more likely), the claim a cause (caused, led to, made, reduced, raised ...) that the
+sentence does not say. A claim that itself reports the association ("found a link
+between ...") is not read as a cause.
+
+Example:
+    >>> cause_for_association(
+    ...     "Low vitamin D causes severe asthma.", "Low vitamin D is linked to severe asthma."
+    ... )
+    ('causes', 'linked', False)
+    >>> cause_for_association(
+    ...     "Low vitamin D goes with severe asthma.", "Low vitamin D is linked to severe asthma."
+    ... ) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import stem, tokenize
+
+__all__ = ["cause_for_association"]
+
+_ASSOCIATION = re.compile(
+    r"\b(associat(?:ed|ion|ions)|linked|links?|correlat(?:ed|es|ion|ions)|coincid(?:ed|es|e)|"
+    r"tend(?:s|ed)?|more\s+likely|less\s+likely|went\s+together|go(?:es)?\s+together|"
+    r"alongside|observational)\b",
+    re.IGNORECASE,
+)
+"""What a sentence says when it reports that two things go together."""
+
+_CLAIMS_ASSOCIATION = re.compile(
+    r"\b(associat(?:ed|ion)|linked|links?|correlat(?:ed|es|ion)|coincid(?:ed|es|e)|"
+    r"tend(?:s|ed)?|went\s+together|go(?:es)?\s+together|alongside)\b",
+    re.IGNORECASE,
+)
+"""What a claim says when it reports the association itself, not a cause."""
+
+_CAUSAL = re.compile(
+    r"\b(caus(?:e|es|ed|ing)|leads?\s+to|led\s+(?:\w+\s+)?to|results?\s+in|resulted\s+in|"
+    r"trigger(?:s|ed)?|made|makes?|making|because|due\s+to|"
+    r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)"
+    r"(?:reduc(?:e|es|ed)|lower(?:s|ed)|rais(?:e|es|ed)|increas(?:e|es|ed)|decreas(?:e|es|ed)|"
+    r"prevent(?:s|ed)?|improv(?:e|es|ed)|worsen(?:s|ed)?|boost(?:s|ed)?|drives?|drove))\b",
+    re.IGNORECASE,
+)
+"""A claim's words of cause: a verb that makes one thing the reason for another."""
+
+_LINKING = frozenset({"to", "in"})
+
+
+def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's cause, sentence's association, False)`, or `None` when they agree.
+
+    The cause must be a word the sentence does not say itself ("reduces" where it
+    says "reduces" is the sentence's own claim); the last item is False: an
+    association does not contradict a cause, it only does not bear it out.
+    """
+    link = _ASSOCIATION.search(sentence)
+    if link is None or _CLAIMS_ASSOCIATION.search(claim):
+        return None
+    words_said, verbs_said = _said(sentence)
+    for cause in _CAUSAL.finditer(claim):
+        words = [w.lower() for w in tokenize(cause.group(0)) if w.lower() not in _LINKING]
+        if not any(w in words_said or stem(w) in verbs_said for w in words):
+            return cause.group(0), link.group(0), False
+    return None
+
+
+def _said(sentence: str) -> tuple[set[str], set[str]]:
+    """The sentence's words, and the stems of those inflected as verbs ("lowers", "raised").
+
+    A bare "lower" or "cause" is not its verb: "a lower risk" and "cannot establish
+    cause" say of nothing that it lowered or caused another.
+    """
+    words = {w.lower() for w in tokenize(sentence)}
+    return words, {stem(w) for w in words if w.endswith(("s", "ed", "ing"))}

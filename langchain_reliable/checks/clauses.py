@@ -1,0 +1,122 @@
+"""Clauses: a value the sentence states, but for another of the things it says.
+
+"The company went public in 1998." against "The company was founded in 1998 and went
+public in 2006.": the sentence states 1998, for the founding; the claim's other words
+("went public") are in the clause that gives 2006. A value is read with the clause it
+stands in (split at ";", ",", "and", "but", "while", "whereas") and the part of the
+sentence around it (split at ";"): the clause of another value of the same kind that
+holds more of the claim's words than every clause stating the claim's value means
+the claim took its number from the wrong place. The words of the sentence's opening
+clause are left out of the count: its subject is that of the clauses after it too
+("... was founded in 1998 and went public in 2006"). Not read: a value the claim states
+too (it says both), and a clause that borrows its subject or verb from another ("for
+patients over 75, it is 5 mg"; "on the Starter plan, within 14 days").
+
+Example:
+    >>> value_of_another_clause(
+    ...     "The fund charges a 7 percent fee.",
+    ...     "The fund holds $4 billion, charges a 0.6 percent fee and returned 7 percent.",
+    ... )
+    ('7 percent', '0.6 percent', False)
+    >>> value_of_another_clause(
+    ...     "The fund returned 7 percent last year.",
+    ...     "The fund holds $4 billion, charges a 0.6 percent fee and returned 7 percent.",
+    ... ) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.text import content_stems
+
+__all__ = ["value_of_another_clause"]
+
+_PART = re.compile(r";|:|\.\s")
+_CLAUSE = re.compile(r";|:|,|\.\s|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+
+
+def _segment(pattern: re.Pattern[str], text: str, at: int) -> str:
+    """The piece of `text` between the separators around offset `at`."""
+    start = max((m.end() for m in pattern.finditer(text, 0, at)), default=0)
+    after = pattern.search(text, at)
+    return text[start : after.start() if after else len(text)]
+
+
+def _same_kind(a: Quantity, b: Quantity) -> bool:
+    if a.kind != b.kind:
+        return False
+    return (
+        a.kind in ("count", "date", "decade", "ordinal")
+        or a.unit == b.unit
+        or (a.kind == "measure")
+    )
+
+
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    return tuple(extract_quantities(text, spelled=True))
+
+
+_PRONOUNS = frozenset(
+    ["it", "its", "they", "their", "them", "he", "she", "his", "her", "this", "these", "which"]
+)
+
+
+def _borrows(sentence: str, q: Quantity) -> bool:
+    """Whether `q`'s clause takes what it speaks of from another clause.
+
+    A pronoun ("it is 5 mg"), or no word but the value ("on the Starter plan, within
+    14 days").
+    """
+    clause = _segment(_CLAUSE, sentence, q.start)
+    if any(w.lower() in _PRONOUNS for w in re.findall(r"[A-Za-z]+", clause)):
+        return True
+    return not set(content_stems(clause)) - set(content_stems(q.text))
+
+
+def _held(words: set[str], text: str) -> int:
+    return len(words & set(content_stems(text)))
+
+
+def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's value, the value the sentence gives for that, False)`, or `None`.
+
+    Only where the sentence states the claim's value and another of the same kind, and
+    the other's clause holds more of the claim's words (its clause counted twice, the
+    part around it once) than any clause stating the claim's value. The last item is
+    False: a misplaced value is not borne out; which of the two the claim meant is
+    not certain enough to call it contradicted.
+    """
+    said = _quantities(sentence)
+    if len(said) < 2:
+        return None
+    claimed = _quantities(claim)
+    values = {w for q in claimed for w in content_stems(q.text)}
+    opening = set(content_stems(_segment(_CLAUSE, sentence, 0)))
+    words = set(content_stems(claim)) - values - opening
+    if not words:
+        return None
+
+    def weight(q: Quantity) -> int:
+        return 2 * _held(words, _segment(_CLAUSE, sentence, q.start)) + _held(
+            words, _segment(_PART, sentence, q.start)
+        )
+
+    for c in claimed:
+        stating = [q for q in said if matches(c, q)]
+        others = [
+            q
+            for q in said
+            if _same_kind(c, q) and not any(matches(x, q) for x in claimed)  # claimed too
+        ]
+        if not stating or not others or any(_borrows(sentence, q) for q in stating):
+            continue
+        best_other = max(others, key=weight)
+        if weight(best_other) > max(weight(q) for q in stating):
+            return c.text, best_other.text, False
+    return None
