@@ -4,10 +4,10 @@ Each rule reads the claim against the passage sentences it is about, with a chec
 `checks.polarity` (opposite words, stronger quantifiers), `checks.frequency` (how
 often, read as a rate), `checks.units` ("%" against percentage points, per which
 period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
-gives for another of the things it says), `checks.causation` (a cause where the
-sentence reports an association) or `checks.order` and `checks.roles`
-(swapped roles, another name in the same place, an opening name found nowhere, a
-multiword name found only in part).
+gives for another of the things it says), `checks.conjuncts` ("both A and B" where it
+says it of A), `checks.causation` (a cause where the sentence reports an association)
+or `checks.order` and `checks.roles` (swapped roles, another name in the same place,
+an opening name found nowhere, a multiword name found only in part).
 
 The sentences a claim is about are those that hold the largest share of its content
 words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
@@ -37,6 +37,7 @@ from functools import lru_cache
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.causation import cause_for_association
 from langchain_reliable.checks.clauses import value_of_another_clause
+from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
@@ -235,6 +236,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "value_of_another_clause",
         value_of_another_clause,
         "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule(  # "both iOS and Android" where the sentence says "for iOS"
+        "one_conjunct_only",
+        one_conjunct_only,
+        "the claim says '{claim}', but {where} says it without '{sentence}'",
         clear_if=2,
     ),
     SentenceRule(  # "caused" where the sentence reports only "associated with"

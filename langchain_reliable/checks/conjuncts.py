@@ -1,0 +1,70 @@
+"""Conjuncts: "both A and B" where the sentence says its predicate of A alone.
+
+"The app is available for both iOS and Android." against "The app is available for
+iOS." (an Android version only planned, elsewhere): the clause that says what the
+claim says ("the app is available for") names one of the two. The sentence is read
+clause by clause (split at ";", ":" and a comma before "but", "while", "whereas" or
+"not"), so "found in the treated mice, but not in the controls" says it of one only;
+"relieves pain and reduces fever" is one clause and bears out "both pain and fever".
+
+Example:
+    >>> one_conjunct_only(
+    ...     "The fund invests in both government and corporate bonds.",
+    ...     "The fund invests in government bonds.",
+    ... )
+    ('both government and corporate bonds', 'corporate', False)
+    >>> one_conjunct_only(
+    ...     "Aspirin relieves both pain and fever.", "Aspirin relieves pain and reduces fever."
+    ... ) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import STOPWORDS, content_stems
+
+__all__ = ["one_conjunct_only"]
+
+_BOTH = re.compile(
+    r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)", re.IGNORECASE
+)
+_CLAUSE = re.compile(r";|:|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def _words(text: str) -> set[str]:
+    """Lower-cased words but stopwords (a letter counts: "influenza B" is not "influenza A")."""
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in STOPWORDS or w.isupper()}
+
+
+def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`("both A and B", the word of one the clause lacks, False)`, or `None`.
+
+    The clause is the sentence's that holds most of the claim's words outside the
+    conjuncts; a conjunct's own words (those the other does not share) must all be
+    in it. False: the sentence is silent on the other, not its opposite.
+    """
+    both = _BOTH.search(claim)
+    if both is None:
+        return None
+    a, b = _words(both.group("a")), _words(both.group("b"))
+    own_a, own_b = a - b, b - a
+    rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    if not clauses or not own_a or not own_b:
+        return None
+    held = [len(rest & set(content_stems(c))) for c in clauses]
+    best = max(held)
+    for clause, n in zip(clauses, held, strict=True):
+        if n == best:
+            said = _words(clause)
+            if own_a <= said and own_b <= said:
+                return None
+    best_clause = _words(clauses[held.index(best)])
+    lacked = sorted((own_a | own_b) - best_clause)
+    if not (own_a & best_clause or own_b & best_clause):
+        return None  # neither is in the clause: not this rule's to read
+    return both.group(0).strip(), lacked[0], False
