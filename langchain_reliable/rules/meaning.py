@@ -5,7 +5,8 @@ Each rule reads the claim against the passage sentences it is about, with a chec
 often, read as a rate), `checks.units` ("%" against percentage points, per which
 period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.conjuncts` ("both A and B" where it
-says it of A), `checks.causation` (a cause where the sentence reports an association)
+says it of A), `checks.comparatives` ("A more than B" where it gives A less),
+`checks.causation` (a cause where the sentence reports an association)
 or `checks.order` and `checks.roles` (swapped roles, another name in the same place,
 an opening name found nowhere, a multiword name found only in part).
 
@@ -37,6 +38,7 @@ from functools import lru_cache
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.causation import cause_for_association
 from langchain_reliable.checks.clauses import value_of_another_clause
+from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
@@ -237,6 +239,13 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         value_of_another_clause,
         "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'",
         clear_if=2,
+    ),
+    SentenceRule(  # "A returned more than B" where it gives A 4 percent and B 11
+        "comparison_reversed",
+        comparative_conflict,
+        "the claim says '{claim}', but {where} gives {sentence}",
+        clear_if=2,
+        reads=compared_words,  # "fewer" where the values bear it out
     ),
     SentenceRule(  # "both iOS and Android" where the sentence says "for iOS"
         "one_conjunct_only",

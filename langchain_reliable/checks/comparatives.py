@@ -1,0 +1,135 @@
+"""Comparatives: "A is larger than B" read against the values the sentence gives each.
+
+"The bond fund returned more than the equity fund." against "The bond fund returned 4
+percent, while the equity fund returned 11 percent.": the sentence gives each side a
+value in a segment of its own (split at ";", ":", "and", "while", "whereas", "compared
+with", a comma before "the"/"a"), the side is known by its words that stand in one
+segment only, and the comparison must hold of the two values. Read only where the
+sentence gives exactly two values of one kind and unit (a bare number beside a measure
+takes its unit: "2.7 grams ..., and the basalt sample 3.0"), and one side at least is
+known; words whose direction depends on what is measured ("faster", "earlier") and
+bounds ("more than 20 people") are not read.
+
+Example:
+    >>> comparative_conflict(
+    ...     "The bond fund returned more than the equity fund.",
+    ...     "The bond fund returned 4 percent, while the equity fund returned 11 percent.",
+    ... )
+    ('returned more than the equity fund', '4 percent against 11 percent', True)
+    >>> comparative_conflict(
+    ...     "The equity fund returned more than the bond fund.",
+    ...     "The bond fund returned 4 percent, while the equity fund returned 11 percent.",
+    ... ) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.checks.units import in_base
+from langchain_reliable.text import content_stems
+
+__all__ = ["comparative_conflict", "compared_words"]
+
+_MORE = frozenset(
+    {"more", "greater", "larger", "bigger", "higher", "taller", "longer", "heavier", "denser"}
+    | {"older", "wider", "deeper", "costlier"}
+)
+_LESS = frozenset(
+    {"less", "fewer", "smaller", "lower", "shorter", "lighter", "younger", "cheaper"}
+    | {"narrower", "shallower"}
+)
+_COMPARED = re.compile(
+    rf"\b(?:\w+\s+)?(?P<cmp>{'|'.join(sorted(_MORE | _LESS))})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+"
+    r"(?P<b>[^,.;:]+)",
+    re.IGNORECASE,
+)
+_SEGMENT = re.compile(
+    r";|:|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)",
+    re.IGNORECASE,
+)
+_VALUED = frozenset({"count", "percent", "measure", "money"})
+
+
+def _segments(sentence: str, values: list[Quantity]) -> list[set[str]]:
+    """The content words of the segment each value stands in."""
+    cuts = [0, *(m.end() for m in _SEGMENT.finditer(sentence)), len(sentence)]
+    out = []
+    for q in values:
+        start = max(c for c in cuts if c <= q.start)
+        end = min((m.start() for m in _SEGMENT.finditer(sentence, q.end)), default=len(sentence))
+        out.append(set(content_stems(sentence[start:end])))
+    return out
+
+
+def _side(words: set[str], segments: list[set[str]]) -> int | None:
+    """The segment a side's words point to: each word found in one segment only, all one."""
+    votes = {
+        i
+        for w in words
+        for i, seg in enumerate(segments)
+        if w in seg and sum(w in s for s in segments) == 1
+    }
+    return votes.pop() if len(votes) == 1 else None
+
+
+def _base(q: Quantity, unit: str | None) -> tuple[str | None, float] | None:
+    if q.kind not in _VALUED:
+        return None
+    if q.kind == "measure" or (q.kind == "count" and unit is not None):
+        return in_base(q.unit or unit, float(q.value))
+    return (q.unit, float(q.value))
+
+
+def comparative_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's comparison, the two values, both sides known)`, or `None`.
+
+    The last item is True when each side is known by its own words (contradicted),
+    False when one side is known and the other takes the other value (unsupported).
+    """
+    read = _compared(claim, sentence)
+    if read is None or read[3]:
+        return None
+    compared, said, both_known, _ = read
+    return compared, said, both_known
+
+
+def compared_words(claim: str, sentence: str) -> list[str]:
+    """The claim's comparative word ("fewer") where the sentence's values bear it out."""
+    read = _compared(claim, sentence)
+    compared = _COMPARED.search(claim)
+    return [compared.group("cmp")] if read is not None and read[3] and compared else []
+
+
+def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool] | None:
+    """The comparison, the two values in words, both sides known, and whether it holds."""
+    compared = _COMPARED.search(claim)
+    if compared is None:
+        return None
+    bound = extract_quantities(compared.group("b"), spelled=True)
+    if bound and bound[0].start == 0:
+        return None  # "more than 20 people": a bound, the bound checks' to read
+    values = [q for q in extract_quantities(sentence, spelled=True) if q.kind in _VALUED]
+    if len(values) != 2:
+        return None
+    unit = next((q.unit for q in values if q.unit), None)
+    based = [_base(q, unit) for q in values]
+    if None in based or based[0][0] != based[1][0]:  # type: ignore[index]
+        return None
+    b_words = set(content_stems(compared.group("b")))
+    a_words = set(content_stems(claim[: compared.start("b")])) - b_words
+    a_words -= set(content_stems(compared.group("cmp")))
+    segments = _segments(sentence, values)
+    a, b = _side(a_words, segments), _side(b_words - a_words, segments)
+    if (a is None and b is None) or (a is not None and a == b):
+        return None
+    a = a if a is not None else 1 - b  # type: ignore[operator]
+    va, vb = based[a][1], based[1 - a][1]  # type: ignore[index]
+    if va == vb:
+        return None
+    holds = (va > vb) == (compared.group("cmp").lower() in _MORE)
+    said = f"{values[a].text} against {values[1 - a].text}"
+    return compared.group(0).strip(), said, b is not None and a != b, holds
