@@ -10,7 +10,7 @@ Example:
     >>> cause_for_association(
     ...     "Low vitamin D causes severe asthma.", "Low vitamin D is linked to severe asthma."
     ... )
-    ('causes', 'linked', False)
+    ('causes', 'linked to', False)
     >>> cause_for_association(
     ...     "Low vitamin D goes with severe asthma.", "Low vitamin D is linked to severe asthma."
     ... ) is None
@@ -27,29 +27,39 @@ from langchain_reliable.text import stem, tokenize
 __all__ = ["cause_for_association"]
 
 _ASSOCIATION = re.compile(
-    r"\b(associat(?:ed|ion|ions)|linked|links?|correlat(?:ed|es|ion|ions)|coincid(?:ed|es|e)|"
-    r"tend(?:s|ed)?|more\s+likely|less\s+likely|went\s+together|go(?:es)?\s+together|"
-    r"alongside|observational)\b",
-    re.IGNORECASE,
+    r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
+    r"links?\s+(?:to|with|between)|correlat(?:ed|es|ion|ions)|coincid(?:ed|es|e)\s+with|"
+    r"tend(?:s|ed)?\s+to|more\s+likely|less\s+likely|went\s+together|go(?:es)?\s+together|"
+    r"alongside|observational)\b"
 )
-"""What a sentence says when it reports that two things go together."""
+"""What a sentence says when it reports that two things go together (lower case: the
+"Association" of a name is none)."""
 
 _CLAIMS_ASSOCIATION = re.compile(
-    r"\b(associat(?:ed|ion)|linked|links?|correlat(?:ed|es|ion)|coincid(?:ed|es|e)|"
-    r"tend(?:s|ed)?|went\s+together|go(?:es)?\s+together|alongside)\b",
+    r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
+    r"links?\s+(?:to|with|between)|correlat(?:ed|es|ion)|coincid(?:ed|es|e)\s+with|"
+    r"tend(?:s|ed)?\s+to|went\s+together|go(?:es)?\s+together|alongside)\b",
     re.IGNORECASE,
 )
 """What a claim says when it reports the association itself, not a cause."""
 
+_NOT_COMPARATIVE = frozenset(
+    {"after", "other", "under", "over", "never", "ever", "either", "neither", "rather"}
+    | {"whether", "number", "water", "member", "order", "paper", "power", "together"}
+    | {"however", "further", "later", "matter", "letter"}
+)
 _CAUSAL = re.compile(
     r"\b(caus(?:e|es|ed|ing)|leads?\s+to|led\s+(?:\w+\s+)?to|results?\s+in|resulted\s+in|"
-    r"trigger(?:s|ed)?|made|makes?|making|because|due\s+to|"
+    r"trigger(?:s|ed)?|because|due\s+to|"
+    r"(?:made|makes?|making)\s+(?:[\w'’-]+\s+){1,3}?"  # "made customers more likely"
+    rf"(?:more|less|better|worse|(?!(?:{'|'.join(sorted(_NOT_COMPARATIVE))})\b)[a-z]{{3,}}er)\b|"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)"
     r"(?:reduc(?:e|es|ed)|lower(?:s|ed)|rais(?:e|es|ed)|increas(?:e|es|ed)|decreas(?:e|es|ed)|"
     r"prevent(?:s|ed)?|improv(?:e|es|ed)|worsen(?:s|ed)?|boost(?:s|ed)?|drives?|drove))\b",
     re.IGNORECASE,
 )
-"""A claim's words of cause: a verb that makes one thing the reason for another."""
+"""A claim's words of cause: a verb that makes one thing the reason for another ("made"
+only where it makes something more or less so: "made this decision" is no cause)."""
 
 _LINKING = frozenset({"to", "in"})
 

@@ -48,12 +48,33 @@ def _segment(pattern: re.Pattern[str], text: str, at: int) -> str:
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
+    """Whether two values are of one kind.
+
+    Dates to the same detail (days, or years), measures, sums in one currency, counts.
+    """
     if a.kind != b.kind:
         return False
+    if a.kind == "date":
+        return (a.value[2] is None) == (b.value[2] is None)
+    return a.kind in ("count", "decade", "ordinal", "measure") or a.unit == b.unit
+
+
+_NAMED_NUMBER = re.compile(r"[-#]$")
+
+
+def _a_value(text: str, q: Quantity) -> bool:
+    """Whether `q` is a value, not part of a name.
+
+    A count must count a word after it ("240 patients", not "Route 495," or "I-95").
+    """
+    if q.kind != "count":
+        return True
+    after = text[q.end : q.end + 2]
     return (
-        a.kind in ("count", "date", "decade", "ordinal")
-        or a.unit == b.unit
-        or (a.kind == "measure")
+        _NAMED_NUMBER.search(text[max(0, q.start - 1) : q.start]) is None
+        and len(after) == 2
+        and after[0] == " "
+        and after[1].islower()
     )
 
 
@@ -77,6 +98,9 @@ def _borrows(sentence: str, q: Quantity) -> bool:
     if any(w.lower() in _PRONOUNS for w in re.findall(r"[A-Za-z]+", clause)):
         return True
     return not set(content_stems(clause)) - set(content_stems(q.text))
+
+
+_MARGIN = 2  # the other's clause must hold at least one claim word more (counted twice)
 
 
 def _held(words: set[str], text: str) -> int:
@@ -108,15 +132,19 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         )
 
     for c in claimed:
+        if not _a_value(claim, c):
+            continue
         stating = [q for q in said if matches(c, q)]
         others = [
             q
             for q in said
-            if _same_kind(c, q) and not any(matches(x, q) for x in claimed)  # claimed too
+            if _same_kind(c, q)
+            and _a_value(sentence, q)
+            and not any(matches(x, q) or matches(q, x) for x in claimed)  # claimed too
         ]
         if not stating or not others or any(_borrows(sentence, q) for q in stating):
             continue
         best_other = max(others, key=weight)
-        if weight(best_other) > max(weight(q) for q in stating):
+        if weight(best_other) >= max(weight(q) for q in stating) + _MARGIN:
             return c.text, best_other.text, False
     return None

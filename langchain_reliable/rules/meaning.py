@@ -6,9 +6,10 @@ often, read as a rate), `checks.units` ("%" against percentage points, per which
 period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.conjuncts` ("both A and B" where it
 says it of A), `checks.comparatives` ("A more than B" where it gives A less),
-`checks.causation` (a cause where the sentence reports an association)
-or `checks.order` and `checks.roles` (swapped roles, another name in the same place,
-an opening name found nowhere, a multiword name found only in part).
+`checks.conditions` (a condition the claim drops), `checks.causation` (a cause where
+the sentence reports an association) or `checks.order` and `checks.roles` (swapped
+roles, another name in the same place, an opening name found nowhere, a multiword name
+found only in part).
 
 The sentences a claim is about are those that hold the largest share of its content
 words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
@@ -39,6 +40,7 @@ from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.causation import cause_for_association
 from langchain_reliable.checks.clauses import value_of_another_clause
 from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
+from langchain_reliable.checks.conditions import dropped_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
@@ -251,6 +253,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "one_conjunct_only",
         one_conjunct_only,
         "the claim says '{claim}', but {where} says it without '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule(  # "may be given" where the sentence says so "if kidney function is normal"
+        "dropped_condition",
+        dropped_condition,
+        "{where} says it only '{claim}'; the claim drops '{sentence}'",
         clear_if=2,
     ),
     SentenceRule(  # "caused" where the sentence reports only "associated with"

@@ -1,0 +1,74 @@
+"""Conditions: the sentence says it only under a condition that the claim drops.
+
+"The drug may be given to children over 12." against "The drug may be given to
+children over 12 if their kidney function is normal.": the sentence's condition (after
+"if", "only if", "unless", "provided", "as long as", "only when", "except") names
+words the claim does not hold, so the claim says more than the sentence. A claim that
+keeps the condition's words, in any order or form of words the stems match, keeps it;
+"even if", "as if" and "asked if" are no conditions.
+
+Example:
+    >>> dropped_condition(
+    ...     "Refunds are given within 30 days.",
+    ...     "Refunds are given within 30 days if the receipt is kept.",
+    ... )
+    ('if the receipt is kept', 'receipt', False)
+    >>> dropped_condition(
+    ...     "With the receipt kept, refunds are given within 30 days.",
+    ...     "Refunds are given within 30 days if the receipt is kept.",
+    ... ) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import content_stems
+
+__all__ = ["dropped_condition"]
+
+_CONDITION = re.compile(
+    r"(?<!\beven\s)(?<!\bas\s)(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\bsee\s)"
+    r"(?<!\bknow\s)(?<!\bcheck\s)(?<!\bwonder\s)\b"
+    r"(?P<cue>only\s+if|if|unless|provided(?:\s+that)?|as\s+long\s+as|only\s+when|"
+    r"except(?:\s+(?:in|when|for|if|where))?)\b(?P<what>[^,.;:]+)",
+    re.IGNORECASE,
+)
+
+
+_BREAK = re.compile(r"[;:,]|\bbut\b|\brather\b", re.IGNORECASE)
+_HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
+
+
+def _host(sentence: str, condition: re.Match[str]) -> str:
+    """The clause a condition belongs to: before it, or after it where it opens its clause."""
+    start = max((m.end() for m in _BREAK.finditer(sentence, 0, condition.start())), default=0)
+    before = sentence[start : condition.start()]
+    if before.strip():
+        return before
+    after = _BREAK.search(sentence, condition.end())
+    rest = sentence[condition.end() :] if after is None else sentence[after.end() :]
+    nxt = _BREAK.search(rest)
+    return rest if nxt is None else rest[: nxt.start()]
+
+
+def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the sentence's condition, a word of it the claim lacks, False)`, or `None`.
+
+    Read only where the claim says the clause the condition belongs to (most of its
+    words): a claim made of another clause of the sentence is not bound by it. False:
+    the sentence says nothing of the claim without its condition; not a contradiction.
+    """
+    if _CONDITION.search(claim):
+        return None  # the claim states a condition of its own: the model's to read
+    held = set(content_stems(claim))
+    for condition in _CONDITION.finditer(sentence):
+        host = set(content_stems(_host(sentence, condition)))
+        if not host or len(host & held) < _HOST_HELD * len(host):
+            continue
+        lacked = [w for w in content_stems(condition.group("what")) if w not in held]
+        if lacked:
+            return condition.group(0).strip(), lacked[0], False
+    return None
