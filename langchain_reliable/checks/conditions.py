@@ -3,8 +3,8 @@
 "The drug may be given to children over 12." against "The drug may be given to
 children over 12 if their kidney function is normal.": the sentence's condition (after
 "if", "only if", "unless", "provided", "as long as", "only when", "except") names
-words the claim does not hold, so the claim says more than the sentence. A claim that
-keeps the condition's words, in any order or form of words the stems match, keeps it;
+words the claim does not hold (half of them or more), so the claim says more than the
+sentence. A claim that keeps most of the condition's words, in any order, keeps it;
 "even if", "as if" and "asked if" are no conditions.
 
 Example:
@@ -68,7 +68,8 @@ def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None
         host = set(content_stems(_host(sentence, condition)))
         if not host or len(host & held) < _HOST_HELD * len(host):
             continue
-        lacked = [w for w in content_stems(condition.group("what")) if w not in held]
-        if lacked:
+        words = content_stems(condition.group("what"))
+        lacked = [w for w in words if w not in held]
+        if lacked and 2 * len(lacked) >= len(words):  # half its words gone: not kept
             return condition.group(0).strip(), lacked[0], False
     return None
