@@ -6,10 +6,10 @@ often, read as a rate), `checks.units` ("%" against percentage points, per which
 period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.conjuncts` ("both A and B" where it
 says it of A), `checks.comparatives` ("A more than B" where it gives A less),
-`checks.conditions` (a condition the claim drops), `checks.causation` (a cause where
-the sentence reports an association) or `checks.order` and `checks.roles` (swapped
-roles, another name in the same place, an opening name found nowhere, a multiword name
-found only in part).
+`checks.conditions` (a condition the claim drops), `checks.ordinals` (another place:
+"first" for "third"), `checks.causation` (a cause where the sentence reports an
+association) or `checks.order` and `checks.roles` (swapped roles, another name in the
+same place, an opening name found nowhere, a multiword name found only in part).
 
 The sentences a claim is about are those that hold the largest share of its content
 words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
@@ -45,6 +45,7 @@ from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
+from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     counterparts,
@@ -248,6 +249,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "the claim says '{claim}', but {where} gives {sentence}",
         clear_if=2,
         reads=compared_words,  # "fewer" where the values bear it out
+    ),
+    SentenceRule(  # "the first appeal" where the sentence says "the third appeal"
+        "other_ordinal",
+        other_ordinal,
+        "{where} says '{sentence}', the claim '{claim}'",
+        clear_if=2,
     ),
     SentenceRule(  # "both iOS and Android" where the sentence says "for iOS"
         "one_conjunct_only",
