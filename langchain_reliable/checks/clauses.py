@@ -32,9 +32,9 @@ import re
 from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import content_stems, stem, tokenize
 
-__all__ = ["value_of_another_clause"]
+__all__ = ["value_for_another_case", "value_of_another_clause"]
 
 _PART = re.compile(r";|:|\.\s")
 _CLAUSE = re.compile(r";|:|,|\.\s|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
@@ -147,4 +147,61 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         best_other = max(others, key=weight)
         if weight(best_other) >= max(weight(q) for q in stating) + _MARGIN:
             return c.text, best_other.text, False
+    return None
+
+
+def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, str, str] | None:
+    """`(claim's value, the value for what is asked, the word asked)`, or `None`.
+
+    Asked "What fee do retail investors pay?", the claim "The fee is 0.2 percent"
+    against "0.2 percent for institutional investors and 0.9 percent for retail
+    investors": the sentence gives the claim's value for one case and another value
+    in the clause that holds a word of the question the claim's clause lacks (the
+    sentence's opening clause, whose subject all share, leaves its words out). A clause
+    that holds no word of the question is read with its part of the sentence ("for
+    patients over 75, it is 5 mg"), unless that part gives another value too.
+
+    Example:
+        >>> value_for_another_case(
+        ...     "What fee do retail investors pay?",
+        ...     "The fee is 0.2 percent.",
+        ...     "It is 0.2 percent for institutional investors and 0.9 percent for retail ones.",
+        ... )
+        ('0.2 percent', '0.9 percent', 'retail')
+
+    """
+    opening = set(content_stems(_segment(_CLAUSE, sentence, 0)))  # the subject all share
+    focus = set(content_stems(asked)) - set(content_stems(claim)) - opening
+    said = _quantities(sentence)
+    if not focus or len(said) < 2:
+        return None
+    claimed = _quantities(claim)
+
+    def held(q: Quantity) -> set[str]:
+        clause = focus & set(content_stems(_segment(_CLAUSE, sentence, q.start)))
+        if clause:
+            return clause
+        part = _segment(_PART, sentence, q.start)
+        alone = sum(_same_kind(q, x) for x in _quantities(part)) <= 1  # `q` alone of its kind
+        return focus & set(content_stems(part)) if alone else set()
+
+    for c in claimed:
+        if not _a_value(claim, c):
+            continue
+        stating = [q for q in said if matches(c, q)]
+        others = [
+            q
+            for q in said
+            if _same_kind(c, q)
+            and _a_value(sentence, q)
+            and not any(matches(x, q) or matches(q, x) for x in claimed)
+        ]
+        if not stating or not others:
+            continue
+        owned = set().union(*(held(q) for q in stating))
+        for other in others:
+            extra = held(other) - owned
+            if extra:
+                word = next(w for w in tokenize(asked) if stem(w.lower()) in extra)
+                return c.text, other.text, word
     return None

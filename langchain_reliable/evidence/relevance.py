@@ -35,6 +35,12 @@ _ASKS = re.compile(
     re.IGNORECASE,
 )
 
+
+def asks(sentence: str) -> bool:
+    """Whether `sentence` asks something: it ends with "?" or opens with a request ("Tell ...")."""
+    return _ASKS.search(sentence) is not None
+
+
 RELEVANT_AT = 0.2
 """The cosine at which a claim counts as about the question. Measured on hand-made
 pairs: true answers to other questions fall at or below 0.13, relevant ones (pronouns
@@ -50,7 +56,7 @@ def off_topic(question: str, claims: Sequence[str], embeddings=None) -> str | No
     ("When?", "Tell me more."), which leans on the conversation before it.
     """
     asked = last_question(question)
-    if not _ASKS.search(asked) or len(content_stems(asked)) < 2 or not claims:
+    if not asks(asked) or len(content_stems(asked)) < 2 or not claims:
         return None
     if embeddings is None:
         from langchain_reliable.evidence.embeddings import default_embeddings
@@ -92,7 +98,7 @@ def about_another(question: str, claims: Sequence[tuple[str, str]]) -> str | Non
     where the question asks (as `off_topic`) and some claim was read.
     """
     asked = last_question(question)
-    if not _ASKS.search(asked) or not claims:
+    if not asks(asked) or not claims:
         return None
     reasons = [_another(asked, claim, sentence) for claim, sentence in claims]
     if any(r is None for r in reasons):
@@ -137,8 +143,8 @@ def _another(asked: str, claim: str, sentence: str) -> str | None:
         if wanted & group and not said & group:
             other = next((g for g in _GROUPS if g is not group and said & g), None)
             if other is not None:
-                asks, gives = min(wanted & group), min(said & other)
-                return f"it asks about '{asks}', the claim about '{gives}'"
+                asked_word, gives = min(wanted & group), min(said & other)
+                return f"it asks about '{asked_word}', the claim about '{gives}'"
     names = extract_names(asked)
     both_lean = _LEANS.match(claim) and _LEANS.match(clause)  # "It was completed ...": the asked
     if names and not both_lean and not any(set(name_words(n)) <= said for n in names):
@@ -197,4 +203,4 @@ def flag_other_subject(report: ReliabilityReport, question: str | None) -> None:
             report.level = "MEDIUM"
 
 
-__all__ = ["RELEVANT_AT", "about_another", "flag_other_subject", "off_topic"]
+__all__ = ["RELEVANT_AT", "about_another", "asks", "flag_other_subject", "off_topic"]

@@ -18,7 +18,7 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.schemas import Label
 from langchain_reliable.text import stem, tokenize
 
-__all__ = ["Finding", "ModelRule", "Rule", "stems_of"]
+__all__ = ["Finding", "ModelRule", "QuestionRule", "Rule", "stems_of"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,21 @@ class ModelRule(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Nothing without a model: `Rules.review` asks the model for this rule."""
+        return None
+
+
+class QuestionRule(Rule):
+    """A check that reads the claim as a reply to the question asked (`answers`).
+
+    Run only where the verifier was given a question; without one it finds nothing.
+    """
+
+    @abstractmethod
+    def answers(self, claim: ClaimFacts, question: str) -> Finding | None:
+        """The finding when the claim, true as it may be, does not answer `question`."""
+
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """Nothing without the question: `Rules.first_finding` passes it to `answers`."""
         return None
 
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
+from langchain_reliable.checks.clauses import value_for_another_case
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.negation import sentential_negation
 from langchain_reliable.checks.prefixes import prefix_change, words_of
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.grammar import is_question
-from langchain_reliable.rules.base import Finding, Rule, stems_of
+from langchain_reliable.evidence.relevance import asks
+from langchain_reliable.grammar import is_question, last_question
+from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
 from langchain_reliable.text import stem, tokenize
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
@@ -158,6 +160,32 @@ class ConflictingNumber(Rule):
         if unsaid:
             return self.finding("unsupported", f"{said} of another thing: it never says {unsaid}")
         return self.finding("contradicted", said)
+
+
+class AnswersAnotherCase(QuestionRule):
+    """A value the sentence gives for another case than the question asks about.
+
+    Asked "What fee do retail investors pay?", "The fee is 0.2 percent" where the
+    sentence gives 0.2 percent for institutional investors and 0.9 for retail ones:
+    true of another case, no answer to this one (`checks.clauses.value_for_another_case`).
+    """
+
+    name = "answers_another_case"
+
+    def answers(self, claim: ClaimFacts, question: str) -> Finding | None:
+        """Unsupported, naming what is asked and the value the sentence gives for it."""
+        asked = last_question(question)
+        if not asks(asked):
+            return None
+        found = value_for_another_case(asked, claim.text, claim.ctx.units[claim.anchor].text)
+        if found is None:
+            return None
+        value, other, word = found
+        return self.finding(
+            "unsupported",
+            f"the question asks about '{word}': {claim.where} gives '{value}' for another "
+            f"case, and '{other}' for that one",
+        )
 
 
 class MovedValue(Rule):

@@ -32,7 +32,7 @@ from typing import Any
 from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
-from langchain_reliable.rules.base import Finding, ModelRule, Rule
+from langchain_reliable.rules.base import Finding, ModelRule, QuestionRule, Rule
 from langchain_reliable.rules.content import (
     DroppedNegation,
     OppositeSense,
@@ -41,6 +41,7 @@ from langchain_reliable.rules.content import (
     UnborneContent,
 )
 from langchain_reliable.rules.lexical import (
+    AnswersAnotherCase,
     BoundNotBorneOut,
     CitedElsewhere,
     ConflictingNumber,
@@ -71,6 +72,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     CitedElsewhere(),  # a citation mark ("[2]") pointing away from what bears the claim out
     ConflictingNumber(),  # a value the sentence the claim is about states otherwise
     MovedValue(),  # a value put on what another sentence says, which gives another
+    AnswersAnotherCase(),  # asked of retail investors, the institutional investors' fee
     BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
     FlippedNegation(),  # the claim negated where a sentence much like it is not
     PassagesDisagree(),  # another passage states it otherwise: contested
@@ -125,14 +127,23 @@ class Rules:
         return self.facts.selector
 
     def first_finding(
-        self, claim: ClaimFacts, read: dict[int, Finding | None] | None = None
+        self,
+        claim: ClaimFacts,
+        read: dict[int, Finding | None] | None = None,
+        question: str = "",
     ) -> Finding | None:
         """The first finding of the list for `claim`, or `None` when every rule passes.
 
-        `read` holds, by position in the list, what each `ModelRule` found with the model.
+        `read` holds, by position in the list, what each `ModelRule` found with the model;
+        a `QuestionRule` reads the claim with `question` (none: it finds nothing).
         """
         for at, rule in enumerate(self.rules):
-            found = (read or {}).get(at) if isinstance(rule, ModelRule) else _applies(rule, claim)
+            if isinstance(rule, ModelRule):
+                found = (read or {}).get(at)
+            elif isinstance(rule, QuestionRule):
+                found = rule.answers(claim, question) if question.strip() else None
+            else:
+                found = _applies(rule, claim)
             if found is not None:
                 return found
         return None
@@ -188,6 +199,7 @@ class Rules:
         *,
         capped_score: float,
         model: EntailmentProbe | None = None,
+        question: str = "",
     ) -> list[ClaimVerdict]:
         """Apply the rules to one verdict per claim; vetoed verdicts get the rule's label.
 
@@ -197,12 +209,13 @@ class Rules:
             passages: The passages with text they were judged against.
             capped_score: The highest score a vetoed verdict keeps.
             model: The verifier's entailment model, for the `ModelRule`s (none: skipped).
+            question: The question the answer replies to, for the `QuestionRule`s.
         """
         facts = self.facts.answer(passages).claims(claims)
         read = self.read_model(facts, verdicts, passages, model)
         out = []
         for verdict, claim, by_model, said in zip(verdicts, facts, read, claims, strict=True):
-            finding = self.first_finding(claim, by_model)
+            finding = self.first_finding(claim, by_model, question)
             if finding is None:
                 out.append(as_read(verdict, said, claim, capped_score))
                 continue

@@ -110,10 +110,14 @@ class JudgingVerifier(ClaimVerifier):
         if early is not None:
             return early
         result = enforce_verdict_count(await self.ajudge(claims, passages, question), claims)
-        return await asyncio.to_thread(self._keep_rules, result, claims, passages)
+        return await asyncio.to_thread(self._keep_rules, result, claims, passages, question)
 
     def _keep_rules(
-        self, result: VerificationResult, claims: list[Claim], passages: list[Passage]
+        self,
+        result: VerificationResult,
+        claims: list[Claim],
+        passages: list[Passage],
+        question: str = "",
     ) -> VerificationResult:
         """`result` with the rules applied; every claim `uncertain` if the rules fail."""
         rules = self.rules if self.rules is not None else default_rules()
@@ -124,6 +128,7 @@ class JudgingVerifier(ClaimVerifier):
                 passages,
                 capped_score=self.vetoed_score,
                 model=self.entailment_probe,
+                question=question,
             )
         except Exception as exc:  # fail closed: a claim the rules could not check is not passed
             first_line = (str(exc).strip().splitlines() or [""])[0]
@@ -185,7 +190,7 @@ class BlockingVerifier(JudgingVerifier):
         if early is not None:
             return early
         result = enforce_verdict_count(self._verify_locked(claims, passages), claims)
-        return self._keep_rules(result, claims, passages)
+        return self._keep_rules(result, claims, passages, question)
 
     def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
         started = time.perf_counter()
