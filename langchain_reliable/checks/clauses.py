@@ -36,8 +36,8 @@ from langchain_reliable.text import content_stems, stem, tokenize
 
 __all__ = ["value_for_another_case", "value_of_another_clause"]
 
-_PART = re.compile(r";|:|\.\s")
-_CLAUSE = re.compile(r";|:|,|\.\s|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+_PART = re.compile(r";|:|\.\s|\n")
+_CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
 
 
 def _segment(pattern: re.Pattern[str], text: str, at: int) -> str:

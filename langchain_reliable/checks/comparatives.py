@@ -48,7 +48,7 @@ _COMPARED = re.compile(
     re.IGNORECASE,
 )
 _SEGMENT = re.compile(
-    r";|:|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)",
+    r";|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)",
     re.IGNORECASE,
 )
 _VALUED = frozenset({"count", "percent", "measure", "money"})

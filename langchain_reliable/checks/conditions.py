@@ -2,7 +2,7 @@
 
 "The drug may be given to children over 12." against "The drug may be given to
 children over 12 if their kidney function is normal.": the sentence's condition (after
-"if", "only if", "unless", "provided", "as long as", "only when", "except") names
+"if", "only if", "unless", "provided that", "as long as", "only when", "except") names
 words the claim does not hold (half of them or more), so the claim says more than the
 sentence. A claim that keeps most of the condition's words, in any order, keeps it;
 "even if", "as if" and "asked if" are no conditions.
@@ -32,13 +32,13 @@ __all__ = ["dropped_condition"]
 _CONDITION = re.compile(
     r"(?<!\beven\s)(?<!\bas\s)(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\bsee\s)"
     r"(?<!\bknow\s)(?<!\bcheck\s)(?<!\bwonder\s)\b"
-    r"(?P<cue>only\s+if|if|unless|provided(?:\s+that)?|as\s+long\s+as|only\s+when|"
+    r"(?P<cue>only\s+if|if|unless|provid(?:ed|ing)\s+that|as\s+long\s+as|only\s+when|"
     r"except(?:\s+(?:in|when|for|if|where))?)\b(?P<what>[^,.;:]+)",
     re.IGNORECASE,
 )
 
 
-_BREAK = re.compile(r"[;:,]|\bbut\b|\brather\b", re.IGNORECASE)
+_BREAK = re.compile(r"[;:,\n]|\bbut\b|\brather\b", re.IGNORECASE)
 _HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
 
 

@@ -31,7 +31,7 @@ __all__ = ["one_conjunct_only"]
 _BOTH = re.compile(
     r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)", re.IGNORECASE
 )
-_CLAUSE = re.compile(r";|:|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
+_CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
 
 
