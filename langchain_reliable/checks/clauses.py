@@ -8,7 +8,8 @@ sentence around it (split at ";"): the clause of another value of the same kind 
 holds more of the claim's words than every clause stating the claim's value means
 the claim took its number from the wrong place. The words of the sentence's opening
 clause are left out of the count: its subject is that of the clauses after it too
-("... was founded in 1998 and went public in 2006"). Not read: a value the claim states
+("... was founded in 1998 and went public in 2006"), and so are those of a part that
+gives no value (a sentence of its own that says them). Not read: a value the claim states
 too (it says both), and a clause that borrows its subject or verb from another ("for
 patients over 75, it is 5 mg"; "on the Starter plan, within 14 days").
 
@@ -123,6 +124,9 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
     values = {w for q in claimed for w in content_stems(q.text)}
     opening = set(content_stems(_segment(_CLAUSE, sentence, 0)))
     words = set(content_stems(claim)) - values - opening
+    for part in _PART.split(sentence):  # words a part without a value says: not the values'
+        if not _quantities(part):
+            words -= set(content_stems(part))
     if not words:
         return None
 
