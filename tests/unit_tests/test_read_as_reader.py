@@ -364,6 +364,24 @@ def test_grams_are_never_compared_with_litres_or_an_age() -> None:
     assert bounds_finding(older, "Adults over 65: 3 g.") is None
 
 
+@pytest.mark.parametrize(
+    "answer, shown",
+    [
+        ("The maximum dose is 5000 mg.", False),  # a limit's value, not "at most 5000"
+        ("5000 mg.", False),  # the reply, read with the question as the claim above
+        ("The maximum dose is 2550 mg.", True),
+    ],
+)
+def test_a_stated_limit_is_its_value_not_a_bound(answer: str, shown: bool) -> None:
+    from langchain_reliable import create_verifier
+
+    passage = "The maximum daily dose of metformin is 2550 mg."
+    out = create_verifier().invoke(
+        {"answer": answer, "question": "What is the maximum dose?", "passages": [passage]}
+    )
+    assert (out["decision"] == "return") is shown, out["claims"][0]["reason"]
+
+
 def test_an_end_token_is_content_free_and_a_strikethrough_is_not() -> None:
     from langchain_reliable.render_hazards import render_hazards, without_artefacts
 
