@@ -69,7 +69,10 @@ _BEFORE = [
     (r"at least|no fewer than|no less than|not less than|a minimum of|minimum of", "ge"),
     (r"fewer than|less than|under|below", "lt"),
     (r"at most|up to|no more than|not more than|as much as|as many as|a maximum of", "le"),
-    (r"(?:limit|maximum|cap)(?: \w+)? (?:is|was|of)", "eq"),  # "the daily limit is 2,000 mg": its value
+    (
+        r"(?:limit|maximum|cap)(?: \w+)? (?:is|was|of)",
+        "eq",
+    ),  # "the daily limit is 2,000 mg": its value
     (r"exactly|precisely", "eq"),
     (r"about|around|approximately|roughly|nearly|almost|some|circa|an estimated", "approx"),
 ]

@@ -7,13 +7,9 @@ sentence does not say. A claim that itself reports the association ("found a lin
 between ...") is not read as a cause.
 
 Example:
-    >>> cause_for_association(
-    ...     "Low vitamin D causes severe asthma.", "Low vitamin D is linked to severe asthma."
-    ... )
+    >>> cause_for_association("Salt causes strokes.", "Salt is linked to strokes.")
     ('causes', 'linked to', False)
-    >>> cause_for_association(
-    ...     "Low vitamin D goes with severe asthma.", "Low vitamin D is linked to severe asthma."
-    ... ) is None
+    >>> cause_for_association("Salt goes with strokes.", "Salt is linked to strokes.") is None
     True
 
 """

@@ -101,6 +101,30 @@ def _borrows(sentence: str, q: Quantity) -> bool:
     return not set(content_stems(clause)) - set(content_stems(q.text))
 
 
+def _rivals(
+    claim: str, sentence: str, claimed: tuple[Quantity, ...], said: tuple[Quantity, ...]
+) -> list[tuple[Quantity, list[Quantity], list[Quantity]]]:
+    """Per value of the claim, the sentence's values that state it and the others.
+
+    The others are of its kind and not stated by the claim too; only values with both.
+    """
+    out = []
+    for c in claimed:
+        if not _a_value(claim, c):
+            continue
+        stating = [q for q in said if matches(c, q)]
+        others = [
+            q
+            for q in said
+            if _same_kind(c, q)
+            and _a_value(sentence, q)
+            and not any(matches(x, q) or matches(q, x) for x in claimed)  # claimed too
+        ]
+        if stating and others:
+            out.append((c, stating, others))
+    return out
+
+
 _MARGIN = 2  # the other's clause must hold at least one claim word more (counted twice)
 
 
@@ -135,18 +159,8 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
             words, _segment(_PART, sentence, q.start)
         )
 
-    for c in claimed:
-        if not _a_value(claim, c):
-            continue
-        stating = [q for q in said if matches(c, q)]
-        others = [
-            q
-            for q in said
-            if _same_kind(c, q)
-            and _a_value(sentence, q)
-            and not any(matches(x, q) or matches(q, x) for x in claimed)  # claimed too
-        ]
-        if not stating or not others or any(_borrows(sentence, q) for q in stating):
+    for c, stating, others in _rivals(claim, sentence, claimed, said):
+        if any(_borrows(sentence, q) for q in stating):
             continue
         best_other = max(others, key=weight)
         if weight(best_other) >= max(weight(q) for q in stating) + _MARGIN:
@@ -189,19 +203,7 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         alone = sum(_same_kind(q, x) for x in _quantities(part)) <= 1  # `q` alone of its kind
         return focus & set(content_stems(part)) if alone else set()
 
-    for c in claimed:
-        if not _a_value(claim, c):
-            continue
-        stating = [q for q in said if matches(c, q)]
-        others = [
-            q
-            for q in said
-            if _same_kind(c, q)
-            and _a_value(sentence, q)
-            and not any(matches(x, q) or matches(q, x) for x in claimed)
-        ]
-        if not stating or not others:
-            continue
+    for c, stating, others in _rivals(claim, sentence, claimed, said):
         owned = set().union(*(held(q) for q in stating))
         for other in others:
             extra = held(other) - owned

@@ -42,14 +42,12 @@ _LESS = frozenset(
     {"less", "fewer", "smaller", "lower", "shorter", "lighter", "younger", "cheaper"}
     | {"narrower", "shallower"}
 )
+_WORDS = "|".join(sorted(_MORE | _LESS))
 _COMPARED = re.compile(
-    rf"\b(?:\w+\s+)?(?P<cmp>{'|'.join(sorted(_MORE | _LESS))})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+"
-    r"(?P<b>[^,.;:]+)",
-    re.IGNORECASE,
+    rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
 )
 _SEGMENT = re.compile(
-    r";|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)",
-    re.IGNORECASE,
+    r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)"
 )
 _VALUED = frozenset({"count", "percent", "measure", "money"})
 

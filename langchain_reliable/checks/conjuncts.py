@@ -8,10 +8,8 @@ clause by clause (split at ";", ":" and a comma before "but", "while", "whereas"
 "relieves pain and reduces fever" is one clause and bears out "both pain and fever".
 
 Example:
-    >>> one_conjunct_only(
-    ...     "The fund invests in both government and corporate bonds.",
-    ...     "The fund invests in government bonds.",
-    ... )
+    >>> claim = "The fund invests in both government and corporate bonds."
+    >>> one_conjunct_only(claim, "The fund invests in government bonds.")
     ('both government and corporate bonds', 'corporate', False)
     >>> one_conjunct_only(
     ...     "Aspirin relieves both pain and fever.", "Aspirin relieves pain and reduces fever."
