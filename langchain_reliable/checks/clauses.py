@@ -35,17 +35,21 @@ from functools import lru_cache
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.text import content_stems, stem, tokenize
 
-__all__ = ["value_for_another_case", "value_of_another_clause"]
+__all__ = ["piece_around", "value_for_another_case", "value_of_another_clause"]
 
 _PART = re.compile(r";|:|\.\s|\n")
 _CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
 
 
-def _segment(pattern: re.Pattern[str], text: str, at: int) -> str:
-    """The piece of `text` between the separators around offset `at`."""
-    start = max((m.end() for m in pattern.finditer(text, 0, at)), default=0)
-    after = pattern.search(text, at)
-    return text[start : after.start() if after else len(text)]
+def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:
+    """The piece of `text` between the separators (`pattern`) around `text[start:end]`.
+
+    It begins after the last separator that ends at or before `start` and ends at the
+    first one found from `end` (default `start`) on.
+    """
+    begin = max((m.end() for m in pattern.finditer(text) if m.end() <= start), default=0)
+    after = pattern.search(text, start if end is None else end)
+    return text[begin : after.start() if after else len(text)]
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
@@ -95,7 +99,7 @@ def _borrows(sentence: str, q: Quantity) -> bool:
     A pronoun ("it is 5 mg"), or no word but the value ("on the Starter plan, within
     14 days").
     """
-    clause = _segment(_CLAUSE, sentence, q.start)
+    clause = piece_around(_CLAUSE, sentence, q.start)
     if any(w.lower() in _PRONOUNS for w in re.findall(r"[A-Za-z]+", clause)):
         return True
     return not set(content_stems(clause)) - set(content_stems(q.text))
@@ -146,7 +150,7 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         return None
     claimed = _quantities(claim)
     values = {w for q in claimed for w in content_stems(q.text)}
-    opening = set(content_stems(_segment(_CLAUSE, sentence, 0)))
+    opening = set(content_stems(piece_around(_CLAUSE, sentence, 0)))
     words = set(content_stems(claim)) - values - opening
     for part in _PART.split(sentence):  # words a part without a value says: not the values'
         if not _quantities(part):
@@ -155,8 +159,8 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         return None
 
     def weight(q: Quantity) -> int:
-        return 2 * _held(words, _segment(_CLAUSE, sentence, q.start)) + _held(
-            words, _segment(_PART, sentence, q.start)
+        return 2 * _held(words, piece_around(_CLAUSE, sentence, q.start)) + _held(
+            words, piece_around(_PART, sentence, q.start)
         )
 
     for c, stating, others in _rivals(claim, sentence, claimed, said):
@@ -188,7 +192,7 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         ('0.2 percent', '0.9 percent', 'retail')
 
     """
-    opening = set(content_stems(_segment(_CLAUSE, sentence, 0)))  # the subject all share
+    opening = set(content_stems(piece_around(_CLAUSE, sentence, 0)))  # the subject all share
     focus = set(content_stems(asked)) - set(content_stems(claim)) - opening
     said = _quantities(sentence)
     if not focus or len(said) < 2:
@@ -196,10 +200,10 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
     claimed = _quantities(claim)
 
     def held(q: Quantity) -> set[str]:
-        clause = focus & set(content_stems(_segment(_CLAUSE, sentence, q.start)))
+        clause = focus & set(content_stems(piece_around(_CLAUSE, sentence, q.start)))
         if clause:
             return clause
-        part = _segment(_PART, sentence, q.start)
+        part = piece_around(_PART, sentence, q.start)
         alone = sum(_same_kind(q, x) for x in _quantities(part)) <= 1  # `q` alone of its kind
         return focus & set(content_stems(part)) if alone else set()
 

@@ -27,7 +27,9 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from langchain_reliable.checks.clauses import piece_around
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
 from langchain_reliable.text import content_stems
@@ -54,13 +56,7 @@ _VALUED = frozenset({"count", "percent", "measure", "money"})
 
 def _segments(sentence: str, values: list[Quantity]) -> list[set[str]]:
     """The content words of the segment each value stands in."""
-    cuts = [0, *(m.end() for m in _SEGMENT.finditer(sentence)), len(sentence)]
-    out = []
-    for q in values:
-        start = max(c for c in cuts if c <= q.start)
-        end = min((m.start() for m in _SEGMENT.finditer(sentence, q.end)), default=len(sentence))
-        out.append(set(content_stems(sentence[start:end])))
-    return out
+    return [set(content_stems(piece_around(_SEGMENT, sentence, q.start, q.end))) for q in values]
 
 
 def _side(words: set[str], segments: list[set[str]]) -> int | None:
@@ -91,19 +87,22 @@ def comparative_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | N
     read = _compared(claim, sentence)
     if read is None or read[3]:
         return None
-    compared, said, both_known, _ = read
+    compared, said, both_known, _, _ = read
     return compared, said, both_known
 
 
 def compared_words(claim: str, sentence: str) -> list[str]:
     """The claim's comparative word ("fewer") where the sentence's values bear it out."""
     read = _compared(claim, sentence)
-    compared = _COMPARED.search(claim)
-    return [compared.group("cmp")] if read is not None and read[3] and compared else []
+    return [read[4]] if read is not None and read[3] else []
 
 
-def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool] | None:
-    """The comparison, the two values in words, both sides known, and whether it holds."""
+@lru_cache(maxsize=4096)
+def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | None:
+    """The comparison, the two values, both sides known, whether it holds, its word.
+
+    Cached: the rule's finding and its `reads` both ask it of one claim and sentence.
+    """
     compared = _COMPARED.search(claim)
     if compared is None:
         return None
@@ -130,4 +129,4 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool] | None:
         return None
     holds = (va > vb) == (compared.group("cmp").lower() in _MORE)
     said = f"{values[a].text} against {values[1 - a].text}"
-    return compared.group(0).strip(), said, b is not None and a != b, holds
+    return compared.group(0).strip(), said, b is not None and a != b, holds, compared.group("cmp")
