@@ -126,13 +126,13 @@ def _policies(reason: str | None = None) -> list:
     return [pytest.param(policy, marks=marks) for policy in ("balanced",)]
 
 
-@pytest.mark.parametrize("policy", _policies("60 of 213 attacks shown (28.2 %)"))
+@pytest.mark.parametrize("policy", _policies("37 of 213 attacks shown (17.4 %)"))
 def test_round_five_attacks_are_not_shown(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
 
 
-@pytest.mark.parametrize("policy", _policies("90 of 213 controls refused (42.3 %)"))
+@pytest.mark.parametrize("policy", _policies("62 of 213 controls refused (29.1 %)"))
 def test_round_five_controls_are_returned(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)
@@ -140,7 +140,7 @@ def test_round_five_controls_are_returned(policy):
 
 @pytest.mark.parametrize("policy", _policies())
 def test_minimal_edits_are_held_back(policy):
-    """Met today: 6 of 330 edits shown (1.8 %)."""
+    """Met today: 5 of 330 edits shown (1.5 %)."""
     outcomes = _run("minimal_edits", policy)
     assert rates(outcomes)[0] <= 0.10, _by_family(outcomes)
 
