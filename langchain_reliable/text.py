@@ -27,6 +27,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
+    "PREPOSITIONS",
     "STOPWORDS",
     "WORD",
     "Span",
@@ -174,6 +175,16 @@ STOPWORDS = frozenset(
     due thus therefore still yet even ever
     """.split()  # noqa: SIM905
 )
+
+PREPOSITIONS = frozenset(
+    """
+    about above across after against along amid among around at before behind below
+    beneath beside besides between beyond by despite during except for from in inside
+    into like near of off on onto outside over past per since through throughout till
+    to toward towards under underneath unlike until upon via with within without
+    """.split()  # noqa: SIM905
+)
+"""Words that open a prepositional phrase ("Across the years", "Work on the canal")."""
 
 _NUMBER_WORDS = {
     "two": "2",

@@ -7,7 +7,8 @@ when the sentence's interval lies inside the claim's ("more than 2,000" from "2,
 it is contradicted when the two cannot overlap ("fewer than 2,000" against "2,400"),
 and unsupported otherwise ("exactly 30" against "at least 30"). An approximate claim
 ("about 500", "roughly 1.5%") covers 10 % either side; an approximate sentence is
-read at its value, so a rounded restatement is borne out.
+read at its value, so a rounded restatement is borne out. A stated limit ("the maximum
+is 4 g", "a minimum of 2 years") is borne out only by that same limit.
 
 Example:
     >>> bounds_finding("At least 40 mm of rain is expected.", "Up to 40 mm of rain is expected.")
@@ -62,17 +63,17 @@ _BEFORE = [
         "ge",
     ),
     (
-        r"more than|greater than|higher than|over|above|exceeding|in excess of|exceeds?|"
+        r"more than|greater than|higher than|older than|over|above|exceeding|in excess of|"
+        r"exceeds?|"
         r"(?:must|should|will|to)\s+exceed",
         "gt",
     ),
-    (r"at least|no fewer than|no less than|not less than|a minimum of|minimum of", "ge"),
-    (r"fewer than|less than|under|below", "lt"),
-    (r"at most|up to|no more than|not more than|as much as|as many as|a maximum of", "le"),
-    (
-        r"(?:limit|maximum|cap)(?: \w+)? (?:is|was|of)",
-        "eq",
-    ),  # "the daily limit is 2,000 mg": its value
+    (r"at least|no fewer than|no less than|not less than", "ge"),
+    (r"fewer than|less than|younger than|under|below", "lt"),
+    (r"at most|up to|no more than|not more than|as much as|as many as", "le"),
+    # a stated limit is that limit: "the daily limit is 2,000 mg", "a maximum of 4 g"
+    (r"(?P<word>limit|maximum|cap)(?: \w+){0,4} (?:is|was|of)", "max"),
+    (r"(?P<word>minimum)(?: \w+){0,4} (?:is|was|of)", "min"),
     (r"exactly|precisely", "eq"),
     (r"about|around|approximately|roughly|nearly|almost|some|circa|an estimated", "approx"),
 ]
@@ -105,8 +106,13 @@ class Bounded:
 
 
 def bounded_quantities(text: str) -> list[Bounded]:
-    """Each count, percentage, amount or measure of `text` as an interval."""
-    out = []
+    """Each count, percentage, amount or measure of `text` as an interval.
+
+    A plain amount after a stated limit, of its kind, is a limit too (a limit per case:
+    "the maximum is 1,200 mg for adults and 30 mg per kg for children").
+    """
+    out: list[Bounded] = []
+    limit: Bounded | None = None
     for q in extract_quantities(text):
         if q.kind not in _KINDS or not isinstance(q.value, (int, float)):
             continue
@@ -115,13 +121,17 @@ def bounded_quantities(text: str) -> list[Bounded]:
         found = [(m.start(), name, m) for name, m in _before(head)]
         if found:  # the longest phrase that ends at the number ("no more than", not "more than")
             _, op, m = min(found, key=lambda f: f[0])
-            phrase = m.group(0).strip()
+            phrase = (m.groupdict().get("word") or m.group(0)).strip()  # "maximum", not its noun
         else:
             for pattern, name in _AFTER_RE:
                 if pattern.search(tail):
                     op = name
                     break
+        if op == "eq" and limit is not None and _same_kind(q, limit.quantity):
+            op = limit.op
         out.append(_interval(q, op, phrase))
+        if op in ("max", "min"):
+            limit = out[-1]
     return out
 
 
@@ -156,6 +166,20 @@ def _inside(inner: Bounded, outer: Bounded) -> bool:
     return lo_ok and hi_ok
 
 
+def _bears(stated: Bounded, claimed: Bounded) -> bool:
+    """Whether a sentence's bound bears out a claim's.
+
+    A limit ("the maximum is 4 g") is borne out by that limit only, however said ("up to
+    4 g", "no more than 4,000 mg"), and a stated limit bears out only itself ("up to 5 g"
+    is no reading of "the maximum is 4 g"); any other claim by an interval inside its own.
+    """
+    if claimed.op == "max" or (stated.op == "max" and claimed.op == "le"):
+        return stated.op in ("max", "le") and stated.hi == claimed.hi and not stated.hi_open
+    if claimed.op == "min" or (stated.op == "min" and claimed.op == "ge"):
+        return stated.op in ("min", "ge") and stated.lo == claimed.lo and not stated.lo_open
+    return _inside(stated, claimed)
+
+
 def _disjoint(a: Bounded, b: Bounded) -> bool:
     if a.hi < b.lo or b.hi < a.lo:
         return True
@@ -164,6 +188,13 @@ def _disjoint(a: Bounded, b: Bounded) -> bool:
     if b.hi == a.lo:
         return b.hi_open or a.lo_open
     return False
+
+
+def _same_kind(a: Quantity, b: Quantity) -> bool:
+    """Two amounts of one kind and dimension (milligrams and grams, not grams and litres)."""
+    if a.kind == b.kind == "measure":
+        return in_base(a.unit, 1.0)[0] == in_base(b.unit, 1.0)[0]
+    return a.kind == b.kind and a.unit == b.unit
 
 
 def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
@@ -180,9 +211,7 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
             return False  # "adults over 65": an age, not an amount
         counted = _COUNTED.match(text, count.end)
         return counted is None or counted.group(1).lower() in STOPWORDS
-    if a.kind == b.kind == "measure":  # grams and milligrams, never grams and litres
-        return in_base(a.unit, 1.0)[0] == in_base(b.unit, 1.0)[0]
-    return a.kind == b.kind and a.unit == b.unit
+    return _same_kind(a, b)
 
 
 @lru_cache(maxsize=8192)
@@ -207,19 +236,22 @@ def borne_out(claim: str, sentence: str) -> set[int]:
     return {
         c.quantity.start
         for c, alike in _compare(claim, sentence)
-        if any(_inside(s, c) for s in alike)
+        if any(_bears(s, c) for s in alike)
     }
 
 
 def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
     """(label, the claim's words, the sentence's words) when a bound is not borne out.
 
-    A claim number with nothing of its kind in the sentence is left to the other checks.
+    A claim number with nothing of its kind in the sentence is left to the other checks;
+    a limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
+    unsupported, not contradicted: the sentence states no limit.
     """
     for c, alike in _compare(claim, sentence):
-        if any(_inside(s, c) for s in alike):
+        if any(_bears(s, c) for s in alike):
             continue
         near = min(alike, key=lambda s: abs(s.quantity.value - c.quantity.value))
-        label = "contradicted" if all(_disjoint(s, c) for s in alike) else "unsupported"
+        limits = c.op not in ("max", "min") or any(s.op != "eq" for s in alike)
+        label = "contradicted" if limits and all(_disjoint(s, c) for s in alike) else "unsupported"
         return label, c.words, near.words
     return None

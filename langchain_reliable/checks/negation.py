@@ -22,7 +22,7 @@ from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["negation_cue", "negative_word", "sentential_negation"]
+__all__ = ["clause_about", "negation_cue", "negative_word", "sentential_negation"]
 
 _NEGATION = re.compile(
     r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
@@ -37,8 +37,12 @@ _WITHOUT = re.compile(r"[^,;:.!?()]*?\bwithout\b", re.IGNORECASE)  # a double ne
 _NEGATIVE_WORD = re.compile(  # words that hold a negation: "failed" says "did not work"
     r"\b(?:fail(?:s|ed|ing)?|lacks?|lacked|lacking|absent|exclud(?:e|es|ed|ing)|"
     r"refus(?:e|es|ed)|den(?:y|ies|ied)|prevent(?:s|ed)?|avoid(?:s|ed)?|skip(?:s|ped)?|"
-    r"miss(?:es|ed)?|declin(?:e|es|ed)|reject(?:s|ed)?|free\s+of|unable|neither)\b",
+    r"miss(?:es|ed)?|declin(?:e|es|ed)|reject(?:s|ed)?|free\s+of|\w+-free|unable|neither)\b",
     re.IGNORECASE,
+)
+_QUANTIFIER = re.compile(r"not\s+(?:all|every|everyone|everything|always)\b", re.IGNORECASE)
+_STANDARD = re.compile(  # the standard of a comparison: "more often than those who did not"
+    r"\bthan\s+(?:\w+\s+){0,3}(?:who|that|which)\s+(?:\w+\s+)?$", re.IGNORECASE
 )
 _SCOPE_WORDS = 6
 _CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between commas
@@ -51,7 +55,8 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     six words, up to punctuation) holds two of them counts (one when the claim
     or the scope has a single content word: "most of them do not own a car"), so a
     negation elsewhere in the sentence ("the team without the ball") is not taken
-    for the claim's.
+    for the claim's; "not all" always counts (it negates the sentence's quantifier).
+    The standard of a comparison ("more often than those who did not") is no cue.
     """
     opening = sentential_negation(text)
     if opening is not None:  # it negates the whole rest: two negations say it plainly
@@ -65,17 +70,38 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
             continue  # "the router, not the modem, assigns": a correction, not a negation
         if NEGATED_BOUND.match(text, m.start()):
             continue  # "no more than 4 g", "must not exceed": a bound (`checks.bounds`)
+        if _STANDARD.search(text, 0, m.start()):
+            continue  # "more often than those who did not": whom the claim is compared with
         if m.group(0).lower() != "without" and _WITHOUT.match(text, m.end()):
             return negation_cue(
                 text[_WITHOUT.match(text, m.end()).end() :], about
             )  # "not X without Y"
-        if about is None:
-            return m.group(0)
+        if about is None or _QUANTIFIER.match(text, m.start()):
+            return m.group(0)  # "not all" negates the whole sentence's quantifier
         scope = _scope(text[m.end() :])
         need = min(2, len(about))
         if len(scope & about) >= (min(need, len(scope)) if scope else need):
             return m.group(0)
     return None
+
+
+_CLAUSES = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
+
+
+def clause_about(text: str, about: frozenset[str]) -> str:
+    """The clause of `text` a claim (its content stems, `about`) is about.
+
+    A sentence of clauses joined by ";", "while" or "whereas" says one thing in each
+    ("the app sends data every ten minutes; the client never sends any back"): the
+    clause sharing the most of the claim's words, when one shares more than the rest,
+    else the whole sentence.
+    """
+    pieces = _CLAUSES.split(text)
+    if len(pieces) < 2:
+        return text
+    shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]
+    best = max(shares)
+    return pieces[shares.index(best)] if shares.count(best) == 1 else text
 
 
 def _scope(tail: str) -> set[str]:

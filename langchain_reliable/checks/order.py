@@ -9,6 +9,10 @@
   ... with the United States" against "The United States never ratified ...
   with Germany"; "Serena passed Djokovic's total" against "Djokovic passed her
   total").
+- `reversed_roles`: the two sides of an act exchanged, named by any words ("the
+  desktop client sends its data to the mobile app" against "the mobile app sends its
+  data to the desktop client"; a passive side read as its active: "the cat was chased
+  by the dog" is "the dog chased the cat").
 - `swapped_role`: the claim gives a name the opposite role of the one the
   passages give it ("Sarah Smith was the defendant" where they say "the
   plaintiff, Sarah Smith").
@@ -18,6 +22,9 @@ Example:
     ('Jones', 'Smith')
     >>> swapped_subject("Ann beat Bob's record.", "Later Bob beat her record, set by Ann.")
     ('Ann', 'Bob')
+    >>> reversed_roles("The client sends data to the app.", "The app sends data to the client.")
+    ('client', 'app')
+    >>> reversed_roles("The cat was chased by the dog.", "The dog chased the cat.")
     >>> swapped_role("Ann Lee was the tenant.", ["The landlord, Ann Lee, sued."])
     ('tenant', 'landlord')
 
@@ -28,10 +35,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 
-from langchain_reliable.text import STOPWORDS, stem
+from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
-__all__ = ["reversed_pair", "swapped_role", "swapped_subject"]
+__all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
 
 # "X v. Y", "X, then Y", "X followed by Y", "X, not Y": the first is not the second.
 _PAIR = re.compile(
@@ -195,6 +203,103 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
             if b in c_keys[k + 1 :] and not _clause_symmetric(st, j + 1):
                 return ct[c_keys.index(a)], st[s_keys.index(b)]
     return None
+
+
+_CLAUSE_EDGE = frozenset([",", ";", "and", "but", "while", "whereas", "which", "who", "that"])
+_AUXILIARIES = frozenset(
+    "do does did will would can could may might must shall should has have had".split()  # noqa: SIM905
+)
+
+
+def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]]]]:
+    """Each act of a clause: the words naming its doer and the other words of its clause.
+
+    An act is a word right after its doer (auxiliaries and adverbs between) and right
+    before its object (not a preposition: "developed in" is no act on a thing); the
+    doer is the run of content words before it ("the regional office"). A passive act
+    with its doer ("was sent by the head office") is read as its active; one without
+    ("was found in") names no doer and is skipped. A negated act ("never sends") is no
+    act done.
+    """
+    keys = [_key(t) for t in tokens]
+    edges = [-1, *(j for j, k in enumerate(keys) if k in _CLAUSE_EDGE), len(keys)]
+    out: dict[str, list[tuple[frozenset[str], set[str]]]] = {}
+    for start, end in pairwise(edges):
+        clause = keys[start + 1 : end]
+        if "than" in clause or any(c in _SYMMETRIC for c in clause):
+            continue  # comparisons and relations that hold both ways are read elsewhere
+        for i, act in enumerate(clause):
+            if not _content(act) or clause.count(act) > 1 or i + 1 >= len(clause):
+                continue
+            j = i - 1
+            while j >= 0 and (
+                clause[j] in _AUXILIARIES or clause[j] in _ADVERBS or _negates(clause[j])
+            ):
+                j -= 1
+            if j < 0 or any(_negates(c) for c in clause[j + 1 : i]):
+                continue
+            if clause[j] in _BE:  # passive: the doer follows "by"
+                if clause[i + 1] != "by":
+                    continue
+                after = i + 2
+                while after < len(clause) and not _content(clause[after]):
+                    after += 1
+                doer = _run(clause, after, 1)
+                rest = {c for c in clause[:j] if _content(c)}
+                rest |= {c for c in clause[after + len(doer) :] if _content(c)}
+            elif _content(clause[j]) and clause[i + 1] not in PREPOSITIONS:
+                doer = _run(clause, j, -1)
+                rest = {c for c in clause[i + 1 :] if _content(c)}
+            else:
+                continue
+            if doer:
+                out.setdefault(act, []).append((frozenset(doer), rest))
+    return out
+
+
+def _run(clause: list[str], at: int, step: int) -> list[str]:
+    """The content words from `at` on, one way, while they last (a noun phrase's words)."""
+    run = []
+    while 0 <= at < len(clause) and _content(clause[at]):
+        run.append(clause[at])
+        at += step
+    return run
+
+
+def _negates(key: str) -> bool:
+    return key in ("not", "never", "cannot") or key.endswith(("n't", "n’t"))
+
+
+def _content(key: str) -> bool:
+    return key not in STOPWORDS and key not in _BE and key.isalpha()
+
+
+def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(a word of the claim's doer, one of the sentence's) when the act goes the other way.
+
+    For an act both say (the same word, right after its doer), the words that set the
+    claim's doer apart from the sentence's are among the other words of the sentence's
+    clause, and the reverse ("the head office forwards to the regional office" against
+    "the regional office forwards to the head office"); a passive with its doer is read
+    as active. Comparisons ("than") and relations that hold both ways ("married",
+    "with") are skipped, and so is an act the sentence gives to the claim's doer.
+    """
+    ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
+    stated = _acts_of(st)
+    for act, sides in _acts_of(ct).items():
+        said = stated.get(act, [])
+        if any(doer == s_doer for doer, _ in sides for s_doer, _ in said):
+            continue
+        for doer, rest in sides:
+            for s_doer, s_rest in said:
+                mine, theirs = doer - s_doer, s_doer - doer
+                if mine and theirs and mine <= s_rest and theirs <= rest:
+                    return _surface(ct, mine), _surface(st, theirs)
+    return None
+
+
+def _surface(tokens: list[str], keys: frozenset[str] | set[str]) -> str:
+    return next(t for t in tokens if _key(t) in keys)
 
 
 @lru_cache(maxsize=8192)

@@ -39,6 +39,7 @@ from langchain_reliable.claims.function_words import JOINERS, REPEATING
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.grammar import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
+from langchain_reliable.text import PREPOSITIONS
 
 __all__ = ["resolve"]
 
@@ -73,11 +74,7 @@ _NOT_A_NAME = frozenset(
     "so then now well yes no".split()
 )
 # a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
-_OPENING_PHRASE = re.compile(
-    r"^(?:at|in|on|for|with|by|from|during|after|before|under|over|within|without|"
-    r"about|against|among|between|into|through|to|of|since|until|unlike|like)\b",
-    re.IGNORECASE,
-)
+_OPENING_PHRASE = re.compile(rf"^(?:{'|'.join(sorted(PREPOSITIONS))})\b", re.IGNORECASE)
 _BARE = re.compile(r"^\w[\w'’ -]{0,59}$")  # words only: a name or a noun phrase
 
 

@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
+from langchain_reliable.checks.elapsed import elapsed_spans
 from langchain_reliable.checks.names import extract_names, name_words
-from langchain_reliable.checks.negation import negation_cue, negative_word
+from langchain_reliable.checks.negation import clause_about, negation_cue, negative_word
 from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.quantities import (
     Quantity,
@@ -117,9 +118,11 @@ class ClaimFacts:
 
         A number is fine when the anchor sentence states it, or another sentence
         about as relevant does (`quantities.matches`: a bare or spelled number,
-        "fifty", may stand for "50 years"); where the anchor states another value of the same
-        kind, that sentence must hold the claim's words (`_holds_words`): "opened in 1887",
-        where 1887 is when construction began, contradicts the anchor.
+        "fifty", may stand for "50 years"), or a sentence's dates prove a span of time
+        (`checks.elapsed`: "eight years after" 1998 and 2006); where the anchor states
+        another value of the same kind, that sentence must hold the claim's words
+        (`_holds_words`): "opened in 1887", where 1887 is when construction began,
+        contradicts the anchor.
         """
         ctx, anchor = self.ctx, self.anchor
         missing: list[Quantity] = []
@@ -127,7 +130,11 @@ class ClaimFacts:
         in_anchor = ctx.unit_quantities[anchor]
         held = borne_out(self.text, ctx.units[anchor].text)
         for q in self.quantities:
-            if q.start in held or any(matches(q, x, ctx.years) for x in in_anchor):
+            if (
+                q.start in held
+                or q in self.elapsed
+                or any(matches(q, x, ctx.years) for x in in_anchor)
+            ):
                 continue
             homes = [
                 i
@@ -145,6 +152,13 @@ class ClaimFacts:
             elif not homes:
                 missing.append(q)
         return missing, conflict
+
+    @cached_property
+    def elapsed(self) -> list[Quantity]:
+        """The claim's spans of time a sentence's dates prove (`checks.elapsed`)."""
+        units = self.ctx.units
+        proved = {s for i in self.ctx.sentences for s in elapsed_spans(self.text, units[i].text)}
+        return [q for q in self.quantities if q.start in proved]
 
     @cached_property
     def moved_value(self) -> tuple[Quantity, Quantity, int] | None:
@@ -260,9 +274,13 @@ class ClaimFacts:
 
     @cached_property
     def negation(self) -> tuple[str | None, str | None]:
-        """The negation cue of the claim and of its anchor sentence (`None`: none)."""
-        anchor_text = self.ctx.units[self.anchor].text
-        return negation_cue(self.text), negation_cue(anchor_text, frozenset(self.stems))
+        """The negation cue of the claim and of its anchor sentence (`None`: none).
+
+        The anchor's cue is read in the clause the claim is about (`clause_about`).
+        """
+        about = frozenset(self.stems)
+        anchor_text = clause_about(self.ctx.units[self.anchor].text, about)
+        return negation_cue(self.text), negation_cue(anchor_text, about)
 
     @property
     def negation_flip(self) -> bool:

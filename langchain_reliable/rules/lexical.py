@@ -306,14 +306,19 @@ class MissingFacts(Rule):
     name = "missing_facts"
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
-        """The claim's spelled-out numbers ("thirty") that a passage gives ("30")."""
+        """The claim's spelled-out numbers a passage gives, and spans its dates measure.
+
+        "thirty" where a passage says "30"; "eight years after" where a sentence's dates
+        are eight years apart (`checks.elapsed`).
+        """
         ctx = claim.ctx
-        return stems_of(
+        spelled = [
             q.text
             for q in extract_quantities(claim.text, spelled=True)
             if not any(c.isdigit() for c in q.text)
             and any(matches(q, x, ctx.years) for x in ctx.quantities)
-        )
+        ]
+        return stems_of([*spelled, *(q.text for q in claim.elapsed)])
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""

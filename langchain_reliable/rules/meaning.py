@@ -44,7 +44,12 @@ from langchain_reliable.checks.conditions import dropped_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
-from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
+from langchain_reliable.checks.order import (
+    reversed_pair,
+    reversed_roles,
+    swapped_role,
+    swapped_subject,
+)
 from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
@@ -281,6 +286,7 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         swapped_subject,
         "{where} says '{sentence}' did it, where the claim says '{claim}'",
     ),
+    SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
 )
 """The meaning rules read against the sentences a claim is about, in order."""
 

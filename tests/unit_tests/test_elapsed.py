@@ -1,0 +1,63 @@
+"""A span of time the passage's own dates measure is stated, in the right direction only.
+
+Through `create_verifier` (the default verifier), with wording of its own: "six years
+after" where the passage gives both dates passes; the wrong span, the wrong direction,
+or a span measured to a date the claim does not name is held back.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_reliable import create_verifier
+from langchain_reliable.checks.elapsed import elapsed_spans
+
+PASSAGE = "The bridge was designed in 1921, and it carried its first trains in 1927."
+THREE = "The survey ran in 1950, the report appeared in 1956, and a revision followed in 1961."
+
+
+@pytest.fixture(scope="module")
+def check():
+    return create_verifier()
+
+
+@pytest.mark.parametrize(
+    "claim, passage",
+    [
+        ("The bridge carried its first trains in 1927, six years after it was designed.", PASSAGE),
+        ("Six years after the bridge was designed, it carried its first trains.", PASSAGE),
+        ("The report appeared in 1956, six years after the survey ran.", THREE),
+    ],
+)
+def test_a_span_the_dates_measure_passes(check, claim: str, passage: str) -> None:
+    report = check.invoke({"answer": claim, "passages": [passage]})
+    assert report["decision"] == "return", report["claims"][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    "claim, passage",
+    [
+        (
+            "The bridge carried its first trains in 1927, seven years after it was designed.",
+            PASSAGE,
+        ),
+        ("Six years before the bridge was designed, it carried its first trains.", PASSAGE),
+        # 1961 - 1950 = 11, but the claim puts the report, not the revision, eleven years on
+        ("The report appeared in 1956, eleven years after the survey ran.", THREE),
+    ],
+)
+def test_a_wrong_span_or_direction_is_held_back(check, claim: str, passage: str) -> None:
+    report = check.invoke({"answer": claim, "passages": [passage]})
+    assert report["decision"] != "return", report["claims"][0]["reason"]
+
+
+def test_days_and_weeks_between_two_days_of_a_month() -> None:
+    sentence = "Bids close on June 2, and the winner is named on June 16."
+    assert elapsed_spans("The winner is named two weeks later, on June 16.", sentence)
+    assert elapsed_spans("The winner is named 14 days after bids close.", sentence)
+    assert not elapsed_spans("The winner is named 10 days after bids close.", sentence)
+
+
+def test_a_span_with_no_event_to_measure_from_is_not_proved() -> None:
+    # three dates and none named by the claim: which two the span joins cannot be told
+    assert not elapsed_spans("A revision followed eleven years later.", THREE)
