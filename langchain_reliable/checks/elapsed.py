@@ -35,7 +35,7 @@ from functools import lru_cache
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.text import content_stems
 
-__all__ = ["elapsed_spans"]
+__all__ = ["clause_around", "elapsed_spans"]
 
 _UNITS = {"year": None, "month": None, "week": 7, "day": 1}
 _AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE)
@@ -81,15 +81,15 @@ def _proved(span: Quantity, claim: str, sentence: str, dates: list, own: list) -
 def _date_of(event: str, sentence: str, dates: list[Quantity]) -> Quantity | None:
     """The date whose clause of `sentence` shares the most words with `event`, if one does."""
     words = set(content_stems(event))
-    scores = [len(words & set(content_stems(_clause(sentence, d)))) for d in dates]
+    scores = [len(words & set(content_stems(clause_around(sentence, d)))) for d in dates]
     best = max(scores)
     if best == 0 or scores.count(best) > 1:
         return None
     return dates[scores.index(best)]
 
 
-def _clause(sentence: str, d: Quantity) -> str:
-    """The stretch of `sentence` around date `d`, between clause edges."""
+def clause_around(sentence: str, d: Quantity) -> str:
+    """The stretch of `sentence` around quantity `d` (a date, an amount), between clause edges."""
     edges = [(m.start(), m.end()) for m in _CLAUSE_EDGE.finditer(sentence)]
     start = max((e for s, e in edges if e <= d.start), default=0)
     end = min((s for s, e in edges if s >= d.end), default=len(sentence))

@@ -31,6 +31,7 @@ import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.elapsed import elapsed_spans
+from langchain_reliable.checks.entities import labels_another
 from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.negation import clause_about, negation_cue, negative_word
 from langchain_reliable.checks.prefixes import prefixed_negation
@@ -41,6 +42,7 @@ from langchain_reliable.checks.quantities import (
     is_unit_word,
     matches,
 )
+from langchain_reliable.checks.ratios import proved_ratios
 from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
@@ -140,6 +142,7 @@ class ClaimFacts:
                 i
                 for i in ctx.sentences
                 if any(matches(q, x, ctx.years) for x in ctx.unit_quantities[i])
+                and not labels_another(self.text, ctx.units[i].text)  # drug Y's value is not X's
             ]
             clash = _clash(self.text, q, ctx.units[anchor], in_anchor)
             near = [
@@ -159,6 +162,14 @@ class ClaimFacts:
         units = self.ctx.units
         proved = {s for i in self.ctx.sentences for s in elapsed_spans(self.text, units[i].text)}
         return [q for q in self.quantities if q.start in proved]
+
+    @cached_property
+    def ratios(self) -> frozenset[str]:
+        """The claim's multiplier words ("twice", "four times") a sentence's values prove."""
+        units = self.ctx.units
+        return frozenset(
+            w for i in self.ctx.sentences for w in proved_ratios(self.text, units[i].text)
+        )
 
     @cached_property
     def moved_value(self) -> tuple[Quantity, Quantity, int] | None:
@@ -225,12 +236,29 @@ class ClaimFacts:
         said = set(tokenize(self.text + " " + self.ctx.units[self.anchor].text))
         return not any(word in said for word in name_words(names[0]))
 
+    def _about_another(self, sentence: str) -> bool:
+        """Whether `sentence` is about another entity than the claim.
+
+        It opens with a name neither the claim nor its anchor gives; or it names
+        something by a word they never say while a name of the claim has a word the
+        sentence lacks ("the Birch Equity Fund" against "the Alder Income Fund"); or it
+        labels another of the claim's kind ("sample B" against "sample A", "drug Y").
+        """
+        if self._opens_with_another_name(sentence):
+            return True
+        said = set(tokenize(self.text + " " + self.ctx.units[self.anchor].text))
+        words = set(tokenize(sentence))
+        theirs = any(w not in said for n in extract_names(sentence) for w in name_words(n))
+        mine = any(w not in words for n in extract_names(self.text) for w in name_words(n))
+        return (theirs and mine) or labels_another(self.text, sentence)
+
     @cached_property
     def disagreement(self) -> tuple[int, str] | None:
         """A sentence of another passage that states the claim's fact otherwise.
 
         The anchor bears the claim out, but a sentence of another passage about the
-        same thing (a strong match) gives another value of the same kind, or is
+        same thing (a strong match, not about another entity: `_about_another`) gives
+        another value of the same kind, or is
         negated where the claim is not (or the reverse): `(unit, what differs)`.
         """
         ctx, anchor = self.ctx, self.anchor
@@ -248,7 +276,7 @@ class ClaimFacts:
                 continue
             if self.cosine[i] < 0.45:
                 continue
-            if self._opens_with_another_name(ctx.units[i].text):
+            if self._about_another(ctx.units[i].text):
                 continue
             stated = ctx.unit_quantities[i]
             for q in claimed:

@@ -309,7 +309,8 @@ class MissingFacts(Rule):
         """The claim's spelled-out numbers a passage gives, and spans its dates measure.
 
         "thirty" where a passage says "30"; "eight years after" where a sentence's dates
-        are eight years apart (`checks.elapsed`).
+        are eight years apart (`checks.elapsed`); "twice" where its values are
+        (`checks.ratios`).
         """
         ctx = claim.ctx
         spelled = [
@@ -318,7 +319,7 @@ class MissingFacts(Rule):
             if not any(c.isdigit() for c in q.text)
             and any(matches(q, x, ctx.years) for x in ctx.quantities)
         ]
-        return stems_of([*spelled, *(q.text for q in claim.elapsed)])
+        return stems_of([*spelled, *(q.text for q in claim.elapsed), *claim.ratios])
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
@@ -382,7 +383,8 @@ class UnstatedQualifier(Rule):
         sentence = claim.ctx.units[claim.anchor].text
         said_how_often = frequencies(claim.text) and frequencies(sentence)
         if said_how_often and frequency_conflict(claim.text, sentence) is None:
-            anchor |= {"twice", "thrice"}  # "thrice daily" where it says "three times a day"
+            anchor |= {"twice", "thrice", "every"}  # "thrice daily", "every month": as often
+        anchor |= claim.ratios  # "twice the 10 mg" where the sentence gives 20 mg and 10 mg
         if "each" in anchor:
             anchor.add("every")  # "every morning" where it says "each morning"
         said = [w for w in words if w in self.QUALIFIERS and w not in anchor]

@@ -58,6 +58,7 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
+from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
@@ -287,6 +288,11 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "{where} says '{sentence}' did it, where the claim says '{claim}'",
     ),
     SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
+    SentenceRule(  # "four times" where the sentence's two values are three times apart
+        "ratio_not_borne_out",
+        ratio_conflict,
+        "the claim says '{claim}', where {where} gives '{sentence}'",
+    ),
 )
 """The meaning rules read against the sentences a claim is about, in order."""
 
