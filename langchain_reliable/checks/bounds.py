@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
@@ -96,6 +96,7 @@ class Bounded:
     hi: float
     lo_open: bool = False
     hi_open: bool = False
+    population: bool = False  # who it is said of ("adults over 65"), not how much
 
     @property
     def words(self) -> str:
@@ -118,7 +119,7 @@ def bounded_quantities(text: str) -> list[Bounded]:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
-        found = [(m.start(), name, m) for name, m in _before(head)]
+        found = [(m.start(), name, m) for name, m in _before(head) if not _spread(head, m)]
         if found:  # the longest phrase that ends at the number ("no more than", not "more than")
             _, op, m = min(found, key=lambda f: f[0])
             phrase = (m.groupdict().get("word") or m.group(0)).strip()  # "maximum", not its noun
@@ -129,10 +130,22 @@ def bounded_quantities(text: str) -> list[Bounded]:
                     break
         if op == "eq" and limit is not None and _same_kind(q, limit.quantity):
             op = limit.op
-        out.append(_interval(q, op, phrase))
+        bounded = _interval(q, op, phrase)
+        aged = phrase.lower() in ("older than", "younger than") or _AGED.search(text, 0, q.start)
+        if q.kind == "count" and aged:
+            bounded = replace(bounded, population=True)
+        out.append(bounded)
         if op in ("max", "min"):
             limit = out[-1]
     return out
+
+
+_SPREAD = re.compile(r"\d[\d,.]*\s+[a-z]+\s+$|\b(?:hours|days|weeks|months|years|doses)\s+$", re.I)
+
+
+def _spread(head: str, m: re.Match[str]) -> bool:
+    """Whether "over" spreads an amount across this one ("22 hours over three days")."""
+    return m.group(0).strip().lower() == "over" and bool(_SPREAD.search(head[: m.start()]))
 
 
 def _before(head: str) -> list[tuple[str, re.Match[str]]]:
@@ -169,10 +182,15 @@ def _inside(inner: Bounded, outer: Bounded) -> bool:
 def _bears(stated: Bounded, claimed: Bounded) -> bool:
     """Whether a sentence's bound bears out a claim's.
 
-    A limit ("the maximum is 4 g") is borne out by that limit only, however said ("up to
-    4 g", "no more than 4,000 mg"), and a stated limit bears out only itself ("up to 5 g"
-    is no reading of "the maximum is 4 g"); any other claim by an interval inside its own.
+    A bound on whom a claim is about ("adults over 60") is borne out by that bound only:
+    "adults over 70" are another group. A limit ("the maximum is 4 g") is borne out by
+    that limit only, however said ("up to 4 g", "no more than 4,000 mg"), and a stated
+    limit bears out only itself ("up to 5 g" is no reading of "the maximum is 4 g"); any
+    other claim by an interval inside its own.
     """
+    if claimed.population:  # "adults over 60" is another group than "adults over 70"
+        same = (stated.lo, stated.hi, stated.lo_open, stated.hi_open)
+        return same == (claimed.lo, claimed.hi, claimed.lo_open, claimed.hi_open)
     if claimed.op == "max" or (stated.op == "max" and claimed.op == "le"):
         return stated.op in ("max", "le") and stated.hi == claimed.hi and not stated.hi_open
     if claimed.op == "min" or (stated.op == "min" and claimed.op == "ge"):

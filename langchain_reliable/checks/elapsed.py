@@ -13,6 +13,9 @@ it. `elapsed_spans` finds the claim's spans a sentence proves, and proves each i
 - "N units later/earlier" with no event named: from the sentence's other date to the
   claim's own (the claim names one of two dates), or between the claim's two dates.
 
+`told_dates` reads the other way: the year a passage tells by a span ("founded in
+1990. Three years later, Brennan joined" tells 1993).
+
 Whole years between two years, days and weeks between two days of one month and year
 (or of no stated year), whole months between two months. Anything else is not proved.
 
@@ -35,8 +38,11 @@ from functools import lru_cache
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.text import content_stems
 
-__all__ = ["clause_around", "elapsed_spans"]
+__all__ = ["clause_around", "elapsed_spans", "told_dates"]
 
+_LATER = re.compile(
+    r"\b(\w+(?:-\w+)?)\s+years?\s+(?:later|after\s+that|on)\b", re.IGNORECASE
+)  # "Three years later, she joined": a year the passage tells by its span
 _UNITS = {"year": None, "month": None, "week": 7, "day": 1}
 _AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE)
 _CLAUSE_EDGE = re.compile(r"[,;:]|\band\b|\bwhile\b|\bthen\b", re.IGNORECASE)
@@ -54,6 +60,34 @@ def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
         return frozenset()
     own = [d for d in dates if any(c.kind == "date" and c.value == d.value for c in claimed)]
     return frozenset(q.start for q in spans if _proved(q, claim, sentence, dates, own))
+
+
+def told_dates(claim: str, passages: tuple[str, ...]) -> frozenset[int]:
+    """Start offsets of the claim's years that a passage tells by a span (`_years_told`)."""
+    told = {y for p in passages for y in _years_told(p)}
+    if not told:
+        return frozenset()
+    return frozenset(
+        q.start
+        for q in extract_quantities(claim)
+        if q.kind == "date" and q.value[1:] == (None, None) and q.value[0] in told
+    )
+
+
+@lru_cache(maxsize=4096)
+def _years_told(passage: str) -> frozenset[int]:
+    """Years a passage tells by a span from the year before it ("in 1990. Three years later").
+
+    The year is the nearest year the passage gives before "N years later", plus N.
+    """
+    out = set()
+    for m in _LATER.finditer(passage):
+        spans = extract_quantities(m.group(0))
+        years = [q for q in extract_quantities(passage[: m.start()]) if q.kind == "date"]
+        years = [q for q in years if q.value[0] is not None]
+        if spans and years and spans[0].unit == "year" and isinstance(spans[0].value, (int, float)):
+            out.add(years[-1].value[0] + int(spans[0].value))
+    return frozenset(out)
 
 
 def _proved(span: Quantity, claim: str, sentence: str, dates: list, own: list) -> bool:

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.elapsed import elapsed_spans
+from langchain_reliable.checks.changes import proved_changes
+from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
 from langchain_reliable.checks.entities import labels_another
 from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.negation import clause_about, negation_cue, negative_word
@@ -158,9 +159,15 @@ class ClaimFacts:
 
     @cached_property
     def elapsed(self) -> list[Quantity]:
-        """The claim's spans of time a sentence's dates prove (`checks.elapsed`)."""
-        units = self.ctx.units
-        proved = {s for i in self.ctx.sentences for s in elapsed_spans(self.text, units[i].text)}
+        """The claim's spans, changes and years the passages prove.
+
+        1998 and 2006 prove "eight years after" (`checks.elapsed`), "from 2 to 2.5 percent"
+        "by 50 basis points" (`checks.changes`), "in 1990. Three years later" 1993.
+        """
+        units, text = self.ctx.units, self.text
+        proved = told_dates(text, tuple(p.text for p in self.ctx.passages))
+        for i in self.ctx.sentences:
+            proved |= elapsed_spans(text, units[i].text) | proved_changes(text, units[i].text)
         return [q for q in self.quantities if q.start in proved]
 
     @cached_property

@@ -61,3 +61,16 @@ def test_days_and_weeks_between_two_days_of_a_month() -> None:
 def test_a_span_with_no_event_to_measure_from_is_not_proved() -> None:
     # three dates and none named by the claim: which two the span joins cannot be told
     assert not elapsed_spans("A revision followed eleven years later.", THREE)
+
+
+@pytest.mark.parametrize(
+    "claim, shown",
+    [
+        ("Okoye joined the practice as a partner in 2011.", True),
+        ("Okoye joined the practice as a partner in 2012.", False),
+    ],
+)
+def test_a_year_the_passage_tells_by_a_span(check, claim: str, shown: bool) -> None:
+    passage = "Lind opened the practice in 2007. Four years later, Okoye joined as a partner."
+    report = check.invoke({"answer": claim, "passages": [passage]})
+    assert (report["decision"] == "return") is shown, report["claims"][0]["reason"]

@@ -108,3 +108,21 @@ def test_a_negated_act_is_not_the_act() -> None:
 )
 def test_an_opening_phrase_is_no_name(claim: str, name: str | None) -> None:
     assert opening_name(claim) == name
+
+
+@pytest.mark.parametrize(
+    "claim, shown",
+    [
+        ("The discount applies to members older than 60.", True),
+        ("The discount applies to members older than 50.", False),  # a wider group
+        ("The discount applies to members older than 70.", False),  # a narrower one
+    ],
+)
+def test_whom_a_claim_is_about_is_that_group(check, claim: str, shown: bool) -> None:
+    passage = "The discount applies to members over 60."
+    assert (_decision(check, claim, passage) == "return") is shown
+
+
+def test_over_after_an_amount_spreads_it() -> None:
+    sentence = "The course gives 12 doses over four weeks."
+    assert bounds_finding("The course gives 12 doses across four weeks.", sentence) is None

@@ -98,3 +98,16 @@ def test_another_entitys_value_is_no_disagreement(check, claim: str, passages) -
 )
 def test_another_entitys_value_is_not_the_claims(check, claim: str, passages) -> None:
     assert _decision(check, claim, passages) != "return"
+
+
+@pytest.mark.parametrize(
+    "claim, shown",
+    [
+        ("The lender cut its mortgage rate by 75 basis points.", True),
+        ("The lender cut its mortgage rate by 0.75 percentage points.", True),
+        ("The lender cut its mortgage rate by 7.5 percentage points.", False),
+    ],
+)
+def test_a_change_in_points_from_to(check, claim: str, shown: bool) -> None:
+    passage = "The lender cut its mortgage rate from 6.5 percent to 5.75 percent."
+    assert (_decision(check, claim, [passage]) == "return") is shown
