@@ -139,6 +139,9 @@ def _held(words: set[str], text: str) -> int:
 def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's value, the value the sentence gives for that, False)`, or `None`.
 
+    A claim of several clauses, each with its value ("the morning tablet holds 20 mg and
+    the evening one 10 mg"), is read clause by clause too: two values exchanged.
+
     Only where the sentence states the claim's value and another of the same kind, and
     the other's clause holds more of the claim's words (its clause counted twice, the
     part around it once) than any clause stating the claim's value. The last item is
@@ -169,7 +172,33 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         best_other = max(others, key=weight)
         if weight(best_other) >= max(weight(q) for q in stating) + _MARGIN:
             return c.text, best_other.text, False
-    return None
+    if len(claimed) < 2:
+        return None
+    pieces = [p for p in _CLAUSE.split(claim) if len(_quantities(p)) == 1]
+    return next(
+        (
+            found
+            for p in pieces
+            if not _counts_alike(p, sentence) and (found := value_of_another_clause(p, sentence))
+        ),
+        None,
+    )
+
+
+_COUNTED = re.compile(r"\s+([A-Za-z]+)")
+
+
+def _counts_alike(piece: str, sentence: str) -> bool:
+    """Whether the piece's value counts what the sentence's counts ("200 territories")."""
+    (q,) = _quantities(piece)
+    after = _COUNTED.match(piece, q.end)
+    if after is None or not content_stems(after.group(1)):
+        return False
+    for s in _quantities(sentence):
+        there = _COUNTED.match(sentence, s.end)
+        if matches(q, s) and there and stem(there.group(1).lower()) == stem(after.group(1).lower()):
+            return True
+    return False
 
 
 def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, str, str] | None:

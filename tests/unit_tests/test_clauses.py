@@ -49,3 +49,24 @@ def test_a_value_moved_to_another_clause_is_held_back(check, claim, passage, reu
 )
 def test_values_in_their_own_clause_are_left_alone(claim, passage) -> None:
     assert value_of_another_clause(claim, passage) is None
+
+
+EXCHANGE = "The north pump delivers 40 litres a minute and the south pump delivers 65 litres."
+
+
+@pytest.mark.parametrize(
+    "claim, shown",
+    [
+        (
+            "The north pump delivers 65 litres a minute and the south pump delivers 40 litres.",
+            False,
+        ),
+        (
+            "The south pump delivers 65 litres, and the north pump delivers 40 litres a minute.",
+            True,
+        ),
+    ],
+)
+def test_two_values_exchanged_between_clauses(check, claim: str, shown: bool) -> None:
+    report = check.invoke({"answer": claim, "passages": [EXCHANGE]})
+    assert (report["decision"] == "return") is shown, report["claims"][0]["reason"]
