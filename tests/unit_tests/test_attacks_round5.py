@@ -112,11 +112,11 @@ def _by_family(outcomes: list[Outcome]) -> str:
     return f"{len(outcomes)} pairs: {whole}; by family: " + "; ".join(parts)
 
 
-TODAY = "the accurate tier, measured before its bars were fitted (0.5, 0.5), 2026-11-28: "
+TODAY = "the accurate tier, benchmarks/ATTACKS.md at 2d36a1c, 2026-11-29: "
 
 
 def _xfail(reason: str):
-    # not strict: the figure was measured before the bars were fitted, and may move either way
+    # not strict: the figure moves with the rules and the bars, either way
     return pytest.mark.xfail(strict=False, reason=TODAY + reason)
 
 
@@ -126,13 +126,13 @@ def _policies(reason: str | None = None) -> list:
     return [pytest.param(policy, marks=marks) for policy in ("balanced",)]
 
 
-@pytest.mark.parametrize("policy", _policies("37 of 213 attacks shown (17.4 %)"))
+@pytest.mark.parametrize("policy", _policies("33 of 213 attacks shown (15.5 %)"))
 def test_round_five_attacks_are_not_shown(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
 
 
-@pytest.mark.parametrize("policy", _policies("62 of 213 controls refused (29.1 %)"))
+@pytest.mark.parametrize("policy", _policies("47 of 213 controls refused (22.1 %)"))
 def test_round_five_controls_are_returned(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)
@@ -151,7 +151,11 @@ def test_minimal_edit_controls_are_returned(policy):
     assert rates(outcomes)[1] <= 0.10, _by_family(outcomes)
 
 
-@_xfail("5 of 21 attacks shown, 10 of 21 controls refused")
+@pytest.mark.xfail(
+    strict=False,
+    reason="the accurate tier through the graph, one pair a family, 2026-11-28: "
+    "5 of 21 attacks shown, 10 of 21 controls refused",
+)
 def test_round_five_through_the_rag_graph():
     """One pair a family, through the RAG graph with a scripted chat model: the attack's
     false part is not in the final answer, the control is returned."""
