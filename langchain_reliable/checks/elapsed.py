@@ -35,6 +35,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
+from langchain_reliable.checks.clauses import piece_around
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.text import content_stems
 
@@ -51,8 +52,7 @@ _CLAUSE_EDGE = re.compile(r"[,;:]|\band\b|\bwhile\b|\bthen\b", re.IGNORECASE)
 @lru_cache(maxsize=8192)
 def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
     """Start offsets of the claim's spans of time that `sentence`'s dates prove."""
-    claimed = extract_quantities(claim)
-    spans = [q for q in claimed if q.kind == "measure" and q.unit in _UNITS]
+    claimed, spans = _spans_of(claim)
     if not spans:
         return frozenset()
     dates = [q for q in extract_quantities(sentence) if q.kind == "date"]
@@ -60,6 +60,13 @@ def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
         return frozenset()
     own = [d for d in dates if any(c.kind == "date" and c.value == d.value for c in claimed)]
     return frozenset(q.start for q in spans if _proved(q, claim, sentence, dates, own))
+
+
+@lru_cache(maxsize=4096)
+def _spans_of(claim: str) -> tuple[list[Quantity], list[Quantity]]:
+    """The claim's quantities and its spans of time among them (read once per claim)."""
+    claimed = extract_quantities(claim)
+    return claimed, [q for q in claimed if q.kind == "measure" and q.unit in _UNITS]
 
 
 def told_dates(claim: str, passages: tuple[str, ...]) -> frozenset[int]:
@@ -124,10 +131,7 @@ def _date_of(event: str, sentence: str, dates: list[Quantity]) -> Quantity | Non
 
 def clause_around(sentence: str, d: Quantity) -> str:
     """The stretch of `sentence` around quantity `d` (a date, an amount), between clause edges."""
-    edges = [(m.start(), m.end()) for m in _CLAUSE_EDGE.finditer(sentence)]
-    start = max((e for s, e in edges if e <= d.start), default=0)
-    end = min((s for s, e in edges if s >= d.end), default=len(sentence))
-    return sentence[start:end]
+    return piece_around(_CLAUSE_EDGE, sentence, d.start, d.end)
 
 
 def _between(a: tuple, b: tuple, unit: str) -> float | None:

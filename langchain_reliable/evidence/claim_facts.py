@@ -121,8 +121,8 @@ class ClaimFacts:
 
         A number is fine when the anchor sentence states it, or another sentence
         about as relevant does (`quantities.matches`: a bare or spelled number,
-        "fifty", may stand for "50 years"), or a sentence's dates prove a span of time
-        (`checks.elapsed`: "eight years after" 1998 and 2006); where the anchor states
+        "fifty", may stand for "50 years"), or the passages prove it by reckoning
+        (`computed`: "eight years after" 1998 and 2006); where the anchor states
         another value of the same kind, that sentence must hold the claim's words
         (`_holds_words`): "opened in 1887", where 1887 is when construction began,
         contradicts the anchor.
@@ -135,7 +135,7 @@ class ClaimFacts:
         for q in self.quantities:
             if (
                 q.start in held
-                or q in self.elapsed
+                or q in self.computed
                 or any(matches(q, x, ctx.years) for x in in_anchor)
             ):
                 continue
@@ -158,7 +158,7 @@ class ClaimFacts:
         return missing, conflict
 
     @cached_property
-    def elapsed(self) -> list[Quantity]:
+    def computed(self) -> list[Quantity]:
         """The claim's spans, changes and years the passages prove.
 
         1998 and 2006 prove "eight years after" (`checks.elapsed`), "from 2 to 2.5 percent"

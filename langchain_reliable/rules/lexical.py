@@ -306,11 +306,11 @@ class MissingFacts(Rule):
     name = "missing_facts"
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
-        """The claim's spelled-out numbers a passage gives, and spans its dates measure.
+        """The claim's spelled-out numbers a passage gives, and values it proves by reckoning.
 
         "thirty" where a passage says "30"; "eight years after" where a sentence's dates
-        are eight years apart (`checks.elapsed`); "twice" where its values are
-        (`checks.ratios`).
+        are eight years apart, and the like (`ClaimFacts.computed`); "twice" where its
+        values are (`checks.ratios`).
         """
         ctx = claim.ctx
         spelled = [
@@ -319,7 +319,7 @@ class MissingFacts(Rule):
             if not any(c.isdigit() for c in q.text)
             and any(matches(q, x, ctx.years) for x in ctx.quantities)
         ]
-        return stems_of([*spelled, *(q.text for q in claim.elapsed), *claim.ratios])
+        return stems_of([*spelled, *(q.text for q in claim.computed), *claim.ratios])
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
