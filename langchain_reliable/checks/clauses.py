@@ -35,10 +35,15 @@ from functools import lru_cache
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.text import content_stems, stem, tokenize
 
-__all__ = ["piece_around", "value_for_another_case", "value_of_another_clause"]
+__all__ = ["clauses_of", "piece_around", "value_for_another_case", "value_of_another_clause"]
 
 _PART = re.compile(r";|:|\.\s|\n")
 _CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+
+
+def clauses_of(text: str) -> list[str]:
+    """The clauses of `text`: its pieces between commas, semicolons and "and", "but", "while"."""
+    return [piece for piece in _CLAUSE.split(text) if piece.strip()]
 
 
 def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:

@@ -15,7 +15,7 @@ from langchain_reliable.checks.units import UNIT_OF
 
 __all__ = ["count_conflict"]
 
-_COUNT = rf"(?P<n>{SPELLED.pattern}|(?<![\d.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
+_COUNT = rf"(?P<n>{SPELLED.pattern}|(?<![\w.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
 _COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
     re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
     re.compile(

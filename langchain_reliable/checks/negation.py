@@ -88,6 +88,10 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
 _CLAUSES = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
 
 
+_LEADING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*")
+_BY_PRONOUN = re.compile(r"(?:he|she|it|they)\b", re.IGNORECASE)
+
+
 def clause_about(text: str, about: frozenset[str]) -> str:
     """The clause of `text` a claim (its content stems, `about`) is about.
 
@@ -100,6 +104,12 @@ def clause_about(text: str, about: frozenset[str]) -> str:
     if len(pieces) < 2:
         return text
     shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]
+    for i in range(
+        1, len(pieces)
+    ):  # "...; he has not played since": he is who opens the one before
+        lead = _LEADING_NAME.match(pieces[i - 1].lstrip())
+        if lead and _BY_PRONOUN.match(pieces[i].lstrip()):
+            shares[i] += len(about & set(map(stem, tokenize(lead.group()))))
     best = max(shares)
     return pieces[shares.index(best)] if shares.count(best) == 1 else text
 

@@ -37,15 +37,16 @@ from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.function_words import JOINERS, REPEATING
 from langchain_reliable.claims.riders import sentence_subject
+from langchain_reliable.evidence.facts import Referent
 from langchain_reliable.grammar import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
-from langchain_reliable.text import PREPOSITIONS
+from langchain_reliable.text import PREPOSITIONS, split_passage_sentences
 
-__all__ = ["resolve"]
+__all__ = ["referents", "resolve"]
 
 _JOINER = rf"(?:(?:{JOINERS}),?\s+)?"
 _SINGULAR = re.compile(
-    rf"^{_JOINER}(?P<ref>it|its|the (?:drug|medication|medicine|compound|agent|"
+    rf"^{_JOINER}(?P<ref>it|its|he|she|his|the (?:drug|medication|medicine|compound|agent|"
     r"treatment|tablet|pill)|this (?:drug|medication|medicine|compound|agent|treatment|"
     r"tablet|pill)|the latter|the former)\b(?!['’]s)\s*",
     re.IGNORECASE,
@@ -66,7 +67,12 @@ _PAIR = re.compile(
     r"(?P<a>\b[^\W\d][\w-]*)(?P<more>(?:\s*,\s*[\w-]+)*),?\s+(?:and|or)\s+(?P<b>[^\W\d][\w-]*)\b",
     re.IGNORECASE,
 )
+_PAIR_REF = re.compile(rf"^{_JOINER}the (?:former|latter)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+", re.IGNORECASE)
+# a clause whose verb is left out after a name: "A won the first match and B the second"
+_GAPPED = re.compile(
+    r",?\s+and\s+(?P<b>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})\s+(?![A-Z])(?!(?:and|or)\b)\w"
+)
 _COORDINATED = re.compile(r"^(?P<a>.+?),?\s+and\s+(?P<b>.+)$", re.IGNORECASE)
 # a subject holding one of these is no antecedent ("There", "Actually it")
 _NOT_A_NAME = frozenset(
@@ -75,6 +81,7 @@ _NOT_A_NAME = frozenset(
 )
 # a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
 _OPENING_PHRASE = re.compile(rf"^(?:{'|'.join(sorted(PREPOSITIONS))})\b", re.IGNORECASE)
+_SINCE = re.compile(r"^(?:[\w-]+\s+){1,3}(?:later|earlier|ago|afterwards?|on)\s*,\s+", re.I)
 _BARE = re.compile(r"^\w[\w'’ -]{0,59}$")  # words only: a name or a noun phrase
 
 
@@ -129,38 +136,51 @@ def _resolve(claim: Claim, seen: _Seen, verbish: Callable[[str], bool]) -> list[
                 }
             )
         ]
+    found = _reference(text, seen, verbish)
+    if found is None:
+        return [claim]
+    if isinstance(found, str):
+        return [_unresolved(claim, found)]
+    ref, rest, targets, why = found
+    return [_named(claim, ref, rest, target, why) for target in targets]
+
+
+def _reference(
+    text: str, seen: _Seen, verbish: Callable[[str], bool]
+) -> tuple[str, str, list[str], str] | str | None:
+    """(the reference, the rest, what it names, why) of a sentence opening with one.
+
+    A string says why the reference is not clear; `None`: no reference to read, or
+    nothing before it to lean on.
+    """
     singular, plural = _SINGULAR.match(text), _PLURAL.match(text)
     found = singular or plural
     if found is None:
-        return [claim]
+        return None
     ref = found.group("ref")
     rest = text[found.end() :]
-    if not rest.strip():
-        return [claim]
-    if before is None:
-        return [claim]  # nothing before it to lean on: checked as it is written
+    if not rest.strip() or seen.before is None:
+        return None  # nothing before it to lean on: checked as it is written
     lowered = ref.lower()
     if lowered in ("the latter", "the former"):
-        pair = _two_things(before.text, verbish)
+        pair = _two_things(seen.before.text, verbish)
         if isinstance(pair, str):
-            return [_unresolved(claim, f"'{ref}' {pair}")]
+            return f"'{ref}' {pair}"
         target = pair[1 if lowered == "the latter" else 0]
-        return [_named(claim, ref, rest, target, "of the two things in the sentence before")]
+        return ref, rest, [target], "of the two things in the sentence before"
     last = seen.subject if seen.subject and not PRONOUN.match(seen.subject) else None
     pair = _COORDINATED.match(last or "")
     if singular and pair:
-        return [_unresolved(claim, f"'{ref}' may refer to '{pair['a']}' or '{pair['b']}'")]
+        return f"'{ref}' may refer to '{pair['a']}' or '{pair['b']}'"
     if plural and pair:
-        return [
-            _named(claim, ref, rest, part.strip(), "one of the subject of the sentence before")
-            for part in (pair["a"], pair["b"])
-        ]
+        parts = [part.strip() for part in (pair["a"], pair["b"])]
+        return ref, rest, parts, "one of the subject of the sentence before"
     if seen.named:
         why = "the subject of the sentence before" if seen.named == last else "the last named"
-        return [_named(claim, ref, rest, seen.named, why)]
+        return ref, rest, [seen.named], why
     if last:
-        return [_named(claim, ref, rest, last, "the subject of the sentence before")]
-    return [claim]  # no subject before it names a thing: checked as it is written
+        return ref, rest, [last], "the subject of the sentence before"
+    return None  # no subject before it names a thing: checked as it is written
 
 
 def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str] | str:
@@ -176,6 +196,9 @@ def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str
         return pair["a"].strip(), pair["b"].strip()
     if pair:
         return "has three things or more to pick from in the sentence before, not two"
+    gapped = _GAPPED.search(sentence)
+    if subject and gapped and subject.split()[-1][:1].isupper() and gapped["b"] != subject:
+        return subject, gapped["b"]  # "A returned 9 percent and B 4 percent"
     clauses = _CLAUSES.split(sentence.strip())
     if len(clauses) == 2 and subject and clauses[0].startswith(subject):
         second = _subject(clauses[1], verbish)
@@ -191,7 +214,7 @@ def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str
 
 def _named(claim: Claim, ref: str, rest: str, antecedent: str, why: str) -> Claim:
     """`claim` with `ref` replaced by `antecedent` (possessive kept)."""
-    possessive = ref.lower() in ("its", "their")
+    possessive = ref.lower() in ("its", "their", "his")
     name = f"{antecedent}'s" if possessive else antecedent
     name = name[:1].upper() + name[1:]
     return claim.model_copy(
@@ -213,7 +236,10 @@ def _subject(sentence: str, verbish: Callable[[str], bool]) -> str | None:
     """
     if _OPENING_PHRASE.match(sentence.strip()):
         return None
-    subject = sentence_subject(sentence.strip(), verbish)
+    sentence = _SINCE.sub("", sentence.strip(), count=1)  # "Three years later, Brennan ..."
+    subject = sentence_subject(sentence, verbish)
+    if subject is not None and "," in subject:  # "Three years later, Brennan joined"
+        subject = subject.rsplit(",", 1)[1].strip() or None
     if subject is not None:
         words = subject.split()
         while len(words) > 1 and words[-1].islower() and words[-1].endswith("ly"):
@@ -235,3 +261,34 @@ def _predicate(sentence: str, verbish: Callable[[str], bool]) -> str | None:
         return None
     rest = sentence.strip()[len(subject) :].strip()
     return rest or None
+
+
+def referents(text: str, verbish: Callable[[str], bool]) -> list[Referent]:
+    """The clauses of passage `text` that open with a reference, each with what it names.
+
+    Read as a claim's reference is: "it", "he", "she" (and "they" of one thing) name the
+    subject of the clause before in the same sentence ("Apixaban does not, and it has
+    ..."), else of the sentence before; "the former" and "the latter" pick from the
+    sentence before. A reference read two ways, or not at all, is left out.
+    """
+    out: list[Referent] = []
+    previous: str | None = None
+    for a, b in split_passage_sentences(text):
+        before = previous
+        start = a
+        for piece_end in [m.start() for m in _CLAUSES.finditer(text, a, b)] + [b]:
+            piece = text[start:piece_end]
+            lead = len(piece) - len(piece.lstrip())
+            leans = previous if _PAIR_REF.match(piece.lstrip()) else before
+            if leans is not None:
+                seen = _Seen()
+                seen.add(Claim(text=leans, span=(0, len(leans))), verbish)
+                found = _reference(piece.strip(), seen, verbish)
+                if isinstance(found, tuple) and len(found[2]) == 1:
+                    ref, rest, (target,), _ = found
+                    out.append(Referent(start + lead, piece_end, ref, rest.strip(), target))
+            before = piece
+            clause = _CLAUSES.match(text, piece_end)
+            start = clause.end() if clause else piece_end
+        previous = text[a:b]
+    return out

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from langchain_reliable.checks.prefixes import without_double_negation
-from langchain_reliable.claims.antecedents import resolve
+from langchain_reliable.claims.antecedents import referents, resolve
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import Block, blocks
 from langchain_reliable.claims.replies import (
@@ -31,6 +32,7 @@ from langchain_reliable.claims.replies import (
 )
 from langchain_reliable.claims.riders import riders
 from langchain_reliable.claims.segment import split_answer_sentences
+from langchain_reliable.evidence.facts import Referent
 from langchain_reliable.grammar import (
     OPENERS,
     is_abstention,
@@ -52,7 +54,7 @@ def _set(words: str) -> frozenset[str]:
 
 _AUX = _set(
     "is are was were be been being am has have had do does did can could will would "
-    "shall should may might must"
+    "shall should may might must cannot"
 )
 _IRREGULAR = _set(
     "came went took made gave became began rose fell grew led left found held kept lost "
@@ -357,3 +359,9 @@ def _is_sentence(text: str) -> bool:
     """Tell whether a list item reads as a sentence: capitalised, with a verb."""
     words = WORD.findall(text)
     return bool(words) and words[0][:1].isupper() and _has_verb(words)
+
+
+@lru_cache(maxsize=512)
+def passage_referents(text: str) -> tuple[Referent, ...]:
+    """`claims.antecedents.referents` of a passage, read with this extractor's verb test."""
+    return tuple(referents(text, _verbish))

@@ -5,8 +5,9 @@ One wing, one module per concept:
 - `select` — the candidate evidence for a claim (lexical and dense, fused);
 - `index` — a passage split into sentences and windows, with the words each holds;
 - `facts` — what the passages say (`PassageFacts`: numbers, names, negations, …);
-- `claim_facts` — what a claim says (`ClaimFacts`, `AnswerFacts`) and the per-answer
-  cache the verifiers and the rules share;
+- `claim_facts` — what a claim says (`ClaimFacts`);
+- `answers` — an answer's passages cut once and its claims read together (`AnswerFacts`),
+  and the per-answer cache the verifiers and the rules share (`AnswerCache`);
 - `probe` — the entailment model as the rules and verifiers read it: one batched call,
   the reads remembered;
 - `embeddings` — the embedded sentence-embedding model (dense evidence, retrieval);

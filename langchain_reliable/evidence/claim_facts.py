@@ -1,15 +1,13 @@
-"""What a claim says, read against an answer's passages: `ClaimFacts`, `AnswerFacts`, `AnswerCache`.
+"""What a claim says, read against an answer's passages: `ClaimFacts`.
 
 `ClaimFacts` reads one claim against the answer's `PassageFacts` (the sentence it is
 about, its numbers and names the passages do not hold, its negation), for the rules
-(`langchain_reliable.rules`) and the verifiers' scoring alike; `AnswerFacts` cuts an
-answer's passages once and reads its claims in one selector call; `AnswerCache` keeps
-the last few answers' facts, so that a verifier's judging step and the rules after it
-share the work.
+(`langchain_reliable.rules`) and the verifiers' scoring alike. An answer's claims are
+read together through `evidence.answers.AnswerCache`.
 
 Example:
     ```python
-    from langchain_reliable.evidence.claim_facts import AnswerCache
+    from langchain_reliable.evidence.answers import AnswerCache
     from langchain_reliable.schemas import Passage
 
     passages = [Passage(index=0, text="Elvis Presley was born in Tupelo in 1935.")]
@@ -21,8 +19,6 @@ Example:
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -49,11 +45,10 @@ from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit
-from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector
-from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.evidence.select import ClaimEvidence
 from langchain_reliable.text import STOPWORDS, content_stems, stem, tokenize
 
-__all__ = ["AnswerCache", "AnswerFacts", "ClaimFacts"]
+__all__ = ["ClaimFacts"]
 
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
@@ -341,79 +336,6 @@ class ClaimFacts:
         if claim is not None:
             return f"negation mismatch: the claim says '{claim}' but {self.where} does not"
         return f"negation mismatch: {self.where} says '{anchor}' but the claim does not"
-
-
-class AnswerFacts:
-    """The passages of one answer, cut once, and its claims read against them.
-
-    `claims()` reads a list of claims in one selector call and keeps the result per
-    list: a verifier's judging step and the rules that follow it share the work.
-    """
-
-    def __init__(
-        self, passages: Sequence[Passage], selector: EvidenceSelector, readers: Sequence[Any] = ()
-    ) -> None:
-        self.passages = list(passages)
-        self.selector = selector
-        self.readers = readers
-        self.indexes = selector.indexes(self.passages)
-        self.units: list[Unit] = list(selector.units(self.passages, self.indexes))
-        self.ctx = PassageFacts(self.passages, self.units, self.indexes)
-        self._read: dict[tuple[tuple[str, ...], tuple[bool, ...]], list[ClaimFacts]] = {}
-
-    def claims(self, claims: Sequence[Claim | str]) -> list[ClaimFacts]:
-        """The facts of each claim, in order (the selector reads them together, once)."""
-        texts = tuple(c.text if isinstance(c, Claim) else c for c in claims)
-        sides = tuple(isinstance(c, Claim) and c.side for c in claims)
-        read = self._read.get((texts, sides))
-        if read is None:
-            found = self.selector.select(
-                list(texts), self.passages, units=self.units, indexes=self.indexes
-            )
-            read = [
-                ClaimFacts(f, self.ctx, side, self.readers)
-                for f, side in zip(found, sides, strict=True)
-            ]
-            self._read[(texts, sides)] = read
-        return read
-
-
-class AnswerCache:
-    """The facts of the last few answers' passages, shared by a verifier and its rules.
-
-    Args:
-        selector: The evidence selector that reads claims against passages (default:
-            the embedded offline one, made on first use).
-        readers: The rules whose `reads` the claims' `read_by_rules` gathers (set by
-            the `rules.Rules` that shares this cache).
-    """
-
-    _CACHED = 16  # answers whose facts are kept
-
-    def __init__(
-        self, selector: EvidenceSelector | None = None, readers: Sequence[Any] = ()
-    ) -> None:
-        self.selector = selector
-        self.readers = readers
-        self._answers: OrderedDict[tuple[Passage, ...], AnswerFacts] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def answer(self, passages: Sequence[Passage]) -> AnswerFacts:
-        """The facts of an answer's passages (kept for the last few answers)."""
-        key = tuple(passages)
-        with self._lock:
-            facts = self._answers.get(key)
-            if facts is not None:
-                self._answers.move_to_end(key)
-                return facts
-        if self.selector is None:
-            self.selector = EvidenceSelector()
-        facts = AnswerFacts(passages, self.selector, self.readers)
-        with self._lock:
-            self._answers[key] = facts
-            while len(self._answers) > self._CACHED:
-                self._answers.popitem(last=False)
-        return facts
 
 
 def _counted(text: str, end: int) -> str | None:

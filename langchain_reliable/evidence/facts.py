@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -35,9 +36,25 @@ from langchain_reliable.checks.names import (
 )
 from langchain_reliable.evidence.index import PassageIndex, Unit, build_index
 from langchain_reliable.schemas import Passage
-from langchain_reliable.text import stem
+from langchain_reliable.text import content_stems, stem
 
-__all__ = ["PassageFacts"]
+__all__ = ["PassageFacts", "Referent"]
+
+
+@dataclass(frozen=True)
+class Referent:
+    """A clause of a passage that opens with a reference, and what a reader takes it to name.
+
+    "Apixaban does not, and it has fewer food interactions than warfarin": the clause
+    `it has fewer ...` (`start`, `end` in its passage), `ref` "it", `rest` "has fewer
+    food interactions than warfarin", `antecedent` "Apixaban".
+    """
+
+    start: int
+    end: int
+    ref: str
+    rest: str
+    antecedent: str
 
 
 class PassageFacts:
@@ -51,6 +68,9 @@ class PassageFacts:
         units: Their units, as cut by `EvidenceSelector.units(passages)`.
         indexes: The passages' indexes, cut as `units` are (`EvidenceSelector.indexes`);
             built from `units` when omitted.
+        referents: Per passage, its clauses that open with a reference and what each
+            names (`Referent`; read by the claims' own antecedent reader); none given,
+            none known.
 
     """
 
@@ -59,6 +79,7 @@ class PassageFacts:
         passages: Sequence[Passage],
         units: Sequence[Unit],
         indexes: Sequence[PassageIndex] | None = None,
+        referents: Sequence[Sequence[Referent]] | None = None,
     ) -> None:
         if indexes is None:
             indexes = [
@@ -69,6 +90,7 @@ class PassageFacts:
             ]
         self.passages = list(passages)
         self.units = units
+        self.referents = [list(r) for r in referents] if referents else [[] for _ in passages]
         self._indexes = list(indexes)
         self.stems = frozenset().union(*(index.stems for index in indexes))
         forms = [index.names.strip() for index in indexes]
@@ -91,9 +113,23 @@ class PassageFacts:
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
         self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
+        self._referred = self._named_by_reference()
+
+    def _named_by_reference(self) -> dict[str, list[int]]:
+        """Per stem, the units holding a clause whose reference names it ("the latter": Vega)."""
+        named: dict[str, list[int]] = {}
+        for i, unit in enumerate(self.units):
+            for r in self.referents[unit.order]:
+                if unit.start <= r.start < unit.end:
+                    for s in content_stems(r.antecedent):
+                        named.setdefault(s, []).append(i)
+        return named
 
     def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
-        """(units, sentence units) holding content stem `stem`, in order; kept per stem."""
+        """(units, sentence units) holding content stem `stem`, in order; kept per stem.
+
+        A unit holds a stem it says, or one its reference names (`Referent`).
+        """
         held = self._with_stem.get(stem)
         if held is None:
             found = [
@@ -101,7 +137,9 @@ class PassageFacts:
                 for offset, postings in zip(self._offsets, self._stem_units, strict=True)
                 if (hit := postings.get(stem)) is not None
             ]
-            units = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+            if stem in self._referred:
+                found.append(np.array(self._referred[stem], dtype=np.int64))
+            units = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
             units.flags.writeable = False
             held = self._with_stem[stem] = (units, tuple(units[self._is_sentence[units]].tolist()))
         return held

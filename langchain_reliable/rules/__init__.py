@@ -19,7 +19,8 @@ which in `Rule.reads`, and the unborne-content rule counts them as read.
 
 from __future__ import annotations
 
-from langchain_reliable.evidence.claim_facts import AnswerFacts, ClaimFacts
+from langchain_reliable.evidence.answers import AnswerFacts
+from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
 from langchain_reliable.rules.lexical import NothingFound, UnsourcedLink
 from langchain_reliable.rules.meaning import MeaningRule

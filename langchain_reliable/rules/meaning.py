@@ -38,7 +38,7 @@ from functools import lru_cache
 
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.causation import cause_for_association
-from langchain_reliable.checks.clauses import value_of_another_clause
+from langchain_reliable.checks.clauses import clauses_of, value_of_another_clause
 from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
 from langchain_reliable.checks.conditions import dropped_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
@@ -362,6 +362,9 @@ class SubstitutedName(MeaningRule):
         ):
             return self.finding("unsupported", f"name '{opener}' not found in any passage")
         swaps = [substituted_name(names, facts.units[i].text) for i in about]
+        if (not swaps or any(s is None for s in swaps)) and len(names) == 1:
+            # the claim's one name is in the sentence, but in another of its clauses
+            swaps = [_in_clause(claim, names, rest, facts.units[i].text, least) for i in about]
         first = swaps[0] if swaps else None
         if first is None or any(s is None for s in swaps):
             return None
@@ -370,3 +373,19 @@ class SubstitutedName(MeaningRule):
         return self.finding(
             "unsupported", f"{where} says '{stated}' where the claim says '{claimed}'"
         )
+
+
+def _in_clause(
+    claim: str, names: list[str], rest: list[str], sentence: str, least: float
+) -> tuple | None:
+    """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`.
+
+    "B7 grew in the acidic medium" against "Strain K12 grew in the acidic medium, whereas
+    strain B7 did not survive it": B7 is in the sentence, but not where it says "grew".
+    """
+    pieces = clauses_of(sentence)
+    if len(pieces) < 2 or not rest or len(clauses_of(claim)) > 1:
+        return None
+    held = [len(set(rest) & set(content_stems(p))) for p in pieces]
+    best = max(range(len(pieces)), key=held.__getitem__)
+    return substituted_name(names, pieces[best]) if held[best] >= least * len(rest) else None

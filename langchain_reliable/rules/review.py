@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
+from langchain_reliable.evidence.answers import AnswerCache
+from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules.base import Finding, ModelRule, QuestionRule, Rule
@@ -61,6 +62,7 @@ from langchain_reliable.rules.meaning import (
     SwappedRole,
 )
 from langchain_reliable.rules.reading import as_read
+from langchain_reliable.rules.referents import SaidOfAnother
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 
@@ -82,6 +84,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     SwappedRole(),
     PartialName(),
     SubstitutedName(),
+    SaidOfAnother(),  # what the passage's "it" (another thing) does, said of the claim's subject
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
     OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
     DroppedNegation(),  # "safe" where the sentence says "not recommended"

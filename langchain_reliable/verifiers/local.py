@@ -51,8 +51,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langchain_reliable.claims.sentences import passage_referents
 from langchain_reliable.evidence.accurate import default_arbiter
-from langchain_reliable.evidence.claim_facts import AnswerCache, ClaimFacts
+from langchain_reliable.evidence.answers import AnswerCache
+from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
 from langchain_reliable.evidence.probe import EmbeddedEntailment
 from langchain_reliable.evidence.select import EvidenceSelector, clamp_score
@@ -162,7 +164,7 @@ class LocalVerifier(BlockingVerifier):
         self.meaning_checks = meaning_checks
         given = as_rules(rules, self.selector) or Rules(selector=self.selector)
         kept = [r for r in given.rules if meaning_checks or not isinstance(r, MeaningRule)]
-        self.facts = AnswerCache(given.selector or self.selector)
+        self.facts = AnswerCache(given.selector or self.selector, referents=passage_referents)
         """The answers' facts: this verifier's scoring and its rules read them once."""
         self.rules = Rules(kept, facts=self.facts)
         self.entailment_probe = EmbeddedEntailment(self.entailment) if self.entailment else None
