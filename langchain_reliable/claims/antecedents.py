@@ -67,6 +67,8 @@ _PAIR = re.compile(
     r"(?P<a>\b[^\W\d][\w-]*)(?P<more>(?:\s*,\s*[\w-]+)*),?\s+(?:and|or)\s+(?P<b>[^\W\d][\w-]*)\b",
     re.IGNORECASE,
 )
+# a passage's own "The drug" is its wording, not a reference to read; its pronouns are
+_POINTER = re.compile(r"(?:it|its|he|she|his|the former|the latter)$", re.IGNORECASE)
 _PAIR_REF = re.compile(rf"^{_JOINER}the (?:former|latter)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+", re.IGNORECASE)
 # a clause whose verb is left out after a name: "A won the first match and B the second"
@@ -266,10 +268,11 @@ def _predicate(sentence: str, verbish: Callable[[str], bool]) -> str | None:
 def referents(text: str, verbish: Callable[[str], bool]) -> list[Referent]:
     """The clauses of passage `text` that open with a reference, each with what it names.
 
-    Read as a claim's reference is: "it", "he", "she" (and "they" of one thing) name the
-    subject of the clause before in the same sentence ("Apixaban does not, and it has
-    ..."), else of the sentence before; "the former" and "the latter" pick from the
-    sentence before. A reference read two ways, or not at all, is left out.
+    Read as a claim's reference is: "it", "its", "he", "she", "his" name the subject of
+    the clause before in the same sentence ("Apixaban does not, and it has ..."), else of
+    the sentence before; "the former" and "the latter" pick from the sentence before. A
+    description ("The drug ...") is the passage's own wording, not a reference; one read
+    two ways, or not at all, is left out.
     """
     out: list[Referent] = []
     previous: str | None = None
@@ -284,7 +287,7 @@ def referents(text: str, verbish: Callable[[str], bool]) -> list[Referent]:
                 seen = _Seen()
                 seen.add(Claim(text=leans, span=(0, len(leans))), verbish)
                 found = _reference(piece.strip(), seen, verbish)
-                if isinstance(found, tuple) and len(found[2]) == 1:
+                if isinstance(found, tuple) and len(found[2]) == 1 and _POINTER.match(found[0]):
                     ref, rest, (target,), _ = found
                     out.append(Referent(start + lead, piece_end, ref, rest.strip(), target))
             before = piece

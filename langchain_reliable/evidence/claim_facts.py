@@ -50,6 +50,7 @@ from langchain_reliable.text import STOPWORDS, content_stems, stem, tokenize
 
 __all__ = ["ClaimFacts"]
 
+_HOLDS = 0.6  # share of the claim's plain words a sentence holds when it holds them
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
@@ -227,8 +228,20 @@ class ClaimFacts:
         return self.ctx.unit_shares(self._plain_words)
 
     def _holds_words(self, unit: int) -> bool:
-        """Whether sentence `unit` holds most of the claim's plain words (few cosines are known)."""
-        return self._plain_coverage[unit] >= 0.6
+        """Whether sentence `unit` holds most of the claim's plain words (few cosines are known).
+
+        A sentence holds too what its reference names ("The latter charges a fee": Vega
+        Fund's fee), when it holds by itself a word the reference does not name ("It came
+        into force in 1920" holds no "signed").
+        """
+        if self._plain_coverage[unit] >= _HOLDS:
+            return True
+        named = self.ctx.named_by_reference(unit)
+        if not named:
+            return False
+        own = [w for w in self._plain_words if unit in self.ctx.sentences_with(w)]
+        held = set(own) | (named & set(self._plain_words))
+        return bool(set(own) - named) and len(held) >= _HOLDS * len(set(self._plain_words))
 
     def _opens_with_another_name(self, sentence: str) -> bool:
         """Whether `sentence` opens with a name neither the claim nor its anchor gives."""

@@ -113,23 +113,19 @@ class PassageFacts:
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
         self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
-        self._referred = self._named_by_reference()
 
-    def _named_by_reference(self) -> dict[str, list[int]]:
-        """Per stem, the units holding a clause whose reference names it ("the latter": Vega)."""
-        named: dict[str, list[int]] = {}
-        for i, unit in enumerate(self.units):
-            for r in self.referents[unit.order]:
-                if unit.start <= r.start < unit.end:
-                    for s in content_stems(r.antecedent):
-                        named.setdefault(s, []).append(i)
-        return named
+    def named_by_reference(self, unit: int) -> frozenset[str]:
+        """The stems of what the references in `unit` name ("The latter ...": Vega Fund)."""
+        u = self.units[unit]
+        return frozenset(
+            s
+            for r in self.referents[u.order]
+            if u.start <= r.start < u.end
+            for s in content_stems(r.antecedent)
+        )
 
     def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
-        """(units, sentence units) holding content stem `stem`, in order; kept per stem.
-
-        A unit holds a stem it says, or one its reference names (`Referent`).
-        """
+        """(units, sentence units) holding content stem `stem`, in order; kept per stem."""
         held = self._with_stem.get(stem)
         if held is None:
             found = [
@@ -137,9 +133,7 @@ class PassageFacts:
                 for offset, postings in zip(self._offsets, self._stem_units, strict=True)
                 if (hit := postings.get(stem)) is not None
             ]
-            if stem in self._referred:
-                found.append(np.array(self._referred[stem], dtype=np.int64))
-            units = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+            units = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
             units.flags.writeable = False
             held = self._with_stem[stem] = (units, tuple(units[self._is_sentence[units]].tolist()))
         return held

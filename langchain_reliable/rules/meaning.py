@@ -43,6 +43,7 @@ from langchain_reliable.checks.comparatives import comparative_conflict, compare
 from langchain_reliable.checks.conditions import dropped_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
+from langchain_reliable.checks.exchanges import exchanged_words
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import (
     reversed_pair,
@@ -288,6 +289,7 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "{where} says '{sentence}' did it, where the claim says '{claim}'",
     ),
     SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
+    SentenceRule("words_exchanged", exchanged_words, _OTHER_WAY),  # two parts' words swapped
     SentenceRule(  # "four times" where the sentence's two values are three times apart
         "ratio_not_borne_out",
         ratio_conflict,

@@ -76,6 +76,8 @@ class SaidOfAnother(MeaningRule):
                 subject, rest = split
                 if _PRONOUN.match(subject) or not facts.stems.issuperset(content_stems(subject)):
                     continue  # the claim's subject is no thing the passages name
+                if subject.lower() == r.ref.lower():
+                    continue  # "The latter charges ...": the claim says it as the passage does
                 mine, theirs = set(content_stems(subject)), set(content_stems(r.antecedent))
                 extra = rest - said - theirs  # the claim may name it in the clause's place
                 if not mine or not theirs or len(extra) > (1 - _SAYS_IT) * len(rest):

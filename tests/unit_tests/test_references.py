@@ -113,3 +113,11 @@ def test_a_clause_opening_with_a_pronoun_is_about_the_one_before_it() -> None:
     sentence = "Ada Lund won twice before a knee injury in May; she has not raced since."
     about = frozenset(content_stems("Ada Lund has not raced since."))
     assert clause_about(sentence, about).strip() == "she has not raced since."
+
+
+def test_a_value_a_reference_gives_is_the_named_things_own(check) -> None:
+    passage = "Alder Fund returned 6 percent and Birch Fund 3 percent. The latter charges a fee of 0.4 percent."
+    assert _decision(check, "Birch Fund charges a fee of 0.4 percent.", [passage]) == "return"
+    assert _decision(check, "Alder Fund charges a fee of 0.4 percent.", [passage]) != "return"
+    treaty = "The treaty was signed in 1919. It came into force in 1920."
+    assert _decision(check, "The treaty was signed in 1920.", [treaty]) != "return"
