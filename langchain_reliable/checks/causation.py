@@ -26,10 +26,12 @@ _ASSOCIATION = re.compile(
     r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
     r"links?\s+(?:to|with|between)|correlat(?:ed|es|ion|ions)|coincid(?:ed|es|e)\s+with|"
     r"tend(?:s|ed)?\s+to|more\s+likely|less\s+likely|went\s+together|go(?:es)?\s+together|"
-    r"alongside|observational)\b"
+    r"alongside|observational|"
+    r"with\s+(?:higher|lower|longer|shorter|more|fewer|greater|larger|smaller)\s+\w+)\b"
 )
 """What a sentence says when it reports that two things go together (lower case: the
-"Association" of a name is none)."""
+"Association" of a name is none; "courts with longer backlogs showed ..." compares
+groups)."""
 
 _CLAIMS_ASSOCIATION = re.compile(
     r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
@@ -57,8 +59,6 @@ _CAUSAL = re.compile(
 """A claim's words of cause: a verb that makes one thing the reason for another ("made"
 only where it makes something more or less so: "made this decision" is no cause)."""
 
-_LINKING = frozenset({"to", "in"})
-
 
 def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's cause, sentence's association, False)`, or `None` when they agree.
@@ -72,8 +72,8 @@ def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | 
         return None
     words_said, verbs_said = _said(sentence)
     for cause in _CAUSAL.finditer(claim):
-        words = [w.lower() for w in tokenize(cause.group(0)) if w.lower() not in _LINKING]
-        if not any(w in words_said or stem(w) in verbs_said for w in words):
+        verb = tokenize(cause.group(0))[0].lower()  # "made" of "made the orchids flower"
+        if verb not in words_said and stem(verb) not in verbs_said:
             return cause.group(0), link.group(0), False
     return None
 

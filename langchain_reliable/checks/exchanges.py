@@ -3,8 +3,8 @@
 "Northwind raised its mortgage rate to 4.1 percent and cut its savings rate to 5.3
 percent" against "... raised its savings rate to 4.1 percent and cut its mortgage rate
 to 5.3 percent": each word of the claim is the sentence's, but "mortgage" and "savings"
-have changed parts. Claim and sentence are cut into the same number of parts (at ";",
-", and", "and", "but", "while", "whereas"), each claim part is paired with the sentence
+have changed parts. Claim and sentence are cut into parts (at ";", ":", ", and",
+"and", "but", "while", "whereas", ", not"), each claim part is paired with the sentence
 part it shares most with (parts given in another order pair as a reader pairs them),
 and a word that marks one claim part (said in no other part of the claim) but stands
 in another part of the sentence, exchanged for a word that marks the paired sentence
@@ -31,9 +31,10 @@ from itertools import permutations
 
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["exchanged_words"]
+__all__ = ["exchanged_words", "moved_negation"]
 
-_PARTS = re.compile(r";|,?\s+\b(?:and|but|while|whereas)\b\s+", re.IGNORECASE)
+_PARTS = re.compile(r"[;:]|\.\s|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?=not\b)", re.IGNORECASE)
+_NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "nor"})
 _BRACKETS = re.compile(r"\([^()]*\)")
 _MOST_PARTS = 4  # parts paired by trying every order
 _LEAST_WORDS = 3  # content words of a part that says something of its own
@@ -43,6 +44,8 @@ _LEAST_WORDS = 3  # content words of a part that says something of its own
 class _Part:
     words: tuple[str, ...]  # the stem of every word, in order
     content: frozenset[str]  # the stems of its content words
+    negated: bool  # it says "not", "no", "never" or "-n't"
+    text: str
 
 
 @lru_cache(maxsize=4096)
@@ -53,7 +56,8 @@ def _parts(text: str) -> tuple[_Part, ...]:
         tokens = tokenize(piece)
         content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
         if content:
-            out.append(_Part(tuple(stem(t) for t in tokens), content))
+            negated = any(t in _NEGATIONS or t.endswith(("n't", "n’t")) for t in tokens)
+            out.append(_Part(tuple(stem(t) for t in tokens), content, negated, piece.strip()))
     return tuple(out)
 
 
@@ -91,19 +95,52 @@ def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
     words = frozenset().union(*(p.content for p in mine))
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
         return None
+    found = None
+    for order in _pairings(mine, theirs):
+        exchange = _exchange(mine, theirs, order)
+        if exchange is None:
+            return None
+        found = found or exchange
+    return (_surface(claim, found[0]), _surface(sentence, found[1])) if found else None
+
+
+def _pairings(mine: tuple[_Part, ...], theirs: tuple[_Part, ...]) -> list[tuple[int, ...]]:
+    """Each pairing of the claim's parts with the sentence's that shares the most words."""
     orders = list(permutations(range(len(theirs)), len(mine)))
     shared = [
         sum(len(m.content & theirs[j].content) for m, j in zip(mine, o, strict=True))
         for o in orders
     ]
+    return [o for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+
+
+def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
+    """`(the claim's part, the sentence's)` where one says "not" and the other does not.
+
+    "The drug is recommended for children but not approved for adults" against "The drug
+    is not recommended for children, but it is approved for adults": each part of the
+    claim is paired with the sentence part it shares most with (every pairing that ties
+    must disagree), and one of them, holding only that part's words, says "not" where
+    the part does not, or the other way round.
+    """
+    mine, theirs = _parts(claim), _parts(sentence)
+    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+        return None
     found = None
-    for order, n in zip(orders, shared, strict=True):
-        if n == max(shared):
-            exchange = _exchange(mine, theirs, order)
-            if exchange is None:
-                return None
-            found = found or exchange
-    return (_surface(claim, found[0]), _surface(sentence, found[1])) if found else None
+    for order in _pairings(mine, theirs):
+        flipped = next(
+            (
+                (m.text, theirs[j].text)
+                for m, j in zip(mine, order, strict=True)
+                if len(m.content) >= 2 and m.content <= theirs[j].content
+                and m.negated != theirs[j].negated
+            ),
+            None,
+        )  # fmt: skip
+        if flipped is None:
+            return None
+        found = found or flipped
+    return found
 
 
 def _exchange(

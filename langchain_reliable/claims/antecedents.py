@@ -84,6 +84,11 @@ _NOT_A_NAME = frozenset(
 # a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
 _OPENING_PHRASE = re.compile(rf"^(?:{'|'.join(sorted(PREPOSITIONS))})\b", re.IGNORECASE)
 _SINCE = re.compile(r"^(?:[\w-]+\s+){1,3}(?:later|earlier|ago|afterwards?|on)\s*,\s+", re.I)
+# "he" and "she" name a person: a name of capitalised words ("Queen Matilda", "Dr Osei"),
+# not an opening phrase ("At 75", "Originally")
+_PERSON = re.compile(
+    r"^(?!(?:At|As|In|On|By|For|With|After|Before)\b)[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von|da|del|bin|al))*$"
+)
 _BARE = re.compile(r"^\w[\w'’ -]{0,59}$")  # words only: a name or a noun phrase
 
 
@@ -177,12 +182,13 @@ def _reference(
     if plural and pair:
         parts = [part.strip() for part in (pair["a"], pair["b"])]
         return ref, rest, parts, "one of the subject of the sentence before"
-    if seen.named:
+    person = lowered in ("he", "she", "his")
+    if seen.named and (not person or _PERSON.match(seen.named)):
         why = "the subject of the sentence before" if seen.named == last else "the last named"
         return ref, rest, [seen.named], why
-    if last:
+    if last and not person:
         return ref, rest, [last], "the subject of the sentence before"
-    return None  # no subject before it names a thing: checked as it is written
+    return None  # no subject before it names a thing (a person): checked as it is written
 
 
 def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str] | str:

@@ -43,7 +43,7 @@ from langchain_reliable.checks.comparatives import comparative_conflict, compare
 from langchain_reliable.checks.conditions import dropped_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
-from langchain_reliable.checks.exchanges import exchanged_words
+from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import (
     reversed_pair,
@@ -59,6 +59,7 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
+from langchain_reliable.checks.proportions import proportion_conflict
 from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
@@ -235,6 +236,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "the claim says '{claim}' where {where} says only '{sentence}'",
         clear_if=2,
     ),
+    SentenceRule(  # "most" where the sentence says "few" or "only two of the twelve"
+        "other_proportion",
+        proportion_conflict,
+        "the claim says '{claim}' where {where} says '{sentence}'",
+        clear_if=2,
+    ),
     SentenceRule("opposite_direction", opposite_direction),  # a change the other way
     SentenceRule(  # how often, read as a rate
         "other_frequency", frequency_conflict, reads=_frequency_phrases
@@ -290,6 +297,11 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
     ),
     SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
     SentenceRule("words_exchanged", exchanged_words, _OTHER_WAY),  # two parts' words swapped
+    SentenceRule(  # "recommended for children but not approved for adults", the other way
+        "negation_of_another_part",
+        moved_negation,
+        "the claim says '{claim}' where {where} says '{sentence}'",
+    ),
     SentenceRule(  # "four times" where the sentence's two values are three times apart
         "ratio_not_borne_out",
         ratio_conflict,
@@ -390,4 +402,7 @@ def _in_clause(
         return None
     held = [len(set(rest) & set(content_stems(p))) for p in pieces]
     best = max(range(len(pieces)), key=held.__getitem__)
-    return substituted_name(names, pieces[best]) if held[best] >= least * len(rest) else None
+    if held[best] < least * len(rest):
+        return None
+    swap = substituted_name(names, pieces[best])
+    return None if swap is None or swap[1].lower() in claim.lower() else swap  # "John lasseter"
