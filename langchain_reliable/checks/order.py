@@ -41,10 +41,16 @@ from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
 
-# "X v. Y", "X, then Y", "X followed by Y", "X, not Y": the first is not the second.
+# "X v. Y", "X, then Y", "X followed by Y", "X, not Y", "from X to Y": the first is not the second.
 _PAIR = re.compile(
     r"(?P<x>[^\W\d_][\w'’-]*)\s*(?:(?P<comma>,)\s*)?(?:and\s+)?"
     r"(?P<conn>then|followed\s+by|vs?\.|versus|not)\s+(?:(?:the|a|an)\s+)?"
+    r"(?P<y>[^\W\d_][\w'’-]*)",
+    re.IGNORECASE,
+)
+# "from X to Y": a move, a transfer, a route (words only: "from 4 to 5" is read as values)
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:the\s+)?(?P<x>[^\W\d_][\w'’-]*)(?:\s+[\w'’-]+){0,2}?\s+to\s+(?:the\s+)?"
     r"(?P<y>[^\W\d_][\w'’-]*)",
     re.IGNORECASE,
 )
@@ -110,6 +116,9 @@ def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
         if x.lower() in STOPWORDS or y.lower() in STOPWORDS:
             continue
         out.append((_key(x), conn, _key(y), x, y))
+    for m in _FROM_TO.finditer(text):  # "moved from Leeds to Manchester"
+        if m["x"].lower() not in STOPWORDS and m["y"].lower() not in STOPWORDS:
+            out.append((_key(m["x"]), "from", _key(m["y"]), m["x"], m["y"]))
     return tuple(out)
 
 
@@ -117,7 +126,7 @@ def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
     """Return the claim's two words when `sentence` joins them the other way round.
 
     The connectors are ordered: a case name ("X v. Y"), a sequence ("X, then
-    Y", "X followed by Y") and a correction ("X, not Y").
+    Y", "X followed by Y"), a correction ("X, not Y") and a move ("from X to Y").
 
     Returns:
         The two words as the claim writes them, or `None`.

@@ -28,6 +28,7 @@ import numpy as np
 from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.changes import proved_changes
 from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
+from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.entities import labels_another
 from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.negation import clause_about, negation_cue, negative_word
@@ -337,11 +338,19 @@ class ClaimFacts:
         claim, anchor = self.negation
         if (claim is None) == (anchor is None):
             return False
+        if self.elided_alike:
+            return False  # "The Aria 5 Lite does not.": the elided clause negates it too
         sentence = self.ctx.units[self.anchor].text
         plain, negated = (self.text, sentence) if claim is None else (sentence, self.text)
         if set(content_stems(negated)) <= set(content_stems(plain)):
             return True  # the negation is all that differs: "X is not an anticoagulant"
         return prefixed_negation(plain) is None and negative_word(plain) is None
+
+    @cached_property
+    def elided_alike(self) -> bool:
+        """Whether an elided clause ("The paid version does.") says the claim, negated alike."""
+        elided = elision_of(self.text, [p.text for p in self.ctx.passages])
+        return elided is not None and elided[1].negated == (negation_cue(self.text) is not None)
 
     def negation_reason(self) -> str:
         """Why the negation differs, in words."""

@@ -154,7 +154,7 @@ class DroppedNegation(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming both phrases."""
         found = dropped_negation(claim.text, claim.ctx.units[claim.anchor].text)
-        if found is None:
+        if found is None or claim.elided_alike:  # "The paid version does.": said elsewhere
             return None
         return self.finding(
             "unsupported",

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.checks.ellipsis import elision_of
+from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.evidence.facts import PassageFacts, Referent
 from langchain_reliable.rules.base import Finding
 from langchain_reliable.rules.meaning import MeaningRule
 from langchain_reliable.text import content_stems
 
-__all__ = ["SaidOfAnother"]
+__all__ = ["ElidedPredicate", "SaidOfAnother"]
 
 _WORD = re.compile(r"[\w'’-]+")
 _PRONOUN = re.compile(r"(?:he|she|it|they|its|his|her|their|this|these)\b", re.IGNORECASE)
@@ -111,3 +113,25 @@ class SaidOfAnother(MeaningRule):
             if not inside:
                 return True
         return False
+
+
+class ElidedPredicate(MeaningRule):
+    """A claim negated otherwise than the elided clause that says it ("X does not.")."""
+
+    name = "elided_predicate"
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """Contradicted where "The Lite does not." says the claim's predicate of its subject."""
+        found = elision_of(text, [p.text for p in facts.passages])
+        if found is None:
+            return None
+        order, e = found
+        if (negation_cue(text) is not None) == e.negated:
+            return None
+        where = next(u.passage_name for u in facts.units if u.order == order)
+        said = "does not" if e.negated else "does"
+        return self.finding(
+            "contradicted",
+            f"{where} says '{e.subject} {said}' ({e.predicate}); the claim "
+            f"{'does' if e.negated else 'does not'}",
+        )

@@ -62,7 +62,7 @@ from langchain_reliable.rules.meaning import (
     SwappedRole,
 )
 from langchain_reliable.rules.reading import as_read
-from langchain_reliable.rules.referents import SaidOfAnother
+from langchain_reliable.rules.referents import ElidedPredicate, SaidOfAnother
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 
@@ -85,6 +85,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     PartialName(),
     SubstitutedName(),
     SaidOfAnother(),  # what the passage's "it" (another thing) does, said of the claim's subject
+    ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
     OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
     DroppedNegation(),  # "safe" where the sentence says "not recommended"

@@ -1,0 +1,91 @@
+"""Ellipsis: a clause that says the sentence before of another subject, by an auxiliary.
+
+"The Aria 5 headset supports noise cancelling. The Aria 5 Lite does not.": the second
+sentence says the first's predicate ("supports noise cancelling") of "The Aria 5 Lite",
+negated. `elisions` finds such clauses (a subject, then "does", "is", "can", ... with or
+without "not", and nothing more) and what they say, as a reader fills the gap in.
+
+Example:
+    >>> text = "The free plan does not include backups. The paid plan does."
+    >>> [(e.subject, e.negated, e.predicate) for e in elisions(text)]
+    [('The paid plan', False, 'include backups')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from langchain_reliable.text import content_stems, split_passage_sentences
+
+__all__ = ["Elision", "elision_of", "elisions"]
+
+_AUX = r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must|may)"
+_ELIDED = re.compile(
+    rf"^(?P<subject>(?:[Tt]he\s+)?[A-Z\d][\w'’.-]*(?:\s+[\w'’.-]+){{0,4}}?)\s+"
+    rf"(?P<aux>{_AUX}|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't)(?P<not>\s+not)?"
+    r"(?:\s+(?:either|too|as well|also))?\s*[.!]?\s*$"
+)
+_CLAUSE_END = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+# the sentence before: its subject, then a verb (an auxiliary, or a word in -s or -ed)
+_SAID = re.compile(
+    rf"^(?P<subject>.{{1,60}}?)\s+(?:(?:{_AUX})(?:\s+not|n't)?\s+|never\s+|"
+    r"(?=[a-z]+(?:s|ed)\b))(?P<predicate>\w.*?)\s*[.!]?$"
+)
+_PRONOUN = re.compile(r"(?:it|he|she|they|this|that|these|those)$", re.IGNORECASE)
+_NEGATIVE = ("cannot", "can't", "won't", "doesn't", "don't", "didn't", "isn't", "aren't")
+
+
+@dataclass(frozen=True)
+class Elision:
+    """A clause saying the sentence before of `subject`: `predicate`, `negated` or not.
+
+    `other` is the subject the sentence before says it of.
+    """
+
+    subject: str
+    negated: bool
+    predicate: str
+    other: str
+
+
+@lru_cache(maxsize=1024)
+def elisions(text: str) -> tuple[Elision, ...]:
+    """Each elided clause of passage `text` (a sentence, or a sentence's first clause)."""
+    out = []
+    previous: str | None = None
+    for a, b in split_passage_sentences(text):
+        sentence = text[a:b].strip()
+        first = _CLAUSE_END.split(sentence, maxsplit=1)[0]
+        elided = _ELIDED.match(first)
+        said = _SAID.match(previous) if previous else None
+        if (
+            elided
+            and said
+            and not _ELIDED.match(previous or "")
+            and not _PRONOUN.match(elided["subject"])
+        ):
+            negated = bool(elided["not"]) or elided["aux"].lower() in _NEGATIVE
+            out.append(Elision(elided["subject"], negated, said["predicate"], said["subject"]))
+        previous = sentence
+    return tuple(out)
+
+
+def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | None:
+    """`(passage, elided clause)` that says the claim's predicate of the claim's subject.
+
+    The claim holds the clause's subject and the predicate it borrows, little more
+    (one other word), and none of the words that set the other subject apart ("The Aria
+    5 headset" against the elided "The Aria 5 Lite").
+    """
+    words = set(content_stems(claim))
+    for i, passage in enumerate(passages):
+        for e in elisions(passage):
+            subject, said = set(content_stems(e.subject)), set(content_stems(e.predicate))
+            others = set(content_stems(e.other)) - subject
+            alike = subject <= words and said <= words and not others & words
+            if alike and len(words - subject - said) <= 1:
+                return i, e
+    return None
