@@ -39,11 +39,16 @@ __all__ = ["clauses_of", "piece_around", "value_for_another_case", "value_of_ano
 
 _PART = re.compile(r";|:|\.\s|\n")
 _CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r";|:|\.\s|\n|,?\s+\b(?:and|but|while|whereas)\b", re.IGNORECASE)
 
 
 def clauses_of(text: str) -> list[str]:
-    """The clauses of `text`: its pieces between commas, semicolons and "and", "but", "while"."""
-    return [piece for piece in _CLAUSE.split(text) if piece.strip()]
+    """The clauses of `text`, split where one ends: ";", ":", "and", "but", "while", "whereas".
+
+    Not at a bare comma: "Christopher Eubanks (born 1966), known as Chris Eubank, is"
+    names one man.
+    """
+    return [piece for piece in _CLAUSE_END.split(text) if piece.strip()]
 
 
 def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:

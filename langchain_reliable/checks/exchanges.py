@@ -133,6 +133,7 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
                 (m.text, theirs[j].text)
                 for m, j in zip(mine, order, strict=True)
                 if len(m.content) >= 2 and m.content <= theirs[j].content
+                and len(theirs[j].content - m.content) <= 1  # that part, not a piece of it
                 and m.negated != theirs[j].negated
             ),
             None,
@@ -158,8 +159,8 @@ def _exchange(
     for i, j in enumerate(order):
         here, there = mine[i].content, theirs[j].content
         moved, lost = my_marks[i] - there, their_marks[j] - here
-        if not whole and (len(here - there) > 2 or len(lost) > 2):
-            continue  # a part of the sentence, much rewritten: not an exchange
+        if not whole and (len(here - there) > 2 or len(lost) != 1):
+            continue  # a part of the sentence rewritten ("USA" for "United States"): no exchange
         for word in sorted(moved):
             homes = [k for k, part in enumerate(theirs) if k != j and word in part.content]
             alike = [k for k in homes if len(theirs[k].content & there) >= 2]

@@ -395,14 +395,20 @@ def _in_clause(
     """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`.
 
     "B7 grew in the acidic medium" against "Strain K12 grew in the acidic medium, whereas
-    strain B7 did not survive it": B7 is in the sentence, but not where it says "grew".
+    strain B7 did not survive it": B7 is in the sentence, but in a clause that says
+    little of the rest ("the first in Peru, San Marcos, was founded in 1551" says it).
     """
     pieces = clauses_of(sentence)
     if len(pieces) < 2 or not rest or len(clauses_of(claim)) > 1:
         return None
+    name = set(content_stems(names[0]))
+    homes = [p for p in pieces if name <= set(content_stems(p))]
+    if not homes:
+        return None  # the name is not in one clause: the sentence's own reading decides
     held = [len(set(rest) & set(content_stems(p))) for p in pieces]
     best = max(range(len(pieces)), key=held.__getitem__)
-    if held[best] < least * len(rest):
+    said_there = max(len(set(rest) & set(content_stems(p))) for p in homes)
+    if held[best] < least * len(rest) or said_there >= len(rest) / 2:
         return None
     swap = substituted_name(names, pieces[best])
     return None if swap is None or swap[1].lower() in claim.lower() else swap  # "John lasseter"
