@@ -24,6 +24,7 @@ _COUNTED = [  # "seven times", "two or three times", a count that ends its claus
     ),
     re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
 ]
+_OF_THEM = re.compile(rf"{_COUNT}\s+of\s+(?:them|these|those)\b", re.IGNORECASE)
 # Words beside a number that say nothing of what it counts ("one of", "two or three").
 _BESIDE = "of or and to the a an in on at for by per than more less about some nearly almost"
 _NOT_COUNTED = frozenset(f"{_BESIDE} around over under up down just only".split()) | frozenset(
@@ -39,7 +40,7 @@ def _counts(text: str) -> frozenset[tuple[float, str]]:
     "after " and the word before it when the number ends its clause. Cached: a
     passage sentence is read for every claim about it, and passages recur.
     """
-    out = set()
+    out: dict[int, tuple[float, str]] = {}  # by the number's start
     for pattern in _COUNTED:
         for m in pattern.finditer(text):
             number = m.group("n").lower()
@@ -47,15 +48,26 @@ def _counts(text: str) -> frozenset[tuple[float, str]]:
             word = (after or m.group("b")).lower()
             if number in ORDINALS or word in _NOT_COUNTED or word in MONTH_WORDS:
                 continue
-            if number[0].isdigit():
-                value = float(number)
-                if re.fullmatch(r"1\d{3}|20\d{2}", number):
-                    continue  # a year
-            else:
-                value = number_words(number)[0].value
+            value = _value(number)
+            if value is None:
+                continue
             what = UNIT_OF.get(word, word.rstrip("s") or word)
-            out.add((value, what if after else "after " + what))
-    return frozenset(out)
+            out.setdefault(m.start("n"), (value, what if after else "after " + what))
+    for m in _OF_THEM.finditer(text):  # "240 patients ... 36 of them": 36 patients
+        before = [
+            out[i] for i in sorted(out) if i < m.start() and not out[i][1].startswith("after")
+        ]
+        value = _value(m.group("n").lower())
+        if before and value is not None:
+            out[m.start("n")] = (value, before[-1][1])
+    return frozenset(out.values())
+
+
+def _value(number: str) -> float | None:
+    """The value of a count as written, or `None` for a year."""
+    if not number[0].isdigit():
+        return number_words(number)[0].value
+    return None if re.fullmatch(r"1\d{3}|20\d{2}", number) else float(number)
 
 
 def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:

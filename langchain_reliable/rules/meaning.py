@@ -45,6 +45,7 @@ from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
+from langchain_reliable.checks.modality import expectation_as_fact
 from langchain_reliable.checks.order import (
     reversed_pair,
     reversed_roles,
@@ -280,6 +281,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "dropped_condition",
         dropped_condition,
         "{where} says it only '{claim}'; the claim drops '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule(  # "the merger closed" where the sentence expects it to close
+        "expectation_as_fact",
+        expectation_as_fact,
+        "{where} says only '{sentence}', the claim '{claim}'",
         clear_if=2,
     ),
     SentenceRule(  # "caused" where the sentence reports only "associated with"

@@ -65,3 +65,19 @@ def test_a_share_that_agrees_passes(check) -> None:
     assert proportion_conflict("Few members backed the motion.", VOTE) is None
     assert _decision(check, "Few of the members backed the motion.", VOTE) == "return"
     assert proportion_conflict("Most backed it.", "Eight of the fifteen members backed it.") is None
+
+
+def test_a_plan_is_not_a_deed(check) -> None:
+    passage = "The council plans to open the new library in September."
+    assert _decision(check, "The new library opened in September.", passage) != "return"
+    assert (
+        _decision(check, "The council plans to open the new library in September.", passage)
+        == "return"
+    )
+    assert _decision(check, "The new library is set to open in September.", passage) == "return"
+
+
+def test_n_of_them_counts_what_the_sentence_counted(check) -> None:
+    passage = "The school tested 180 pupils in May, and 45 of them needed glasses."
+    assert _decision(check, "In May, 45 pupils needed glasses.", passage) == "return"
+    assert _decision(check, "In May, 54 pupils needed glasses.", passage) != "return"
