@@ -27,7 +27,7 @@ import re
 
 from langchain_reliable.text import content_stems
 
-__all__ = ["dropped_condition"]
+__all__ = ["dropped_condition", "widened_condition"]
 
 _CONDITION = re.compile(
     r"(?<!\beven\s)(?<!\bas\s)(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\bsee\s)"
@@ -73,3 +73,30 @@ def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None
         if lacked and 2 * len(lacked) >= len(words):  # half its words gone: not kept
             return condition.group(0).strip(), lacked[0], False
     return None
+
+
+_ANY = re.compile(
+    r"\b(?:at|in|under|on)\s+(?:any|all|every)\s+\w+|\bthroughout\s+(?:the\s+)?\w+|"
+    r"\bregardless\s+of\s+\w+|\beven\s+(?:if|when|though)\b[^,.;:]*|\bat\s+all\s+times\b",
+    re.IGNORECASE,
+)
+_SCOPE = re.compile(
+    r"\b(?:only\s+(?:if|when)|if|at|in|during|after|before|within|while|below|above|under|over|"
+    r"beyond)\s+(?:the\s+)?[^,.;:]{3,40}",
+    re.IGNORECASE,
+)
+
+
+def widened_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's "at any ..." phrase, the sentence's scope, False)`, or `None`.
+
+    "Water boils at 100 degrees Celsius at any altitude" against "At sea level, water
+    boils at 100 degrees Celsius": the claim says it holds everywhere ("at any",
+    "throughout", "regardless of", "even if"), the sentence only within a scope. False:
+    the sentence is silent beyond its scope.
+    """
+    wide = _ANY.search(claim)
+    if wide is None or _ANY.search(sentence):
+        return None
+    scope = _SCOPE.search(sentence)
+    return (wide.group(0).strip(), scope.group(0).strip(), False) if scope else None

@@ -1,4 +1,4 @@
-"""Conjuncts: "both A and B" where the sentence says its predicate of A alone.
+"""Conjuncts: "both A and B" (or "for A and B") where the sentence says it of A alone.
 
 "The app is available for both iOS and Android." against "The app is available for
 iOS." (an Android version only planned, elsewhere): the clause that says what the
@@ -27,7 +27,9 @@ from langchain_reliable.text import STOPWORDS, content_stems
 __all__ = ["one_conjunct_only"]
 
 _BOTH = re.compile(
-    r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)", re.IGNORECASE
+    r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)|"
+    r"\b(?:for|among|in)\s+(?P<a2>[a-z][\w'’-]+)\s+and\s+(?P<b2>[^,.;:]+)",  # "for A and B"
+    re.IGNORECASE,
 )
 _CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
@@ -48,7 +50,7 @@ def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None
     both = _BOTH.search(claim)
     if both is None:
         return None
-    a, b = _words(both.group("a")), _words(both.group("b"))
+    a, b = _words(both["a"] or both["a2"]), _words(both["b"] or both["b2"])
     own_a, own_b = a - b, b - a
     rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]

@@ -40,7 +40,7 @@ from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.causation import cause_for_association
 from langchain_reliable.checks.clauses import clauses_of, value_of_another_clause
 from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
-from langchain_reliable.checks.conditions import dropped_condition
+from langchain_reliable.checks.conditions import dropped_condition, widened_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
@@ -281,6 +281,12 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "dropped_condition",
         dropped_condition,
         "{where} says it only '{claim}'; the claim drops '{sentence}'",
+        clear_if=2,
+    ),
+    SentenceRule(  # "at any altitude" where the sentence says it "at sea level"
+        "widened_condition",
+        widened_condition,
+        "the claim says '{claim}', where {where} says it only '{sentence}'",
         clear_if=2,
     ),
     SentenceRule(  # "the merger closed" where the sentence expects it to close
