@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
-
 PASSAGE = (
     "Standard shipping takes 5 working days within the country; "
     "to overseas addresses, it takes 12 working days."
 )
 QUESTION = "How long does shipping to overseas addresses take?"
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def test_the_value_for_another_case_is_held_back(check) -> None:

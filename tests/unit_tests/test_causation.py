@@ -10,16 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.causation import cause_for_association
 
 PASSAGE = "Patients who walked daily were associated with lower rates of hip fracture in the trial."
 STATED = "In the trial, daily walking reduces hip fracture, and it is linked to better sleep."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 @pytest.mark.parametrize(

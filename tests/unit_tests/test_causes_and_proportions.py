@@ -7,18 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.causation import cause_for_association
 from langchain_reliable.checks.proportions import proportion_conflict
 
 GARDENS = "Towns with more street trees reported lower summer temperatures in the survey."
 READERS = "Pupils who read at home were more likely to pass the exam, the study found."
 VOTE = "Only three of the fifteen members backed the motion."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, answer: str, passage: str) -> str:

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.clauses import value_of_another_clause
 
 PASSAGE = "The ferry carried 410 passengers on Friday, and 52 of them were children."
 LISTING = "The museum was built in 1901 and reopened in 1994 after a fire."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 @pytest.mark.parametrize(

@@ -8,15 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.conditions import dropped_condition
 
 PASSAGE = "Tenants may sublet the flat if the landlord gives written consent."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def test_a_dropped_condition_is_held_back(check) -> None:

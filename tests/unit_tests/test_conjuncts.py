@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.conjuncts import one_conjunct_only
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from langchain_reliable import UnverifiedAnswerError, create_reliable_rag, create_verifier
+from langchain_reliable import UnverifiedAnswerError, create_reliable_rag
 from langchain_reliable.answerers import ExtractiveAnswerer
 from langchain_reliable.cli import EXIT_OK, EXIT_USAGE, main
 from langchain_reliable.errors import InputError
@@ -40,11 +40,6 @@ PEERS = [  # RAGAS's, DeepEval's and the plural names: read as the verifier's ow
 class _Stdin(io.StringIO):
     def isatty(self) -> bool:
         return False
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _essentials(report: dict) -> tuple:

@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.ellipsis import elision_of, elisions
 from langchain_reliable.checks.order import reversed_pair
 
 KETTLES = "The Vela kettle switches off by itself. The Vela Mini does not."
 PLANS = "The basic account does not include phone support. The premium account does."
 MOVE = "In 2019 the bakery moved its kitchen from Hull to York."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, answer: str, passage: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.exchanges import exchanged_words
 
 PLANS = "The Lite plan includes 20 GB of storage, while the Pro plan includes 2 TB of storage."
@@ -12,11 +11,6 @@ DOSING = (
     "For adults the tablet is taken twice a day with food; for children the syrup is taken "
     "once a day at bedtime."
 )
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 @pytest.mark.parametrize(

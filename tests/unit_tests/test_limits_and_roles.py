@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.order import reversed_roles
 from langchain_reliable.checks.roles import opening_name
@@ -24,11 +23,6 @@ PER_CASE = (
     "The maximum weekly allowance is 40 hours for full-time staff and 20 hours for part-time staff."
 )
 ACT = "The regional office forwards every complaint to the head office within a week."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, claim: str, passage: str) -> str:

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.ordinals import other_ordinal
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.ratios import proved_ratios
 
 RATIO = "The basic plan stores 50 GB of files, while the premium plan stores 150 GB."
@@ -24,11 +23,6 @@ BATCHES = [
     "In the stability test of batch A, 3 percent of the tablets cracked.",
     "In a second stability test, of batch B, 12 percent of the tablets cracked.",
 ]
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, claim: str, passages: list[str]) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.counts import count_conflict
 from langchain_reliable.checks.negation import clause_about
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, passage_referents
@@ -29,11 +28,6 @@ STRAINS = (
     "The lab grew two yeast lines, Y3 and Y9. Line Y3 fermented the sugar fully, "
     "whereas line Y9 stopped early."
 )
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, answer: str, passages: list[str]) -> str:
@@ -116,7 +110,8 @@ def test_a_clause_opening_with_a_pronoun_is_about_the_one_before_it() -> None:
 
 
 def test_a_value_a_reference_gives_is_the_named_things_own(check) -> None:
-    passage = "Alder Fund returned 6 percent and Birch Fund 3 percent. The latter charges a fee of 0.4 percent."
+    passage = "Alder Fund returned 6 percent and Birch Fund 3 percent. "
+    passage += "The latter charges a fee of 0.4 percent."
     assert _decision(check, "Birch Fund charges a fee of 0.4 percent.", [passage]) == "return"
     assert _decision(check, "Alder Fund charges a fee of 0.4 percent.", [passage]) != "return"
     treaty = "The treaty was signed in 1919. It came into force in 1920."

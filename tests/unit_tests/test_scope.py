@@ -6,17 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.conditions import widened_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 
 VACCINE = "The nasal vaccine is licensed for children aged 2 to 17."
 DIVE = "Below 40 metres, divers must breathe a helium mix."
-
-
-@pytest.fixture(scope="module")
-def check():
-    return create_verifier()
 
 
 def _decision(check, answer: str, passage: str) -> str:

@@ -11,8 +11,8 @@ from itertools import pairwise
 import pytest
 
 from langchain_reliable import create_verifier
-from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.evidence.index import IndexCache, build_index, cut_units
+from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
 from langchain_reliable.text import (
     _ABBREVIATIONS,
