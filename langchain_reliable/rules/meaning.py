@@ -69,6 +69,7 @@ from langchain_reliable.checks.roles import (
     swapped_roles,
     text_names,
 )
+from langchain_reliable.checks.sequence import order_against_years, turned_span
 from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
@@ -314,6 +315,14 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         "negation_of_another_part",
         moved_negation,
         "the claim says '{claim}' where {where} says '{sentence}'",
+    ),
+    SentenceRule(  # "five days after the surgery" where the sentence says "before"
+        "turned_span", turned_span, "the claim says '{claim}' where {where} says '{sentence}'"
+    ),
+    SentenceRule(  # "moved before the library burned" where the years say after
+        "order_against_years",
+        order_against_years,
+        "the claim says '{claim}', but {where} says '{sentence}'",
     ),
     SentenceRule(  # "four times" where the sentence's two values are three times apart
         "ratio_not_borne_out",

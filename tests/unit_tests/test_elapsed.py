@@ -68,3 +68,23 @@ def test_a_year_the_passage_tells_by_a_span(check, claim: str, shown: bool) -> N
     passage = "Lind opened the practice in 2007. Four years later, Okoye joined as a partner."
     report = check.invoke({"answer": claim, "passages": [passage]})
     assert (report["decision"] == "return") is shown, report["claims"][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("attack", "control", "passage"),
+    [
+        (
+            "Fasting starts twelve hours after the scan.",
+            "Fasting starts twelve hours before the scan.",
+            "Fasting starts twelve hours before the scan and ends an hour after it.",
+        ),
+        (
+            "The bridge was rebuilt before the flood destroyed it.",
+            "The bridge was rebuilt after the flood destroyed it.",
+            "The flood destroyed the bridge in 1868, and the town rebuilt it in 1874.",
+        ),
+    ],
+)
+def test_before_and_after_the_sentence_settles(check, attack, control, passage) -> None:
+    assert check.invoke({"answer": attack, "passages": [passage]})["decision"] != "return"
+    assert check.invoke({"answer": control, "passages": [passage]})["decision"] == "return"

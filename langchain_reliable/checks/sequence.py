@@ -1,0 +1,105 @@
+"""Before and after: the order of two events that the sentence's words or years settle.
+
+"Stop the anticoagulant five days after the surgery" against "Stop it five days before
+the surgery and restart it the day after": the same span of the same event, the other
+way (`turned_span`). "The manuscripts were moved before the library burned" against
+"The library burned in 1731, and the manuscripts were moved in 1735": each side of the
+claim's "before" is a clause of the sentence with its year, and the years say otherwise
+(`order_against_years`).
+
+Example:
+    >>> turned_span("Stop it two days after surgery.", "Stop it two days before surgery.")
+    ('two days after surgery', 'two days before surgery', True)
+    >>> sentence = "The mill closed in 1902, and the canal was filled in 1911."
+    >>> order_against_years("The canal was filled before the mill closed.", sentence)
+    ('before', 'the canal was filled in 1911.', True)
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_reliable.text import content_stems
+
+__all__ = ["order_against_years", "turned_span"]
+
+_SPAN = re.compile(
+    r"\b(?P<n>\w+)\s+(?P<unit>minutes?|hours?|days?|weeks?|months?|years?)\s+"
+    r"(?P<rel>before|after|prior\s+to|following)\s+(?:the\s+|a\s+|an\s+|your\s+)?(?P<event>\w+)",
+    re.IGNORECASE,
+)
+_AFTER = ("after", "following")
+_ORDER = re.compile(r"^(?P<a>.+?)\s+(?P<rel>before|after)\s+(?P<b>.+?)\W*$", re.IGNORECASE)
+_CLAUSE = re.compile(r";|,?\s+\b(?:and|but|while|whereas|then)\b\s+|,\s+", re.IGNORECASE)
+_YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+
+
+def _spans(text: str) -> set[tuple[str, str, bool, str]]:
+    return {
+        (
+            m["n"].lower(),
+            m["unit"].lower().rstrip("s"),
+            m["rel"].lower() in _AFTER,
+            m["event"].lower(),
+        )
+        for m in _SPAN.finditer(text)
+    }
+
+
+def turned_span(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's span, sentence's, True)` where one says "after" and the other "before"."""
+    said = _spans(sentence)
+    for m in _SPAN.finditer(claim):
+        n, unit, after, event = (
+            m["n"].lower(),
+            m["unit"].lower().rstrip("s"),
+            m["rel"].lower() in _AFTER,
+            m["event"].lower(),
+        )
+        if (n, unit, after, event) in said or (n, unit, not after, event) not in said:
+            continue
+        other = next(
+            s for s in _SPAN.finditer(sentence)
+            if s["n"].lower() == n and s["event"].lower() == event
+            and (s["rel"].lower() in _AFTER) != after
+        )  # fmt: skip
+        return m.group(0), other.group(0), True
+    return None
+
+
+def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's "before"/"after", the later or earlier clause, True)`, or `None`.
+
+    Each side of the claim's word is the sentence clause holding most of its words, one
+    year each; the two clauses differ and their years say the other order.
+    """
+    order = _ORDER.match(claim.strip())
+    if order is None or _YEAR.search(claim):
+        return None
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    dated = [(c, int(y[0])) for c in clauses if len(y := _YEAR.findall(c)) == 1]
+    if len(dated) < 2:
+        return None
+    words = [set(content_stems(order["a"])), set(content_stems(order["b"]))]
+    found = [_clause_of(w, dated) for w in words]
+    for i in (0, 1):  # a tie on one side: leave out the words of the other side's clause
+        if found[i] is None and found[1 - i] is not None:
+            found[i] = _clause_of(words[i] - set(content_stems(found[1 - i][0])), dated)
+    if found[0] is None or found[1] is None:
+        return None
+    (first, year_a), (second, year_b) = found
+    if first == second or year_a == year_b:
+        return None
+    before = order["rel"].lower() == "before"
+    if (year_a < year_b) == before:
+        return None
+    return order["rel"], first.strip(), True
+
+
+def _clause_of(words: set[str], dated: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The dated clause holding the most of `words` (half of them at least), if only one does."""
+    held = [len(words & set(content_stems(c))) for c, _ in dated]
+    best = max(held, default=0)
+    if not words or best < max(1, len(words) // 2) or held.count(best) > 1:
+        return None
+    return dated[held.index(best)]
