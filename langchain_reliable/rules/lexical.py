@@ -335,6 +335,9 @@ class MissingFacts(Rule):
         )
 
 
+_ONLY_A_FEW = re.compile(r"\bonly\s+(?:a\s+)?(?:few|small|handful|minority)\b", re.IGNORECASE)
+
+
 class UnstatedQualifier(Rule):
     """A word that turns or narrows the meaning, which the passages do not say.
 
@@ -385,8 +388,10 @@ class UnstatedQualifier(Rule):
         if said_how_often and frequency_conflict(claim.text, sentence) is None:
             anchor |= {"twice", "thrice", "every"}  # "thrice daily", "every month": as often
         anchor |= claim.ratios  # "twice the 10 mg" where the sentence gives 20 mg and 10 mg
-        if "each" in anchor:
-            anchor.add("every")  # "every morning" where it says "each morning"
+        if anchor & {"each", "all"}:
+            anchor.add("every")  # "every morning" where it says "each morning"; "not every"
+        if "few" in anchor and _ONLY_A_FEW.search(claim.text):
+            anchor.add("only")  # "only a small number of" where it says "few"
         said = [w for w in words if w in self.QUALIFIERS and w not in anchor]
         if "used" in words and "used to" in claim.text.lower() and "used" not in anchor:
             said.append("used to")

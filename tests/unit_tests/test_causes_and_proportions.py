@@ -75,3 +75,15 @@ def test_n_of_them_counts_what_the_sentence_counted(check) -> None:
     passage = "The school tested 180 pupils in May, and 45 of them needed glasses."
     assert _decision(check, "In May, 45 pupils needed glasses.", passage) == "return"
     assert _decision(check, "In May, 54 pupils needed glasses.", passage) != "return"
+
+
+def test_every_is_all_and_only_a_few_is_few(check) -> None:
+    assert (
+        _decision(check, "Every branch opens on Sundays.", "All branches open on Sundays.")
+        == "return"
+    )
+    few = "Few of the members backed the motion."
+    assert (
+        _decision(check, "Only a small number of the members backed the motion.", few) == "return"
+    )
+    assert _decision(check, "Only the members backed the motion.", few) != "return"
