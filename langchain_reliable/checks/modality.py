@@ -29,7 +29,7 @@ _EXPECT = re.compile(
     r"\b(?:(?:expect(?:s|ed)?|plan(?:s|ned)?|intend(?:s|ed)?|aim(?:s|ed)?|hope(?:s|d)?|"
     r"forecast(?:s)?|predict(?:s|ed)?|project(?:s|ed)?)(?:\s+[\w'’-]+){0,4}?\s+to|"
     r"(?:is|are|was|were)\s+(?:expected|set|scheduled|due|likely|poised|planned)\s+to|will)"
-    r"\s+(?:be\s+)?(?P<verb>[a-z]+)\b",
+    r"\s+(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
@@ -39,6 +39,13 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z]+")
+_AUXILIARIES = frozenset("be have do get become remain".split())  # noqa: SIM905
+_IRREGULAR_PAST = frozenset(
+    "began became broke brought built bought came chose did drew drove fell flew forgot gave "  # noqa: SIM905
+    "went grew held kept knew laid led left lost made met paid ran rode rose said saw sold "
+    "sent set shut spoke spent stood stole struck swore took taught told thought threw won "
+    "wrote".split()
+)
 _MONTH = re.compile(r"(?<=\w )May\b")  # "opened in May": the month, not a hedge
 
 
@@ -48,13 +55,17 @@ def expectation_as_fact(claim: str, sentence: str) -> tuple[str, str, bool] | No
         return None
     for m in _EXPECT.finditer(sentence):
         verb = m["verb"].lower()
+        if verb in _AUXILIARIES:
+            continue  # "will have", "will be ridden": the act is another word's
         bases = word_bases(verb)
         for word in _WORD.findall(claim.lower()):
-            if word not in _present(verb) and bases & word_bases(word):
+            past = word.endswith("ed") or word in _IRREGULAR_PAST
+            if past and word not in _present(verb) and bases & word_bases(word):
                 return word, m.group(0), False  # "closed", "began": a past form
     return None
 
 
 def _present(verb: str) -> set[str]:
-    """The present forms of `verb` ("close", "closes", "closing")."""
-    return {verb, verb + "s", verb + "es", verb + "ing", verb.rstrip("e") + "ing"}
+    """The present forms of `verb` ("close", "closes", "closing", "varies")."""
+    forms = {verb, verb + "s", verb + "es", verb + "ing", verb.rstrip("e") + "ing"}
+    return forms | ({verb[:-1] + "ies"} if verb.endswith("y") else set())

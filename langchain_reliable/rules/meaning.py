@@ -433,4 +433,12 @@ def _in_clause(
     if held[best] < least * len(rest) or said_there >= len(rest) / 2:
         return None
     swap = substituted_name(names, pieces[best])
-    return None if swap is None or swap[1].lower() in claim.lower() else swap  # "John lasseter"
+    if swap is None or swap[1].lower() in claim.lower():  # "John lasseter"
+        return None
+    opens = all(_opens(name, text) for name, text in zip(swap, (claim, pieces[best]), strict=True))
+    return swap if opens else None  # the doers of the two: "B7 grew", "Strain K12 grew"
+
+
+def _opens(name: str, text: str) -> bool:
+    """Whether `name` is among the first words of `text` ("Strain K12 grew": K12)."""
+    return name.split()[0].lower() in [w.lower() for w in text.split()[:3]]
