@@ -1,4 +1,4 @@
-"""Conjuncts: "both A and B" (or "for A and B") where the sentence says it of A alone.
+"""Conjuncts: "both A and B" (or "for A and B" of two groups) where the sentence says it of A alone.
 
 "The app is available for both iOS and Android." against "The app is available for
 iOS." (an Android version only planned, elsewhere): the clause that says what the
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.text import STOPWORDS, content_stems
 
 __all__ = ["one_conjunct_only"]
 
 _BOTH = re.compile(
     r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)|"
-    r"\b(?:for|among|in)\s+(?P<a2>[a-z][\w'’-]+)\s+and\s+(?P<b2>[^,.;:]+)",  # "for A and B"
+    r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
@@ -50,6 +51,8 @@ def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None
     both = _BOTH.search(claim)
     if both is None:
         return None
+    if both["a2"] and {both["a2"].lower(), both["b2"].split()[0].lower()} & set(CARDINALS):
+        return None  # "for women and two for men": a count, not a second group
     a, b = _words(both["a"] or both["a2"]), _words(both["b"] or both["b2"])
     own_a, own_b = a - b, b - a
     rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
