@@ -34,6 +34,7 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = ["exchanged_words", "moved_negation"]
 
 _PARTS = re.compile(r"[;:]|\.\s|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?=not\b)", re.IGNORECASE)
+_CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
 _NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "nor"})
 _BRACKETS = re.compile(r"\([^()]*\)")
 _MOST_PARTS = 4  # parts paired by trying every order
@@ -150,8 +151,9 @@ def _exchange(
     """A claim word that another sentence part says, where its paired part says another.
 
     The two sentence parts say alike things ("... pumps blood to the body, and ... pumps
-    blood to the lungs"); with as many parts as the sentence, the claim's other part
-    takes the sentence part's word in exchange.
+    blood to the lungs"), or the two words are codes of one family ("WPA2", "WPA3");
+    with as many parts as the sentence, the claim's other part takes the sentence part's
+    word in exchange.
     """
     my_marks = _marking([p.content for p in mine])
     their_marks = _marking([p.content for p in theirs])
@@ -165,7 +167,9 @@ def _exchange(
             homes = [k for k, part in enumerate(theirs) if k != j and word in part.content]
             alike = [k for k in homes if len(theirs[k].content & there) >= 2]
             for other in sorted(lost):
-                if not alike or not _in_place(word, mine[i], other, theirs[j]):
+                if not (alike or (homes and _one_code(word, other))):
+                    continue
+                if not _in_place(word, mine[i], other, theirs[j]):
                     continue
                 if whole and not any(
                     other in mine[n].content for n, k in enumerate(order) if k in alike
@@ -177,3 +181,9 @@ def _exchange(
 
 def _surface(text: str, key: str) -> str:
     return next((t for t in tokenize(text) if stem(t) == key), key)
+
+
+def _one_code(a: str, b: str) -> bool:
+    """Whether two words are codes of one family ("wpa2", "wpa3"): letters alike, digits not."""
+    x, y = _CODE.fullmatch(a), _CODE.fullmatch(b)
+    return bool(x and y and x["letters"] == y["letters"] and x["digits"] != y["digits"])

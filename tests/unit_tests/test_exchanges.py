@@ -42,3 +42,9 @@ def test_an_exchange_is_held_back_and_its_control_passes(check) -> None:
     control = "For children the syrup is taken once a day at bedtime."
     assert check.invoke({"answer": attack, "passages": [DOSING]})["decision"] != "return"
     assert check.invoke({"answer": control, "passages": [DOSING]})["decision"] == "return"
+
+
+def test_codes_of_one_family_exchanged() -> None:
+    sentence = "Model 7 supports USB4 charging; older models support only USB3."
+    assert exchanged_words("Model 7 supports USB3 charging.", sentence) == ("usb3", "usb4")
+    assert exchanged_words("Model 7 supports USB4 charging.", sentence) is None
