@@ -246,8 +246,6 @@ def _subject(sentence: str, verbish: Callable[[str], bool]) -> str | None:
         return None
     sentence = _SINCE.sub("", sentence.strip(), count=1)  # "Three years later, Brennan ..."
     subject = sentence_subject(sentence, verbish)
-    if subject is not None and "," in subject:  # "Three years later, Brennan joined"
-        subject = subject.rsplit(",", 1)[1].strip() or None
     if subject is not None:
         words = subject.split()
         while len(words) > 1 and words[-1].islower() and words[-1].endswith("ly"):
