@@ -183,12 +183,24 @@ def _reference(
         parts = [part.strip() for part in (pair["a"], pair["b"])]
         return ref, rest, parts, "one of the subject of the sentence before"
     person = lowered in ("he", "she", "his")
-    if seen.named and (not person or _PERSON.match(seen.named)):
+    if seen.named and (not person or (seen.named == last and _person(last, seen.before.text))):
         why = "the subject of the sentence before" if seen.named == last else "the last named"
         return ref, rest, [seen.named], why
     if last and not person:
         return ref, rest, [last], "the subject of the sentence before"
     return None  # no subject before it names a thing (a person): checked as it is written
+
+
+def _person(name: str, sentence: str) -> bool:
+    """Whether `name`, the subject of `sentence`, reads as a person's name.
+
+    Capitalised words, not an opening phrase, and followed by a verb, not by a plural
+    noun the verb test took for one ("Notable items include ...": no one is "Notable").
+    "He" and "she" lean only on the sentence just before, as a reader's do.
+    """
+    after = sentence.split(name, 1)[1].split()[:1] if name in sentence else []
+    plural = bool(after) and after[0].endswith("s") and not after[0].endswith(("ss", "us"))
+    return bool(_PERSON.match(name)) and not plural
 
 
 def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str] | str:

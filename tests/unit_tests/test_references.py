@@ -116,3 +116,13 @@ def test_a_value_a_reference_gives_is_the_named_things_own(check) -> None:
     assert _decision(check, "Alder Fund charges a fee of 0.4 percent.", [passage]) != "return"
     treaty = "The treaty was signed in 1919. It came into force in 1920."
     assert _decision(check, "The treaty was signed in 1920.", [treaty]) != "return"
+
+
+def test_he_and_she_name_the_person_just_before_or_no_one() -> None:
+    extract = SentenceClaimExtractor().extract
+    claims = extract("Notable items include a clock. He restored it.").claims
+    assert claims[1].text == "He restored it."  # no one is "Notable"
+    claims = extract("Dr Lee opened the clinic. The clinic grew fast. She retired in 2010.").claims
+    assert claims[2].text == "She retired in 2010."  # not the sentence just before's subject
+    claims = extract("At 75, the record stood. He said so.").claims
+    assert claims[1].text == "He said so."
