@@ -34,6 +34,7 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = ["exchanged_words", "moved_negation"]
 
 _PARTS = re.compile(r"[;:]|\.\s|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?=not\b)", re.IGNORECASE)
+_LISTED = re.compile(r"\b[a-z]+-?\d+\s*(?:,|and|or|/)\s*[a-z]+-?\d+\b", re.IGNORECASE)
 _CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
 _NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "nor"})
 _BRACKETS = re.compile(r"\([^()]*\)")
@@ -97,8 +98,9 @@ def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
         return None
     found = None
+    codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
     for order in _pairings(mine, theirs):
-        exchange = _exchange(mine, theirs, order)
+        exchange = _exchange(mine, theirs, order, codes)
         if exchange is None:
             return None
         found = found or exchange
@@ -146,7 +148,7 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def _exchange(
-    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...]
+    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...], codes: bool
 ) -> tuple[str, str] | None:
     """A claim word that another sentence part says, where its paired part says another.
 
@@ -167,7 +169,7 @@ def _exchange(
             homes = [k for k, part in enumerate(theirs) if k != j and word in part.content]
             alike = [k for k in homes if len(theirs[k].content & there) >= 2]
             for other in sorted(lost):
-                if not (alike or (homes and _one_code(word, other))):
+                if not (alike or (codes and homes and _one_code(word, other))):
                     continue
                 if not _in_place(word, mine[i], other, theirs[j]):
                     continue

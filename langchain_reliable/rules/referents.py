@@ -70,8 +70,8 @@ class SaidOfAnother(MeaningRule):
         for order, refs in enumerate(facts.referents):
             for r in refs:
                 said = set(content_stems(r.rest))
-                if not said or not said <= claim_stems:
-                    continue
+                if not said or not said <= claim_stems or claim_stems <= said:
+                    continue  # the claim says more than the clause, or just its words turned
                 split = _subject_and_rest(text, r.rest)
                 if split is None:
                     continue

@@ -112,7 +112,7 @@ def _by_family(outcomes: list[Outcome]) -> str:
     return f"{len(outcomes)} pairs: {whole}; by family: " + "; ".join(parts)
 
 
-TODAY = "the accurate tier, benchmarks/ATTACKS.md at 2d36a1c, 2026-11-29: "
+TODAY = "the accurate tier, benchmarks/ATTACKS.md at 6724c0f, 2026-11-29: "
 
 
 def _xfail(reason: str):
@@ -126,13 +126,13 @@ def _policies(reason: str | None = None) -> list:
     return [pytest.param(policy, marks=marks) for policy in ("balanced",)]
 
 
-@pytest.mark.parametrize("policy", _policies("33 of 213 attacks shown (15.5 %)"))
+@pytest.mark.parametrize("policy", _policies("12 of 213 attacks shown (5.6 %)"))
 def test_round_five_attacks_are_not_shown(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
 
 
-@pytest.mark.parametrize("policy", _policies("47 of 213 controls refused (22.1 %)"))
+@pytest.mark.parametrize("policy", _policies("44 of 213 controls refused (20.7 %)"))
 def test_round_five_controls_are_returned(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)
