@@ -1,15 +1,15 @@
 """Meaning rules: claims that keep the passage's words but change what it says.
 
 Each rule reads the claim against the passage sentences it is about, with a check of
-`checks.polarity` (opposite words, stronger quantifiers), `checks.frequency` (how
-often, read as a rate), `checks.units` ("%" against percentage points, per which
+`checks.polarity` (opposite words, stronger quantifiers), `checks.proportions` ("most"
+for "few"), `checks.frequency`, `checks.units` ("%" against percentage points, per which
 period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
-gives for another of the things it says), `checks.conjuncts` ("both A and B" where it
-says it of A), `checks.comparatives` ("A more than B" where it gives A less),
-`checks.conditions` (a condition the claim drops), `checks.ordinals` (another place:
-"first" for "third"), `checks.causation` (a cause where the sentence reports an
-association) or `checks.order` and `checks.roles` (swapped roles, another name in the
-same place, an opening name found nowhere, a multiword name found only in part).
+gives for another of the things it says), `checks.exchanges` (words or a "not" moved
+between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
+`checks.comparatives`, `checks.conditions` (a condition dropped or widened),
+`checks.modality` (an expectation stated as done), `checks.sequence` (before and after),
+`checks.ordinals`, `checks.causation` (a cause where it reports an association) or
+`checks.order` and `checks.roles` (swapped roles, another name in the same place).
 
 The sentences a claim is about are those that hold the largest share of its content
 words, leaving out the lexicon's words (so a sentence saying "decreases" is as much

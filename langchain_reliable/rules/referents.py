@@ -1,4 +1,4 @@
-"""A claim that says of one thing what a passage says of another through a reference.
+"""A claim read against a passage clause that leans on another: a reference, an ellipsis.
 
 "Warfarin has fewer food interactions than apixaban" against "Warfarin requires regular
 blood tests. Apixaban does not, and it has fewer food interactions than warfarin": the
@@ -6,7 +6,9 @@ words are all there, but the passage's "it" is apixaban. The passage's clauses t
 with a reference ("it", "she", "the latter") are read as the claims' own references are
 (`claims.antecedents.referents`, given to the facts by the verifier); a claim that says
 what such a clause says, of a subject that is not the one the reference names, and that
-no other sentence says of the claim's subject, is unsupported.
+no other sentence says of the claim's subject, is unsupported (`SaidOfAnother`). "The
+Aria 5 Lite does not." says the sentence before's predicate of the Lite, negated: a claim
+negated otherwise is contradicted (`ElidedPredicate`, `checks.ellipsis`).
 
 Example:
     ```python
