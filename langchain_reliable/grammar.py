@@ -152,7 +152,9 @@ _OPENER_PATTERNS = (
     r"overall|summary|answer|short answer|tl;?dr)\s*[,:]\s+(?=\S)",
     r"(?:based on|according to|from|per) (?:the |these |this )?(?:provided |given |"
     r"retrieved |available |above )?(?:passages?|sources?|context|documents?|information|"
-    r"texts?|excerpts?|search results|results)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
+    r"texts?|excerpts?|search results|results|records?|manual|articles?|reports?|guide|"
+    r"guidelines|label|notes|files?|policy|contract|lease|agreement|transcript|filings?|"
+    r"website|page|brochure)(?: provided| given| above)?\s*[,:]\s+(?=\S)",
     r"(?:the |this )?(?:passages?|sources?|context|documents?|texts?|articles?|reports?|"
     r"excerpts?|story) (?:clearly |also |explicitly )?(?:says?|states?|indicates?|shows?|"
     r"mentions?|explains?|notes?|reports?|suggests?)(?: that\s+|\s*:\s+)(?=\S)",

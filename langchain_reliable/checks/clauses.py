@@ -32,10 +32,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.text import content_stems, stem, tokenize
 
-__all__ = ["clauses_of", "piece_around", "value_for_another_case", "value_of_another_clause"]
+__all__ = [
+    "clauses_of",
+    "negated_for_another_value",
+    "piece_around",
+    "value_for_another_case",
+    "value_of_another_clause",
+]
 
 _PART = re.compile(r";|:|\.\s|\n")
 _CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
@@ -253,4 +260,30 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
             if extra:
                 word = next(w for w in tokenize(asked) if stem(w.lower()) in extra)
                 return c.text, other.text, word
+    return None
+
+
+def negated_for_another_value(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's value, the clause that states it, False)` where that clause is negated otherwise.
+
+    "The company did not pay a dividend in 2023" against "The company did not pay a
+    dividend in 2022, but it paid one in 2023": the clause that states 2023 says it was
+    paid; the negated clause gives another year. Read only where every clause stating the
+    claim's value is negated otherwise than the claim and a clause with another value of
+    its kind is negated alike.
+    """
+    said = [q for q in _quantities(sentence) if _a_value(sentence, q)]
+    if len(said) < 2:
+        return None
+    negated = negation_cue(claim) is not None
+
+    def denies(q: Quantity) -> bool:
+        return negation_cue(piece_around(_CLAUSE_END, sentence, q.start)) is not None
+
+    for c, stating, others in _rivals(claim, sentence, _quantities(claim), tuple(said)):
+        clauses = {piece_around(_CLAUSE_END, sentence, q.start) for q in stating + others}
+        if len(clauses) < 2:
+            continue
+        if all(denies(q) != negated for q in stating) and any(denies(q) == negated for q in others):
+            return c.text, piece_around(_CLAUSE_END, sentence, stating[0].start).strip(), False
     return None

@@ -7,8 +7,9 @@ with", a comma before "the"/"a"), the side is known by its words that stand in o
 segment only, and the comparison must hold of the two values. Read only where the
 sentence gives exactly two values of one kind and unit (a bare number beside a measure
 takes its unit: "2.7 grams ..., and the basalt sample 3.0"), and one side at least is
-known; words whose direction depends on what is measured ("faster", "earlier") and
-bounds ("more than 20 people") are not read.
+known. "Faster", "quicker" and "sooner" say less where the values are spans of time
+("Mercury's orbit takes 88 days, while Venus takes 225 days"), more where they are speeds;
+"slower" the other way; bounds ("more than 20 people") are not read.
 
 Example:
     >>> comparative_conflict(
@@ -44,12 +45,15 @@ _LESS = frozenset(
     {"less", "fewer", "smaller", "lower", "shorter", "lighter", "younger", "cheaper"}
     | {"narrower", "shallower"}
 )
-_WORDS = "|".join(sorted(_MORE | _LESS))
+_QUICKER = frozenset({"faster", "quicker", "sooner"})  # less time, more speed
+_SLOWER = frozenset({"slower"})
+_WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | _SLOWER))
 _COMPARED = re.compile(
     rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
 )
 _SEGMENT = re.compile(
-    r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|,\s*(?=(?:the|a|an)\b)"
+    r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|\bfrom\b|"
+    r",\s*(?=(?:the|a|an)\b)"
 )
 _VALUED = frozenset({"count", "percent", "measure", "money"})
 
@@ -127,6 +131,12 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
     va, vb = based[a][1], based[1 - a][1]  # type: ignore[index]
     if va == vb:
         return None
-    holds = (va > vb) == (compared.group("cmp").lower() in _MORE)
+    word = compared.group("cmp").lower()
+    if word in _QUICKER | _SLOWER and based[0][0] not in ("time", "speed"):  # type: ignore[index]
+        return None  # "faster" of what is neither a span nor a speed: not read
+    more = word in _MORE
+    if word in _QUICKER | _SLOWER:  # less time is faster, more speed is
+        more = (word in _QUICKER) == (based[0][0] == "speed")  # type: ignore[index]
+    holds = (va > vb) == more
     said = f"{values[a].text} against {values[1 - a].text}"
     return compared.group(0).strip(), said, b is not None and a != b, holds, compared.group("cmp")

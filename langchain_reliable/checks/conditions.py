@@ -5,7 +5,9 @@ children over 12 if their kidney function is normal.": the sentence's condition 
 "if", "only if", "unless", "provided that", "as long as", "only when", "except") names
 words the claim does not hold (half of them or more), so the claim says more than the
 sentence. A claim that keeps most of the condition's words, in any order, keeps it;
-"even if", "as if" and "asked if" are no conditions.
+"even if", "as if" and "asked if" are no conditions. A restrictive relative clause is a
+condition too: "women over 30 who owned property were allowed to vote" says it of the
+property owners only (no comma before "who"; the clause ends where the main verb begins).
 
 Example:
     >>> dropped_condition(
@@ -37,6 +39,11 @@ _CONDITION = re.compile(
     re.IGNORECASE,
 )
 
+_RESTRICTIVE = re.compile(  # "women over 30 who owned property were allowed"
+    r"(?<=[\w%])\s+(?P<cue>who|whose)\s+(?P<what>[^,.;:]+?)(?=\s+(?:were|was|are|is|can|could|"
+    r"may|might|must|should|will|would|had|have|has|do|does|did)\b)",
+    re.IGNORECASE,
+)
 
 _BREAK = re.compile(r"[;:,\n]|\bbut\b|\brather\b", re.IGNORECASE)
 _HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
@@ -64,15 +71,24 @@ def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None
     if _CONDITION.search(claim):
         return None  # the claim states a condition of its own: the model's to read
     held = set(content_stems(claim))
-    for condition in _CONDITION.finditer(sentence):
+    for condition in (*_CONDITION.finditer(sentence), *_RESTRICTIVE.finditer(sentence)):
         host = set(content_stems(_host(sentence, condition)))
         if not host or len(host & held) < _HOST_HELD * len(host):
+            continue
+        if condition.re is _RESTRICTIVE and not _says_predicate(held, sentence, condition):
             continue
         words = content_stems(condition.group("what"))
         lacked = [w for w in words if w not in held]
         if lacked and 2 * len(lacked) >= len(words):  # half its words gone: not kept
             return condition.group(0).strip(), lacked[0], False
     return None
+
+
+def _says_predicate(held: set[str], sentence: str, clause: re.Match[str]) -> bool:
+    """Whether a claim says most of what follows a relative clause (the main predicate)."""
+    after = _BREAK.search(sentence, clause.end())
+    words = content_stems(sentence[clause.end() : after.start() if after else len(sentence)])
+    return bool(words) and 2 * sum(w in held for w in words) >= len(words)
 
 
 _ANY = re.compile(

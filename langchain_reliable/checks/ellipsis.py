@@ -35,6 +35,9 @@ _SAID = re.compile(
     r"(?=[a-z]+(?:s|ed)\b))(?P<predicate>\w.*?)\s*[.!]?$"
 )
 _PRONOUN = re.compile(r"(?:it|he|she|they|this|that|these|those)$", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"\s*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to)\s+(?P<other>[^,]+),\s*", re.IGNORECASE
+)
 _NEGATIVE = ("cannot", "can't", "won't", "doesn't", "don't", "didn't", "isn't", "aren't")
 
 
@@ -78,13 +81,17 @@ def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | Non
 
     The claim holds the clause's subject and the predicate it borrows, little more
     (one other word), and none of the words that set the other subject apart ("The Aria
-    5 headset" against the elided "The Aria 5 Lite").
+    5 headset" against the elided "The Aria 5 Lite") but in an opening contrast with it
+    ("Unlike the Aria 5 headset, the Lite does not ...", which says the sentence before).
     """
-    words = set(content_stems(claim))
+    contrast = _CONTRAST.match(claim)
+    words = set(content_stems(claim[contrast.end() :] if contrast else claim))
     for i, passage in enumerate(passages):
         for e in elisions(passage):
             subject, said = set(content_stems(e.subject)), set(content_stems(e.predicate))
             others = set(content_stems(e.other)) - subject
+            if contrast and not set(content_stems(contrast["other"])) - subject <= others:
+                continue
             alike = subject <= words and said <= words and not others & words
             if alike and len(words - subject - said) <= 1:
                 return i, e

@@ -22,7 +22,13 @@ from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["clause_about", "negation_cue", "negative_word", "sentential_negation"]
+__all__ = [
+    "clause_about",
+    "negation_cue",
+    "negative_word",
+    "sentential_negation",
+    "without_restriction",
+]
 
 _NEGATION = re.compile(
     r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
@@ -139,3 +145,27 @@ def sentential_negation(text: str) -> str | None:
     """The opening that negates all of `text` ("It is false that"), or `None`."""
     m = _SENTENTIAL.match(text)
     return m.group(0) if m else None
+
+
+_RESTRICTION = re.compile(
+    r"(?P<q>\b(?:many|most|some|several|a\s+few))\s*,?\s*(?:but|though|although|if)\s+not\s+"
+    r"(?:all|every|always)\b\s*,?",
+    re.IGNORECASE,
+)
+_UNIVERSAL = re.compile(r"\b(?:all|every|each|always|everyone|everything)\b", re.IGNORECASE)
+
+
+def without_restriction(text: str, claim: str) -> str:
+    """`text` without a quantifier's restriction ("Many, but not all,") a claim does not dispute.
+
+    "Many, but not all, species of frog lay their eggs in water" says many do: a claim
+    that says "many" (no "all", "every") reads it without its "not all", which says only
+    that the "many" is not every one; a claim that says "all" or "not every" keeps it.
+
+    Example:
+        >>> without_restriction("Most, but not all, rats ran.", "Most rats ran.")
+        'Most rats ran.'
+    """
+    if _UNIVERSAL.search(claim):
+        return text
+    return _RESTRICTION.sub(lambda m: m["q"], text)

@@ -22,7 +22,7 @@ import re
 
 from langchain_reliable.text import STOPWORDS, stem
 
-__all__ = ["other_ordinal"]
+__all__ = ["ordinal_place", "other_ordinal"]
 
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
@@ -59,6 +59,11 @@ def _places(text: str) -> list[tuple[int, str, set[str], str]]:
                 after.append(stem(w.lower()))
         out.append((place, word, set(after), after[0] if after else ""))
     return out
+
+
+def ordinal_place(word: str) -> int | None:
+    """The place an ordinal word names (1 for "first", -1 for "last" or "final"), or `None`."""
+    return _ORDINALS.get(word.lower())
 
 
 def _other_places(a: int, b: int) -> bool:

@@ -115,27 +115,105 @@ _DOUBLE = re.compile(
 )
 
 
-def without_double_negation(text: str) -> tuple[str, str | None]:
-    """`text` with "not" before a word negated by its prefix read plainly, and how it was read.
+_PRIVATIVE = {  # a word that says "not": after "not", the plain word it negates
+    "prohibited": "allowed", "forbidden": "allowed", "banned": "allowed", "barred": "allowed",
+    "waive": "charge", "waives": "charges", "waived": "charged",
+    "lack": "have", "lacks": "has", "lacked": "had",
+    "exempt": "liable", "exempted": "liable",
+}  # fmt: skip
+_NOT_PRIVATIVE = re.compile(
+    r"\b(?:not|never)\s+(?:be\s+|been\s+)?(?P<word>" + "|".join(_PRIVATIVE) + r")\b"
+    r"(?P<from>\s+from\b)?",
+    re.IGNORECASE,
+)
 
-    "The cream is not ineffective" says "The cream is effective": a reader reads the two
-    negations as none, and so do the checks.
+
+def without_double_negation(text: str) -> tuple[str, str | None]:
+    """`text` with "not" before a word that says "not" read plainly, and how it was read.
+
+    "The cream is not ineffective" says "The cream is effective", "tenants are not
+    prohibited from subletting" says "tenants are allowed to sublet", "the bank does not
+    waive the fee" says "the bank does charge the fee": a reader reads the two negations
+    as none, and so do the checks. A word negated by its prefix counts where WordNet gives
+    the two as opposites; a word that says "not" by its meaning, from a short list.
 
     Example:
         >>> without_double_negation("The cream is not ineffective against mould.")
         ('The cream is effective against mould.', "'not ineffective' read as 'effective'")
     """
     m = next((m for m in _DOUBLE.finditer(text) if negated_base(m.group(1))), None)
+    if m is not None:
+        base = negated_base(m.group(1))
+        plain = f"{text[: m.start()]}{base}{text[m.end() :]}"
+        return plain, f"'{m.group(0)}' read as '{base}'"
+    m = _NOT_PRIVATIVE.search(text)
     if m is None:
         return text, None
-    base = negated_base(m.group(1))
-    plain = f"{text[: m.start()]}{base}{text[m.end() :]}"
-    return plain, f"'{m.group(0)}' read as '{base}'"
+    said = _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else "")
+    plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
+    return plain, f"'{m.group(0).strip()}' read as '{said}'"
+
+
+_NOT_WORD = re.compile(r"\b(?:not|never)\s+([A-Za-z]{4,})\b", re.IGNORECASE)
+_CANNOT_BE = re.compile(r"\b(?:cannot|can\s+not|can['’]t)\s+be\s+([A-Za-z]{3,})\b", re.IGNORECASE)
+_ABLE = re.compile(r"(?:able|ible)$")
+
+
+def _negated_forms(words: frozenset[str]) -> dict[str, str]:
+    """Per stem a negating prefix turns around, the passages' prefixed word ("activ": "inactive").
+
+    A word ending "-able" or "-ible" is kept under its verb too ("enforc|able": "unenforceable").
+    """
+    out: dict[str, str] = {}
+    for word in words:
+        for prefix in PREFIXES:
+            base = word.removeprefix(prefix)
+            if base == word or len(base) < 4 or not _fits(prefix, base):
+                continue
+            if stem(base) in _NOT_PREFIXED_STEMS:
+                continue
+            out.setdefault(stem(base), word)
+            if _ABLE.search(base):
+                verb = _ABLE.sub("", base)
+                for form in (verb, verb + "e"):
+                    out.setdefault(stem(form) + "|able", word)
+    return out
+
+
+def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
+    """`text` with a negated word said as the passages say it, and how it was read.
+
+    "The virus is not active" where a passage says "inactive" reads "The virus is
+    inactive"; "the clause cannot be enforced" where one says "unenforceable" reads "the
+    clause is unenforceable": the same statement in the passages' word, which the checks
+    and the model then read as the passages' own.
+
+    Example:
+        >>> in_passage_terms("The virus is not active.", ("The virus is inactive.",))
+        ('The virus is inactive.', "'not active' read as 'inactive'")
+    """
+    written, _ = _passage_words(passages)
+    forms = _negated_forms(written)
+    if not forms:
+        return text, None
+    for m in _CANNOT_BE.finditer(text):
+        said = forms.get(stem(m.group(1).lower()) + "|able")
+        if said is not None:
+            plain = f"{text[: m.start()]}is {said}{text[m.end() :]}"
+            return plain, f"'{m.group(0)}' read as 'is {said}'"
+    for m in _NOT_WORD.finditer(text):
+        word = m.group(1).lower()
+        said = forms.get(stem(word))
+        if said is not None and word not in written and said.endswith(word):
+            plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
+            return plain, f"'{m.group(0)}' read as '{said}'"
+    return text, None
 
 
 __all__ = [
     "NOT_PREFIXED",
     "PREFIXES",
+    "in_passage_terms",
     "negated_base",
     "prefix_change",
     "prefixed_negation",

@@ -5,7 +5,8 @@ the surgery and restart it the day after": the same span of the same event, the 
 way (`turned_span`). "The manuscripts were moved before the library burned" against
 "The library burned in 1731, and the manuscripts were moved in 1735": each side of the
 claim's "before" is a clause of the sentence with its year, and the years say otherwise
-(`order_against_years`).
+(`order_against_years`). "No fee during the first two years" against "no fee after the
+first two years": the same period, the other side of it (`other_side_of_period`).
 
 Example:
     >>> turned_span("Stop it two days after surgery.", "Stop it two days before surgery.")
@@ -21,7 +22,7 @@ import re
 
 from langchain_reliable.text import content_stems
 
-__all__ = ["order_against_years", "turned_span"]
+__all__ = ["order_against_years", "other_side_of_period", "turned_span"]
 
 _SPAN = re.compile(
     r"\b(?P<n>\w+)\s+(?P<unit>minutes?|hours?|days?|weeks?|months?|years?)\s+"
@@ -64,6 +65,38 @@ def turned_span(claim: str, sentence: str) -> tuple[str, str, bool] | None:
             and (s["rel"].lower() in _AFTER) != after
         )  # fmt: skip
         return m.group(0), other.group(0), True
+    return None
+
+
+_PERIOD = re.compile(
+    r"\b(?P<rel>after|following|beyond|during|within|in|throughout|before|until|till)\s+"
+    r"(?P<period>(?:the\s+)?(?:first|last|initial|final|next|past|opening)\s+(?:\w+\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|months?|years?|trimester|quarter))\b",
+    re.IGNORECASE,
+)
+_SIDES = {"after": "after", "following": "after", "beyond": "after", "before": "before"}
+_SIDES |= {"until": "before", "till": "before"}  # the rest: within the period
+
+
+def _periods(text: str) -> dict[str, tuple[str, str]]:
+    """Per period named ("the first two years"), the side of it and the phrase."""
+    out = {}
+    for m in _PERIOD.finditer(text):
+        period = " ".join(m["period"].lower().split()).removeprefix("the ")
+        out[period] = (_SIDES.get(m["rel"].lower(), "within"), m.group(0))
+    return out
+
+
+def other_side_of_period(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's phrase, sentence's, True)` where they put it on two sides of one period.
+
+    "during" (or "within", "in") the period, "after" it, "before" ("until") it.
+    """
+    said = _periods(sentence)
+    for period, (side, phrase) in _periods(claim).items():
+        there = said.get(period)
+        if there is not None and there[0] != side:
+            return phrase, there[1], True
     return None
 
 

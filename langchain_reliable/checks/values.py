@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -26,6 +27,21 @@ from langchain_reliable.checks.quantities import Quantity, extract_quantities, m
 __all__ = ["as_values", "as_written_in", "written_as"]
 
 _READ = frozenset({"measure", "money", "percent"})
+_ONE_SPAN = re.compile(  # "a day in advance", "within an hour": one of a unit of time
+    r"(?<!\bonce\s)(?<!\btwice\s)(?<!\btimes\s)(?<!\bper\s)(?<!\bevery\s)"
+    r"\b(?:a|an)\s+(?P<unit>minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\b)",
+    re.IGNORECASE,
+)
+_TIME_UNITS = {"minute": "min", "hour": "h", "day": "day", "week": "week", "month": "month"}
+
+
+def _spans_of_one(text: str) -> list[Quantity]:
+    """The claim's "a day" or "an hour": one of the unit, unless a number says how often."""
+    return [
+        Quantity("measure", 1.0, _TIME_UNITS.get(m["unit"].lower(), "year"), m.group(0), *m.span())
+        for m in _ONE_SPAN.finditer(text)
+        if not re.search(r"[\d$€£]\S*\s*$", text[: m.start()])  # "$20 a day": a rate
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -33,8 +49,9 @@ def as_values(claim: str, sentence: str) -> tuple[str, str]:
     """`claim`, and `sentence` with each amount stating one of the claim's written as the claim's.
 
     Amounts only (measures, sums, percentages): a bare count is the count checks' to read.
+    The claim's "a day" or "an hour" is one of the unit ("a day" for "24 hours").
     """
-    said = [q for q in extract_quantities(claim) if q.kind in _READ]
+    said = [q for q in extract_quantities(claim) if q.kind in _READ] + _spans_of_one(claim)
     if not said:
         return claim, sentence
     out, end = [], len(sentence)

@@ -31,7 +31,13 @@ from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
 from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.entities import labels_another
 from langchain_reliable.checks.names import extract_names, name_words
-from langchain_reliable.checks.negation import clause_about, negation_cue, negative_word
+from langchain_reliable.checks.negation import (
+    clause_about,
+    negation_cue,
+    negative_word,
+    without_restriction,
+)
+from langchain_reliable.checks.parallels import names_another
 from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.quantities import (
     Quantity,
@@ -258,9 +264,13 @@ class ClaimFacts:
         It opens with a name neither the claim nor its anchor gives; or it names
         something by a word they never say while a name of the claim has a word the
         sentence lacks ("the Birch Equity Fund" against "the Alder Income Fund"); or it
-        labels another of the claim's kind ("sample B" against "sample A", "drug Y").
+        labels another of the claim's kind ("sample B" against "sample A", "drug Y"); or it
+        says alike things with another word in the place of the claim's ("For naproxen, the
+        usual dose is" against "For ibuprofen, the usual dose is": `names_another`).
         """
         if self._opens_with_another_name(sentence):
+            return True
+        if names_another(self.text, self.ctx.units[self.anchor].text, sentence):
             return True
         said = set(tokenize(self.text + " " + self.ctx.units[self.anchor].text))
         words = set(tokenize(sentence))
@@ -320,10 +330,12 @@ class ClaimFacts:
     def negation(self) -> tuple[str | None, str | None]:
         """The negation cue of the claim and of its anchor sentence (`None`: none).
 
-        The anchor's cue is read in the clause the claim is about (`clause_about`).
+        The anchor's cue is read in the clause the claim is about (`clause_about`), without
+        a quantifier's restriction the claim does not dispute (`without_restriction`).
         """
         about = frozenset(self.stems)
         anchor_text = clause_about(self.ctx.units[self.anchor].text, about)
+        anchor_text = without_restriction(anchor_text, self.text)  # "Many, but not all,"
         return negation_cue(self.text), negation_cue(anchor_text, about)
 
     @property

@@ -1,15 +1,8 @@
 """Meaning rules: claims that keep the passage's words but change what it says.
 
-Each rule reads the claim against the passage sentences it is about, with a check of
-`checks.polarity` (opposite words, stronger quantifiers), `checks.proportions` ("most"
-for "few"), `checks.frequency`, `checks.units` ("%" against percentage points, per which
-period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
-gives for another of the things it says), `checks.exchanges` (words or a "not" moved
-between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
-`checks.comparatives`, `checks.conditions` (a condition dropped or widened),
-`checks.modality` (an expectation stated as done), `checks.sequence` (before and after),
-`checks.ordinals`, `checks.causation` (a cause where it reports an association) or
-`checks.order` and `checks.roles` (swapped roles, another name in the same place).
+Each rule reads the claim against the passage sentences it is about: a `SentenceRule`
+pairs one check with its reason (the list is `rules.sentence_rules`); `SwappedRole`,
+`PartialName` and `SubstitutedName` read names and roles (`checks.order`, `checks.roles`).
 
 The sentences a claim is about are those that hold the largest share of its content
 words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
@@ -20,7 +13,7 @@ Example:
     ```python
     from langchain_reliable.evidence.select import EvidenceSelector
     from langchain_reliable.evidence.facts import PassageFacts
-    from langchain_reliable.rules.meaning import SENTENCE_RULES
+    from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
     from langchain_reliable.schemas import Passage
 
     passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
@@ -36,48 +29,26 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.causation import cause_for_association
-from langchain_reliable.checks.clauses import clauses_of, value_of_another_clause
-from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
-from langchain_reliable.checks.conditions import dropped_condition, widened_condition
-from langchain_reliable.checks.conjuncts import one_conjunct_only
-from langchain_reliable.checks.counts import count_conflict
-from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
-from langchain_reliable.checks.frequency import frequencies, frequency_conflict
-from langchain_reliable.checks.modality import expectation_as_fact
+from langchain_reliable.checks.clauses import clauses_of
 from langchain_reliable.checks.order import (
-    reversed_pair,
-    reversed_roles,
     swapped_role,
-    swapped_subject,
 )
-from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
-    counterparts,
-    opposite_direction,
-    opposite_words,
-    stronger_quantifier,
 )
-from langchain_reliable.checks.proportions import proportion_conflict
-from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
     substituted_name,
-    swapped_roles,
     text_names,
 )
-from langchain_reliable.checks.sequence import order_against_years, turned_span
-from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.rules.base import Finding, Rule, stems_of
-from langchain_reliable.text import content_stems, stem, tokenize
+from langchain_reliable.text import content_stems, stem
 
 __all__ = [
-    "SENTENCE_RULES",
+    "OTHER_WAY",
     "MeaningRule",
     "PartialName",
     "SentenceRule",
@@ -157,7 +128,7 @@ def _claim_about(text: str, facts: PassageFacts) -> tuple[list[int], float]:
 
 
 _SAYS = "{where} says '{sentence}', the claim '{claim}'"
-_OTHER_WAY = "'{claim}' and '{sentence}' are the other way round in {where}"
+OTHER_WAY = "'{claim}' and '{sentence}' are the other way round in {where}"
 
 
 class SentenceRule(MeaningRule):
@@ -207,130 +178,6 @@ class SentenceRule(MeaningRule):
         clear = share >= _CLEARLY and (self.clear_if is None or bool(first[self.clear_if]))
         reason = self.reason.format(claim=first[0], sentence=first[1], where=where)
         return self.finding("contradicted" if clear else "unsupported", reason)
-
-
-def _unbounded_count(claim: str, sentence: str) -> tuple | None:
-    """Another count of the same thing, unless the sentence bears out the claim's bound.
-
-    "More than 20 people" is borne out where the sentence says "at least 30 people".
-    """
-    return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
-
-
-def _opposites_lexicon_words(claim: str, sentence: str) -> list[str]:
-    """Words of the opposites lexicon where the sentence says one of the other sense."""
-    said = {stem(w) for w in tokenize(sentence)}
-    return [w for w in tokenize(claim) if stem(w) in LEXICON_STEMS and counterparts(stem(w)) & said]
-
-
-def _frequency_phrases(claim: str, sentence: str) -> list[str]:
-    """The claim's frequencies ("once a week"), where the sentence says one too."""
-    return [phrase for phrase, _ in frequencies(claim)] if frequencies(sentence) else []
-
-
-SENTENCE_RULES: tuple[SentenceRule, ...] = (
-    SentenceRule(  # "increases" for "decreases"
-        "opposite_words", opposite_words, reads=_opposites_lexicon_words
-    ),
-    SentenceRule(  # "all" where the sentence says "most"
-        "stronger_quantifier",
-        stronger_quantifier,
-        "the claim says '{claim}' where {where} says only '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "most" where the sentence says "few" or "only two of the twelve"
-        "other_proportion",
-        proportion_conflict,
-        "the claim says '{claim}' where {where} says '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule("opposite_direction", opposite_direction),  # a change the other way
-    SentenceRule(  # how often, read as a rate
-        "other_frequency", frequency_conflict, reads=_frequency_phrases
-    ),
-    SentenceRule("other_period", per_period_conflict),  # "per minute" for "per second"
-    SentenceRule("percent_points", percent_points_conflict),  # "%" for percentage points
-    SentenceRule(
-        "other_count", _unbounded_count, "{where} counts '{sentence}', the claim '{claim}'"
-    ),
-    SentenceRule(  # "went public in 1998" where the sentence says it was founded then
-        "value_of_another_clause",
-        value_of_another_clause,
-        "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "A returned more than B" where it gives A 4 percent and B 11
-        "comparison_reversed",
-        comparative_conflict,
-        "the claim says '{claim}', but {where} gives {sentence}",
-        clear_if=2,
-        reads=compared_words,  # "fewer" where the values bear it out
-    ),
-    SentenceRule(  # "the first appeal" where the sentence says "the third appeal"
-        "other_ordinal",
-        other_ordinal,
-        "{where} says '{sentence}', the claim '{claim}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "both iOS and Android" where the sentence says "for iOS"
-        "one_conjunct_only",
-        one_conjunct_only,
-        "the claim says '{claim}', but {where} says it without '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "may be given" where the sentence says so "if kidney function is normal"
-        "dropped_condition",
-        dropped_condition,
-        "{where} says it only '{claim}'; the claim drops '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "at any altitude" where the sentence says it "at sea level"
-        "widened_condition",
-        widened_condition,
-        "the claim says '{claim}', where {where} says it only '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "the merger closed" where the sentence expects it to close
-        "expectation_as_fact",
-        expectation_as_fact,
-        "{where} says only '{sentence}', the claim '{claim}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "caused" where the sentence reports only "associated with"
-        "association_as_cause",
-        cause_for_association,
-        "{where} reports only an association ('{sentence}'), the claim a cause ('{claim}')",
-        clear_if=2,
-    ),
-    SentenceRule("swapped_roles", swapped_roles, _OTHER_WAY),  # "Monsanto acquired Bayer"
-    SentenceRule("reversed_pair", reversed_pair, _OTHER_WAY),  # "from Rome to Paris"
-    SentenceRule(  # another doer than the sentence names
-        "swapped_subject",
-        swapped_subject,
-        "{where} says '{sentence}' did it, where the claim says '{claim}'",
-    ),
-    SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
-    SentenceRule("words_exchanged", exchanged_words, _OTHER_WAY),  # two parts' words swapped
-    SentenceRule(  # "recommended for children but not approved for adults", the other way
-        "negation_of_another_part",
-        moved_negation,
-        "the claim says '{claim}' where {where} says '{sentence}'",
-    ),
-    SentenceRule(  # "five days after the surgery" where the sentence says "before"
-        "turned_span", turned_span, "the claim says '{claim}' where {where} says '{sentence}'"
-    ),
-    SentenceRule(  # "moved before the library burned" where the years say after
-        "order_against_years",
-        order_against_years,
-        "the claim says '{claim}', but {where} says '{sentence}'",
-    ),
-    SentenceRule(  # "four times" where the sentence's two values are three times apart
-        "ratio_not_borne_out",
-        ratio_conflict,
-        "the claim says '{claim}', where {where} gives '{sentence}'",
-    ),
-)
-"""The meaning rules read against the sentences a claim is about, in order."""
 
 
 class SwappedRole(MeaningRule):

@@ -55,14 +55,11 @@ from langchain_reliable.rules.lexical import (
     UnsourcedLink,
     UnstatedQualifier,
 )
-from langchain_reliable.rules.meaning import (
-    SENTENCE_RULES,
-    PartialName,
-    SubstitutedName,
-    SwappedRole,
-)
+from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
+from langchain_reliable.rules.parallels import BorrowedWord
 from langchain_reliable.rules.reading import as_read
 from langchain_reliable.rules.referents import ElidedPredicate, SaidOfAnother
+from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 
@@ -84,6 +81,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     SwappedRole(),
     PartialName(),
     SubstitutedName(),
+    BorrowedWord(),  # one part's statement with the word a parallel part says in its place
     SaidOfAnother(),  # what the passage's "it" (another thing) does, said of the claim's subject
     ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
     UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say

@@ -20,6 +20,8 @@ from functools import cache
 from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
+from langchain_reliable.checks.prefixes import in_passage_terms
+from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import Rule, Rules
@@ -149,6 +151,7 @@ class JudgingVerifier(ClaimVerifier):
         """
         claims, passages = check_args(claims, passages)
         passages = [p for p in passages if p.text.strip()]
+        claims = in_passage_words(claims, passages)
         if not claims:
             return claims, passages, VerificationResult(verdicts=[])
         if not passages:
@@ -237,6 +240,29 @@ def unsupported_without_passage(claim: Claim) -> ClaimVerdict:
         score=0.0,
         reason="no passage to check the claim against",
     )
+
+
+def in_passage_words(claims: list[Claim], passages: list[Passage]) -> list[Claim]:
+    """`claims`, each negation said as the passages say it.
+
+    A negated word in the passages' prefixed form ("not active": "inactive",
+    `checks.prefixes.in_passage_terms`), or with their privative verb ("should not be
+    taken": "should be avoided", "lacks": "does not support", `checks.privatives`).
+
+    The claim's span is kept (the user is shown its own words); its reading names the
+    change (`checks.prefixes.in_passage_terms`).
+    """
+    texts = tuple(p.text for p in passages)
+    out = []
+    for claim in claims:
+        text, reading = in_passage_terms(claim.text, texts)
+        if reading is None:
+            text, reading = in_privative_terms(claim.text, texts)
+        if reading is not None:
+            said = f"{claim.reading}; {reading}" if claim.reading else reading
+            claim = claim.model_copy(update={"text": text, "reading": said})
+        out.append(claim)
+    return out
 
 
 def verdict_count_problem(result: VerificationResult, claims: Sequence[Claim]) -> str | None:

@@ -162,3 +162,29 @@ def test_round_five_through_the_rag_graph():
     outcomes = through_graph(sample(PAIRS, 1), TIER)
     shown, refused = rates(outcomes)
     assert shown <= 0.05 and refused <= 0.05, _by_family(outcomes)
+
+
+_DEFAULT: list[Outcome] = []
+
+
+def _default_outcomes() -> list[Outcome]:
+    """The default verifier (`create_verifier()`, balanced) on every round-five pair, once."""
+    if not _DEFAULT:
+        _DEFAULT.extend(through_verifier(PAIRS))
+    return _DEFAULT
+
+
+def test_round_five_attacks_are_not_shown_by_the_default_verifier():
+    """Met by the default verifier on the whole suite: ten of 213 attacks shown (4.7 %)."""
+    outcomes = _default_outcomes()
+    assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="the default verifier, the whole suite, 2026-11-29: 25 of 213 controls refused "
+    "(11.7 %), most of them paraphrase the entailment model reads as not entailed",
+)
+def test_round_five_controls_are_returned_by_the_default_verifier():
+    outcomes = _default_outcomes()
+    assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)

@@ -1,0 +1,200 @@
+"""Parallel parts: a claim that says one part of the passages, with a word of another part.
+
+"The family plan allows 3 devices" against "The standard plan costs $12 a month and allows
+3 devices; the family plan costs $20 and allows 6 devices": the claim says the first part
+of the sentence, but with "family" where that part says "standard", and "family" is the
+other part's. The two parts say alike things of two subjects (the two words stand in one
+place, between the same words: "the _ plan"), so the claim put one subject's word on the
+other's statement.
+The same across sentences ("For amoxicillin, the usual adult dose is 500 mg ..." and "For
+azithromycin, ... then 250 mg daily" against "The usual adult dose of amoxicillin is 250 mg
+daily"), and where the two words are opposites ("older", "new") or other places in one
+order ("second", "final"). Parts are cut at ";", "but", "while", "whereas" and sentence
+ends; a part that leans on another through a pronoun ("it must be kept cold") or a
+pro-form ("the new one") is not read.
+
+Example:
+    >>> sentence = "The standard plan costs $12 a month and allows 3 devices; "
+    >>> sentence += "the family plan costs $20 and allows 6 devices."
+    >>> borrowed_word("The family plan allows 3 devices.", (sentence,))[:2]
+    ('family', 'standard')
+    >>> borrowed_word("The family plan allows 6 devices.", (sentence,)) is None
+    True
+
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
+from langchain_reliable.checks.opposites import opposites
+from langchain_reliable.checks.ordinals import ordinal_place
+from langchain_reliable.text import STOPWORDS, stem, tokenize
+
+__all__ = ["borrowed_word", "names_another"]
+
+_PARTS = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
+_OPENS_LEANING = frozenset(
+    ("it", "its", "they", "their", "he", "she", "his", "her", "this", "these", "those", "which")
+)  # a part opening with one takes its subject from elsewhere
+_PRO_FORMS = frozenset(("one", "ones", "former", "latter", "same"))  # "the new one"
+_TIME = frozenset(
+    ("minut", "hour", "day", "week", "month", "year", "daily", "annual")
+)  # stems of spans and rates of time: values, not names
+_STRETCH = 3  # most words of an exchanged stretch
+_MOST_BORROWED = 2  # most claim words from the other part
+_LEAST_SHARED = 2  # content words two parts share to say alike things
+
+
+@dataclass(frozen=True)
+class _Part:
+    text: str
+    stems: tuple[str, ...]  # the stem of every word, in order
+    content: frozenset[str]
+    leans: bool  # it takes its subject from elsewhere ("it", "the new one")
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[_Part, ...]:
+    out = []
+    for piece in _PARTS.split(text):
+        tokens = tokenize(piece)
+        content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
+        if content:
+            leans = tokens[0] in _OPENS_LEANING or any(t in _PRO_FORMS for t in tokens)
+            out.append(_Part(piece.strip(), tuple(stem(t) for t in tokens), content, leans))
+    return tuple(out)
+
+
+def _plain(word: str) -> str:
+    """A comparative's plain form ("older" -> "old"), else the word."""
+    return word[:-2] if word.endswith("er") and len(word) > 4 else word
+
+
+def _opposite(a: str, b: str) -> bool:
+    table = opposites()
+    return any(y in table.get(x, ()) for x in (a, _plain(a)) for y in (b, _plain(b)))
+
+
+def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -> bool:
+    """Whether `word` (of `mine`) and `other` (of `theirs`) say two things in one place.
+
+    The two parts say alike things with the two words exchanged in one place, anchored on
+    both sides ("the family plan costs" against "the standard plan costs"), by a content
+    word or with two content words shared; or the claim says `theirs` with `other` so
+    exchanged for `word`, and the two are opposites ("new", "older") or places in one
+    order ("final", "second").
+    """
+    anchors = _exchanged(mine, word, theirs, other)
+    if anchors is not None:
+        shared = len(mine.content & theirs.content)
+        return shared >= _LEAST_SHARED or any(a not in STOPWORDS for a in anchors)
+    if _exchanged(claim, word, theirs, other) is None:
+        return False
+    return _opposite(word, other) or bool(ordinal_place(word) and ordinal_place(other))
+
+
+def _exchanged(one: _Part, word: str, part: _Part, other: str) -> tuple[str, str] | None:
+    """The words on either side of a stretch `one` exchanges in `part`, or `None`.
+
+    The stretch of `part` holds `other`, the one of `one` holds `word`; both sides are anchored.
+    """
+    ops = SequenceMatcher(None, one.stems, part.stems, autojunk=False).get_opcodes()
+    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if tag != "replace" or a2 - a1 > _STRETCH or b2 - b1 > _STRETCH:
+            continue
+        anchored = 0 < i < len(ops) - 1 and ops[i - 1][0] == ops[i + 1][0] == "equal"
+        if anchored and word in one.stems[a1:a2] and other in part.stems[b1:b2]:
+            return part.stems[b1 - 1], part.stems[b2]
+    return None
+
+
+def _word(text: str, key: str) -> str:
+    return next((t for t in tokenize(text) if stem(t) == key), key)
+
+
+def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
+    """`(claim's word, the word it stands for, that word's part, the word's own part)`.
+
+    The claim says most of one part (all its words but at most two); those two are
+    another part's, where they stand as the part's own word does in its place, and the
+    claim says something of the part that the other does not (it is not the other
+    part's statement). `None` where no part is clearly the one the claim says.
+    """
+    words = frozenset(stem(t) for t in tokenize(claim) if t not in STOPWORDS)
+    parts = [p for s in sentences for p in _parts(s)]
+    if len(words) < 3 or len(parts) < 2:
+        return None
+    held = [len(words & p.content) for p in parts]
+    best = max(held)
+    if best < len(words) - _MOST_BORROWED:
+        return None
+    homes = [p for p, n in zip(parts, held, strict=True) if n == best]
+    homes = [p for p in homes if not p.leans] or homes  # a part saying "one" says no subject
+    found = [_borrowing(claim, words, home, parts) for home in homes]
+    if not found or any(f is None for f in found):
+        return None  # each part the claim may be saying must show the borrowing
+    return found[0]
+
+
+def _borrowing(
+    claim: str, words: frozenset[str], home: _Part, parts: list[_Part]
+) -> tuple[str, str, str, str] | None:
+    """The word the claim takes from another part into `home`'s statement, if any."""
+    borrowed = words - home.content
+    if not borrowed or home.leans:
+        return None
+    own = home.content - words
+    (said,) = _whole(claim)
+    for other in parts:
+        if other is home or not borrowed <= other.content:
+            continue
+        if not words & (home.content - other.content):
+            continue  # the claim says the other part
+        for word in sorted(borrowed):
+            for mine in sorted(own - other.content):
+                if _parallel(said, word, other, mine, home):
+                    return _word(claim, word), _word(home.text, mine), other.text, home.text
+    return None
+
+
+def names_another(claim: str, anchor: str, sentence: str) -> str | None:
+    """The word by which `sentence` names another thing in the place of the claim's, or `None`.
+
+    "For naproxen, the usual adult dose is 500 mg" against the claim's anchor "For
+    ibuprofen, the usual adult dose is 400 mg": the two say alike things, and where the
+    anchor says the claim's "ibuprofen" the sentence says "naproxen", which neither the
+    claim nor its anchor says, and it says no word of the claim the anchor does not. Such
+    a sentence is about another thing: it neither bears the claim out nor disputes it.
+    """
+    words = frozenset(stem(t) for t in tokenize(claim) if t not in STOPWORDS)
+    (mine,) = _whole(anchor)
+    (theirs,) = _whole(sentence)
+    if len(mine.content & theirs.content) < _LEAST_SHARED:
+        return None
+    if (theirs.content & words) - mine.content:
+        return None  # it says something of the claim the anchor does not: not another's
+    for word in sorted((mine.content & words) - theirs.content):
+        for other in sorted(theirs.content - words - mine.content):
+            if not (_a_name(word) and _a_name(other)):
+                continue  # another value in the value's place disputes the claim
+            if _exchanged(mine, word, theirs, other) is not None:
+                return _word(sentence, other)
+    return None
+
+
+def _a_name(word: str) -> bool:
+    """Whether a word may name a thing: letters, no number or time said in words."""
+    return word.isalpha() and word not in CARDINALS and word not in ORDINALS and word not in _TIME
+
+
+@lru_cache(maxsize=4096)
+def _whole(text: str) -> tuple[_Part]:
+    tokens = tokenize(text)
+    content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
+    return (_Part(text, tuple(stem(t) for t in tokens), content, False),)
