@@ -151,11 +151,14 @@ def _swaps_in(claim: str, sentence: str, side: int) -> Iterator[tuple[str, str]]
 def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
     """(claim's words, sentence's words) for negated words said otherwise, unnegated.
 
-    "is safe for children" where it says "is not recommended for children". The words
-    around match, as for `swapped_word`; the claim may stop there while the sentence
-    goes on.
+    "is safe for children" where it says "is not recommended for children", or says it by
+    a verb of refusal ("is safe in the third trimester" where it "should be avoided",
+    "agreed to hear" where the court "declined to hear"). The words around match, as for
+    `swapped_word`; the claim may stop there while the sentence goes on.
     """
-    if negation_cue(claim) is not None or negation_cue(sentence) is None:
+    if negation_cue(claim) is not None:
+        return None
+    if negation_cue(sentence) is None and not _REFUSAL.search(sentence):
         return None  # "no more than 4 g" is a bound, not a negation (`checks.bounds`)
     said, held, _ = _aligned_words(*as_values(claim, sentence))
     ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
@@ -164,13 +167,28 @@ def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
             tag == "replace"
             and a2 - a1 <= 2
             and b2 - b1 <= 4
-            and negation_cue(" ".join(held[b1:b2])) is not None
+            and _negating(" ".join(held[b1:b2]), " ".join(held[b1 : b2 + 1]))
             and any(w.isalpha() for w in said[a1:a2])
             and not _negative(" ".join(said[a1:a2]))  # "is ineffective", "failed": negated too
             and _in_context(ops, i, at_end=a2 == len(said))
         ):
             return " ".join(said[a1:a2]), " ".join(held[b1:b2])
     return None
+
+
+_REFUSAL = re.compile(  # a verb that says "not do": "avoided", "declined to"
+    r"\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|declin(?:e|es|ed|ing)\s+to|"
+    r"refus(?:e|es|ed|ing)\s+to|fail(?:s|ed|ing)?\s+to|omit(?:s|ted|ting)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _negating(words: str, with_next: str) -> bool:
+    """Whether `words` negate: a cue ("not recommended") or a verb of refusal ("avoided").
+
+    A verb of refusal may need the word after it ("declined to"): `with_next` holds it.
+    """
+    return negation_cue(words) is not None or _REFUSAL.search(with_next) is not None
 
 
 def _negative(words: str) -> bool:

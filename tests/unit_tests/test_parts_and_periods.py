@@ -19,6 +19,7 @@ from langchain_reliable.checks.parallels import borrowed_word, names_another
 from langchain_reliable.checks.prefixes import in_passage_terms, without_double_negation
 from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.checks.sequence import other_side_of_period
+from langchain_reliable.checks.swaps import dropped_negation
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import in_passage_words
@@ -304,3 +305,21 @@ def test_a_quantifiers_restriction_is_no_negation_of_what_it_quantifies(check) -
     assert _decision(check, "Most of the seedlings survived the frost.", [passage]) == "return"
     assert _decision(check, "All of the seedlings survived the frost.", [passage]) == "refuse"
     assert _decision(check, "Not all of the seedlings survived the frost.", [passage]) == "return"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        ("The council agreed to rezone the site.", "The council declined to rezone the site."),
+        ("The cream is safe on broken skin.", "The cream should be avoided on broken skin."),
+    ],
+)
+def test_a_verb_of_refusal_is_a_negation_the_claim_drops(check, claim, passage) -> None:
+    assert dropped_negation(claim, passage) is not None
+    assert _decision(check, claim, [passage]) == "refuse"
+
+
+def test_a_refusal_said_alike_is_no_dropped_negation() -> None:
+    sentence = "The council declined to rezone the site."
+    assert dropped_negation("The council refused to rezone the site.", sentence) is None
+    assert dropped_negation("Sales fell in May.", "Sales declined in May.") is None
