@@ -34,14 +34,12 @@ from functools import lru_cache
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
 from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.checks.ordinals import ordinal_place
+from langchain_reliable.grammar import PRONOUN
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 __all__ = ["borrowed_word", "names_another"]
 
 _PARTS = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
-_OPENS_LEANING = frozenset(
-    ("it", "its", "they", "their", "he", "she", "his", "her", "this", "these", "those", "which")
-)  # a part opening with one takes its subject from elsewhere
 _PRO_FORMS = frozenset(("one", "ones", "former", "latter", "same"))  # "the new one"
 _TIME = frozenset(
     ("minut", "hour", "day", "week", "month", "year", "daily", "annual")
@@ -66,7 +64,7 @@ def _parts(text: str) -> tuple[_Part, ...]:
         tokens = tokenize(piece)
         content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
         if content:
-            leans = tokens[0] in _OPENS_LEANING or any(t in _PRO_FORMS for t in tokens)
+            leans = bool(PRONOUN.match(piece.strip())) or any(t in _PRO_FORMS for t in tokens)
             out.append(_Part(piece.strip(), tuple(stem(t) for t in tokens), content, leans))
     return tuple(out)
 
