@@ -112,6 +112,22 @@ def _exchanged(one: _Part, word: str, part: _Part, other: str) -> tuple[str, str
     return None
 
 
+def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
+    """Whether `word` is of a name in `other` whose other words `home` says.
+
+    "Versailles" of "the Treaty of Versailles", where `home` says "the treaty": the claim
+    names in full what `home` names in part.
+    """
+    tokens = re.findall(r"[\w'’-]+", other.text)
+    for i, token in enumerate(tokens):
+        if stem(token.lower()) != word or not token[:1].isupper():
+            continue
+        before = [t for t in tokens[max(0, i - 3) : i] if t.lower() not in ("of", "the")]
+        if any(t[:1].isupper() and stem(t.lower()) in home.content for t in before):
+            return True
+    return False
+
+
 def _word(text: str, key: str) -> str:
     return next((t for t in tokenize(text) if stem(t) == key), key)
 
@@ -155,6 +171,8 @@ def _borrowing(
         if not words & (home.content - other.content):
             continue  # the claim says the other part
         for word in sorted(borrowed):
+            if _completes_a_name(word, other, home):
+                continue  # "the Treaty of Versailles" for the part's "the treaty"
             for mine in sorted(own - other.content):
                 if _parallel(said, word, other, mine, home):
                     return _word(claim, word), _word(home.text, mine), other.text, home.text

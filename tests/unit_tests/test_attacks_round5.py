@@ -112,7 +112,7 @@ def _by_family(outcomes: list[Outcome]) -> str:
     return f"{len(outcomes)} pairs: {whole}; by family: " + "; ".join(parts)
 
 
-TODAY = "the accurate tier, benchmarks/ATTACKS.md at 6724c0f, 2026-11-29: "
+TODAY = "the accurate tier, benchmarks/ATTACKS.md at 91f11b2, 2026-11-29: "
 
 
 def _xfail(reason: str):
@@ -126,13 +126,14 @@ def _policies(reason: str | None = None) -> list:
     return [pytest.param(policy, marks=marks) for policy in ("balanced",)]
 
 
-@pytest.mark.parametrize("policy", _policies("12 of 213 attacks shown (5.6 %)"))
+@pytest.mark.parametrize("policy", _policies())
 def test_round_five_attacks_are_not_shown(policy):
+    """Met today: 3 of 213 attacks shown (1.4 %)."""
     outcomes = _run("round5", policy)
     assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
 
 
-@pytest.mark.parametrize("policy", _policies("44 of 213 controls refused (20.7 %)"))
+@pytest.mark.parametrize("policy", _policies("43 of 213 controls refused (20.2 %)"))
 def test_round_five_controls_are_returned(policy):
     outcomes = _run("round5", policy)
     assert rates(outcomes)[1] <= 0.05, _by_family(outcomes)
@@ -175,15 +176,15 @@ def _default_outcomes() -> list[Outcome]:
 
 
 def test_round_five_attacks_are_not_shown_by_the_default_verifier():
-    """Met by the default verifier on the whole suite: ten of 213 attacks shown (4.7 %)."""
+    """Met by the default verifier on the whole suite: 8 of 213 attacks shown (3.8 %)."""
     outcomes = _default_outcomes()
     assert rates(outcomes)[0] <= 0.05, _by_family(outcomes)
 
 
 @pytest.mark.xfail(
     strict=False,
-    reason="the default verifier, the whole suite, 2026-11-29: 25 of 213 controls refused "
-    "(11.7 %), most of them paraphrase the entailment model reads as not entailed",
+    reason="the default verifier, the whole suite, 2026-11-29: 24 of 213 controls refused "
+    "(11.3 %), most of them paraphrase the entailment model reads as not entailed",
 )
 def test_round_five_controls_are_returned_by_the_default_verifier():
     outcomes = _default_outcomes()

@@ -323,3 +323,14 @@ def test_a_refusal_said_alike_is_no_dropped_negation() -> None:
     sentence = "The council declined to rezone the site."
     assert dropped_negation("The council refused to rezone the site.", sentence) is None
     assert dropped_negation("Sales fell in May.", "Sales declined in May.") is None
+
+
+def test_a_name_said_in_full_is_no_borrowed_word(check) -> None:
+    """ "The Treaty of Ghent" names in full what the next sentence calls "the treaty"."""
+    passage = (
+        "The Treaty of Ghent was signed in December 1814. Britain ratified the treaty at "
+        "once, and the United States ratified it in February 1815."
+    )
+    claim = "Britain ratified the Treaty of Ghent at once."
+    assert borrowed_word(claim, (passage,)) is None
+    assert _decision(check, claim, [passage]) == "return"
