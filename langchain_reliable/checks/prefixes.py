@@ -159,6 +159,7 @@ _CANNOT_BE = re.compile(r"\b(?:cannot|can\s+not|can['’]t)\s+be\s+([A-Za-z]{3,}
 _ABLE = re.compile(r"(?:able|ible)$")
 
 
+@lru_cache(maxsize=64)
 def _negated_forms(words: frozenset[str]) -> dict[str, str]:
     """Per stem a negating prefix turns around, the passages' prefixed word ("activ": "inactive").
 

@@ -63,10 +63,16 @@ def _negates(privative: str, verb: str) -> bool:
     return not word_bases(verb.lower()).isdisjoint(listed)
 
 
+@lru_cache(maxsize=64)
+def _privatives_in(passages: tuple[str, ...]) -> frozenset[str]:
+    """The privative verbs the passages use, by their base ("avoid"); cached per answer."""
+    words = {w.lower() for p in passages for w in _WORD.findall(p)}
+    return frozenset(_forms()[w] for w in words if w in _forms())
+
+
 def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
     """`text` with its negation said as the passages say it, and how it was read."""
-    said = {m.group(0).lower(): m for p in passages for m in _WORD.finditer(p)}
-    held = {_forms()[w] for w in said if w in _forms()}
+    held = _privatives_in(passages)
     for m in _NOT_VERB.finditer(text):  # "should not be taken" where they say "avoid"
         verb = m["verb"] or m["verb2"]
         for base in sorted(held):
