@@ -82,13 +82,13 @@ def _opposite(a: str, b: str) -> bool:
 def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -> bool:
     """Whether `word` (of `mine`) and `other` (of `theirs`) say two things in one place.
 
-    The two parts say alike things with the two words exchanged in one place, anchored on
+    The two parts say alike things with the one word exchanged for the other, anchored on
     both sides ("the family plan costs" against "the standard plan costs"), by a content
     word or with two content words shared; or the claim says `theirs` with `other` so
     exchanged for `word`, and the two are opposites ("new", "older") or places in one
     order ("final", "second").
     """
-    anchors = _exchanged(mine, word, theirs, other)
+    anchors = _exchanged(mine, word, theirs, other, most=1)
     if anchors is not None:
         shared = len(mine.content & theirs.content)
         return shared >= _LEAST_SHARED or any(a not in STOPWORDS for a in anchors)
@@ -97,14 +97,17 @@ def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -
     return _opposite(word, other) or bool(ordinal_place(word) and ordinal_place(other))
 
 
-def _exchanged(one: _Part, word: str, part: _Part, other: str) -> tuple[str, str] | None:
+def _exchanged(
+    one: _Part, word: str, part: _Part, other: str, most: int = _STRETCH
+) -> tuple[str, str] | None:
     """The words on either side of a stretch `one` exchanges in `part`, or `None`.
 
-    The stretch of `part` holds `other`, the one of `one` holds `word`; both sides are anchored.
+    The stretch of `part` holds `other`, the one of `one` holds `word` (each of `most` words
+    at most); both sides are anchored.
     """
     ops = SequenceMatcher(None, one.stems, part.stems, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
-        if tag != "replace" or a2 - a1 > _STRETCH or b2 - b1 > _STRETCH:
+        if tag != "replace" or a2 - a1 > most or b2 - b1 > most:
             continue
         anchored = 0 < i < len(ops) - 1 and ops[i - 1][0] == ops[i + 1][0] == "equal"
         if anchored and word in one.stems[a1:a2] and other in part.stems[b1:b2]:
