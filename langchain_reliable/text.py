@@ -40,6 +40,7 @@ __all__ = [
     "straight_quotes",
     "tokenize",
     "trim",
+    "word_with_stem",
 ]
 
 Span = tuple[int, int]
@@ -239,6 +240,11 @@ def tokenize(text: str) -> list[str]:
         elif token:
             tokens.append(token)
     return tokens
+
+
+def word_with_stem(text: str, key: str) -> str:
+    """The first word of `text` (as `tokenize` gives it) whose stem is `key`, else `key`."""
+    return next((t for t in tokenize(text) if stem(t) == key), key)
 
 
 def _normalise_number_token(token: str) -> str:

@@ -131,12 +131,12 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
     va, vb = based[a][1], based[1 - a][1]  # type: ignore[index]
     if va == vb:
         return None
-    word = compared.group("cmp").lower()
-    if word in _QUICKER | _SLOWER and based[0][0] not in ("time", "speed"):  # type: ignore[index]
-        return None  # "faster" of what is neither a span nor a speed: not read
+    word, measured = compared.group("cmp").lower(), based[0][0]  # type: ignore[index]
     more = word in _MORE
     if word in _QUICKER | _SLOWER:  # less time is faster, more speed is
-        more = (word in _QUICKER) == (based[0][0] == "speed")  # type: ignore[index]
+        if measured not in ("time", "speed"):
+            return None  # "faster" of what is neither a span nor a speed: not read
+        more = (word in _QUICKER) == (measured == "speed")
     holds = (va > vb) == more
     said = f"{values[a].text} against {values[1 - a].text}"
     return compared.group(0).strip(), said, b is not None and a != b, holds, compared.group("cmp")

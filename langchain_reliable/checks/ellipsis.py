@@ -83,7 +83,13 @@ def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | Non
     (one other word), and none of the words that set the other subject apart ("The Aria
     5 headset" against the elided "The Aria 5 Lite") but in an opening contrast with it
     ("Unlike the Aria 5 headset, the Lite does not ...", which says the sentence before).
+    Cached: the negation check and two rules ask it of one claim.
     """
+    return _elision_of(claim, tuple(passages))
+
+
+@lru_cache(maxsize=1024)
+def _elision_of(claim: str, passages: tuple[str, ...]) -> tuple[int, Elision] | None:
     contrast = _CONTRAST.match(claim)
     words = set(content_stems(claim[contrast.end() :] if contrast else claim))
     for i, passage in enumerate(passages):

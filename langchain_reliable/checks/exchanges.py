@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["exchanged_words", "moved_negation"]
 
@@ -104,7 +104,7 @@ def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
         if exchange is None:
             return None
         found = found or exchange
-    return (_surface(claim, found[0]), _surface(sentence, found[1])) if found else None
+    return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
 
 
 def _pairings(mine: tuple[_Part, ...], theirs: tuple[_Part, ...]) -> list[tuple[int, ...]]:
@@ -179,10 +179,6 @@ def _exchange(
                     continue  # the claim's other part must take the word in exchange
                 return word, other
     return None
-
-
-def _surface(text: str, key: str) -> str:
-    return next((t for t in tokenize(text) if stem(t) == key), key)
 
 
 def _one_code(a: str, b: str) -> bool:

@@ -35,7 +35,7 @@ from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
 from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.checks.ordinals import ordinal_place
 from langchain_reliable.grammar import PRONOUN
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["borrowed_word", "names_another"]
 
@@ -131,10 +131,6 @@ def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
     return False
 
 
-def _word(text: str, key: str) -> str:
-    return next((t for t in tokenize(text) if stem(t) == key), key)
-
-
 def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
     """`(claim's word, the word it stands for, that word's part, the word's own part)`.
 
@@ -167,7 +163,7 @@ def _borrowing(
     if not borrowed or home.leans:
         return None
     own = home.content - words
-    (said,) = _whole(claim)
+    said = _whole(claim)
     for other in parts:
         if other is home or not borrowed <= other.content:
             continue
@@ -178,7 +174,12 @@ def _borrowing(
                 continue  # "the Treaty of Versailles" for the part's "the treaty"
             for mine in sorted(own - other.content):
                 if _parallel(said, word, other, mine, home):
-                    return _word(claim, word), _word(home.text, mine), other.text, home.text
+                    return (
+                        word_with_stem(claim, word),
+                        word_with_stem(home.text, mine),
+                        other.text,
+                        home.text,
+                    )
     return None
 
 
@@ -192,8 +193,7 @@ def names_another(claim: str, anchor: str, sentence: str) -> str | None:
     a sentence is about another thing: it neither bears the claim out nor disputes it.
     """
     words = frozenset(stem(t) for t in tokenize(claim) if t not in STOPWORDS)
-    (mine,) = _whole(anchor)
-    (theirs,) = _whole(sentence)
+    mine, theirs = _whole(anchor), _whole(sentence)
     if len(mine.content & theirs.content) < _LEAST_SHARED:
         return None
     if (theirs.content & words) - mine.content:
@@ -203,7 +203,7 @@ def names_another(claim: str, anchor: str, sentence: str) -> str | None:
             if not (_a_name(word) and _a_name(other)):
                 continue  # another value in the value's place disputes the claim
             if _exchanged(mine, word, theirs, other) is not None:
-                return _word(sentence, other)
+                return word_with_stem(sentence, other)
     return None
 
 
@@ -213,7 +213,8 @@ def _a_name(word: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _whole(text: str) -> tuple[_Part]:
+def _whole(text: str) -> _Part:
+    """All of `text` as one part."""
     tokens = tokenize(text)
     content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
-    return (_Part(text, tuple(stem(t) for t in tokens), content, False),)
+    return _Part(text, tuple(stem(t) for t in tokens), content, False)

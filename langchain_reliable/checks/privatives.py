@@ -57,10 +57,15 @@ def _forms() -> dict[str, str]:
     return {form: base for base, (forms, _) in PRIVATIVES.items() for form in forms}
 
 
+@lru_cache(maxsize=len(PRIVATIVES))
+def _negated_bases(privative: str) -> frozenset[str]:
+    """The bases of the verbs `privative` says "not" of."""
+    return frozenset().union(*(word_bases(v) for v in PRIVATIVES[privative][1]))
+
+
 def _negates(privative: str, verb: str) -> bool:
     """Whether `privative` says "not" of `verb` in any of its forms ("taken": "take")."""
-    listed = set().union(*(word_bases(v) for v in PRIVATIVES[privative][1]))
-    return not word_bases(verb.lower()).isdisjoint(listed)
+    return not word_bases(verb.lower()).isdisjoint(_negated_bases(privative))
 
 
 @lru_cache(maxsize=64)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.units import UNIT_OF
 
 __all__ = ["as_values", "as_written_in", "written_as"]
 
@@ -32,13 +33,12 @@ _ONE_SPAN = re.compile(  # "a day in advance", "within an hour": one of a unit o
     r"\b(?:a|an)\s+(?P<unit>minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\b)",
     re.IGNORECASE,
 )
-_TIME_UNITS = {"minute": "min", "hour": "h", "day": "day", "week": "week", "month": "month"}
 
 
 def _spans_of_one(text: str) -> list[Quantity]:
     """The claim's "a day" or "an hour": one of the unit, unless a number says how often."""
     return [
-        Quantity("measure", 1.0, _TIME_UNITS.get(m["unit"].lower(), "year"), m.group(0), *m.span())
+        Quantity("measure", 1.0, UNIT_OF[m["unit"].lower()], m.group(0), *m.span())
         for m in _ONE_SPAN.finditer(text)
         if not re.search(r"[\d$€£]\S*\s*$", text[: m.start()])  # "$20 a day": a rate
     ]

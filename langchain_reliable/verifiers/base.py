@@ -250,7 +250,7 @@ def in_passage_words(claims: list[Claim], passages: list[Passage]) -> list[Claim
     taken": "should be avoided", "lacks": "does not support", `checks.privatives`).
 
     The claim's span is kept (the user is shown its own words); its reading names the
-    change (`checks.prefixes.in_passage_terms`).
+    change.
     """
     texts = tuple(p.text for p in passages)
     out = []

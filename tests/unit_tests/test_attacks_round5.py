@@ -165,14 +165,11 @@ def test_round_five_through_the_rag_graph():
     assert shown <= 0.05 and refused <= 0.05, _by_family(outcomes)
 
 
-_DEFAULT: list[Outcome] = []
-
-
 def _default_outcomes() -> list[Outcome]:
     """The default verifier (`create_verifier()`, balanced) on every round-five pair, once."""
-    if not _DEFAULT:
-        _DEFAULT.extend(through_verifier(PAIRS))
-    return _DEFAULT
+    if ("round5", "default") not in _RUNS:
+        _RUNS["round5", "default"] = through_verifier(PAIRS)
+    return _RUNS["round5", "default"]
 
 
 def test_round_five_attacks_are_not_shown_by_the_default_verifier():

@@ -334,3 +334,12 @@ def test_a_name_said_in_full_is_no_borrowed_word(check) -> None:
     claim = "Britain ratified the Treaty of Ghent at once."
     assert borrowed_word(claim, (passage,)) is None
     assert _decision(check, claim, [passage]) == "return"
+
+
+def test_the_user_is_shown_the_answers_own_words_not_the_reading(check) -> None:
+    passage = "The account is inactive after a year without logins."
+    answer = "The account is not active after a year without logins. It also earns interest."
+    out = check.invoke({"answer": answer, "passages": [passage]})
+    assert out["decision"] == "filter"
+    assert out["filtered_answer"].startswith("The account is not active after a year")
+    assert "inactive" not in out["filtered_answer"]
