@@ -8,7 +8,16 @@ trained on one shuffled stream of every pair we have, each dev file left out:
 - `../shared/data/train/nli/extra.jsonl`: binary MultiNLI, ten genres (MCTest-NLI is left
   out: its terms are Microsoft Research's, not a licence a shipped model can carry),
 - the grounding pairs of `scripts/entailment_data.py` (stage 2: minimal edits of passage
-  sentences, hard positives, HaluEval QA).
+  sentences, hard positives, HaluEval QA read with its question),
+- with `--doc`, the document-level pairs of `../shared/data/train/doc/train.jsonl`
+  (premises of several sentences): `--doc-share` of every batch (a quarter by default),
+  cycled in a fresh order each pass, the rest of the batch from the stream above. The two
+  parts of a batch are padded apart (a passage pair does not pad the sentence pairs) and
+  make one optimizer step.
+
+`--init-adapters` starts from trained adapters (the shipped ones) at the head of a new
+stream (`--seed` orders it), with a fresh optimizer: how the document-level run continues
+from the sentence-level one.
 
 The learning rate is constant after a warm-up, so a run can be extended: `--pairs-budget`
 says how many pairs to train on, and a rerun with a larger budget resumes from the
@@ -59,7 +68,7 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def stream(nli: Path, grounding: Path | None) -> list[dict]:
+def stream(nli: Path, grounding: Path | None, seed: int = SEED) -> list[dict]:
     """Every training pair as {premise, hyp, label, source}, shuffled once (fixed seed).
 
     Pairs cut from a dev file (a `file` field) are dropped: every dev file is held out.
@@ -81,7 +90,7 @@ def stream(nli: Path, grounding: Path | None) -> list[dict]:
                 {"premise": r["premise"], "hyp": r["hyp"], "label": int(r["label"]),
                  "source": "grounding:" + r["source"]}
             )  # fmt: skip
-    random.Random(SEED).shuffle(rows)
+    random.Random(seed).shuffle(rows)
     return rows
 
 
@@ -163,28 +172,71 @@ def load_trained(model, tensors: dict[str, np.ndarray]):
     return model
 
 
-def batches(rows: list[dict], lengths: list[int], size: int) -> list[list[int]]:
+def batches(rows: list[dict], lengths: list[int], size: int, seed: int = SEED) -> list[list[int]]:
     """Consecutive chunks of the stream, sorted by length within chunks of 50 batches."""
     out = []
     for c in range(0, len(rows), size * 50):
         part = sorted(range(c, min(len(rows), c + size * 50)), key=lambda i: lengths[i])
         chunk = [part[b : b + size] for b in range(0, len(part), size)]
-        random.Random(SEED + c).shuffle(chunk)
+        random.Random(seed + c).shuffle(chunk)
         out += chunk
     return out
+
+
+def doc_pairs(doc: Path) -> list[dict]:
+    """The document-level training pairs as {premise, hyp, label, source}."""
+    return [
+        {"premise": r["premise"], "hyp": r["hypothesis"], "label": LABEL[r["label"]],
+         "source": "doc:" + r["source"]}
+        for r in read_jsonl(doc / "train.jsonl")
+    ]  # fmt: skip
+
+
+def doc_part(n_docs: int, step: int, per_step: int, seed: int) -> list[int]:
+    """The document pairs of one step: a fresh order each pass, the same on every resume."""
+    out = []
+    for k in range(step * per_step, (step + 1) * per_step):
+        epoch, i = divmod(k, n_docs)
+        order = list(range(n_docs))
+        random.Random(seed * 1_000 + epoch).shuffle(order)
+        out.append(order[i])
+    return out
+
+
+def pair_losses(model, tok, part: list[dict], device: str):
+    """Each pair's loss: cross-entropy, or -log(1 - P(entailment)) for "not entailed"."""
+    import torch
+
+    enc = encode(tok, [r["premise"] for r in part], [r["hyp"] for r in part])
+    enc = {k: torch.from_numpy(v).to(device) for k, v in enc.items()}
+    y = torch.tensor([r["label"] for r in part], device=device)
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=device != "cpu"):
+        logits = model(**enc)
+    logp = torch.log_softmax(logits.float(), -1)
+    full = y >= 0
+    loss = torch.zeros(len(part), device=device)
+    loss[full] = -logp[full, y[full]]
+    loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
+    return loss
 
 
 def train(args, log) -> None:
     import torch
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(args.seed)
     if args.device == "cpu":
         torch.set_num_threads(args.threads)
-    rows = stream(args.nli, args.grounding)[: args.pairs_budget]
+    docs = doc_pairs(args.doc) if args.doc else []
+    per_doc = round(args.batch * args.doc_share) if docs else 0
+    per_row = args.batch - per_doc
+    rows = stream(args.nli, args.grounding, args.seed)
+    if args.pairs_budget:
+        rows = rows[: args.pairs_budget * per_row // args.batch]
     tok = tokenizer(args.base)
     lengths = [len(e.ids) for e in tok.encode_batch([(r["premise"], r["hyp"]) for r in rows])]
-    plan = batches(rows, lengths, args.batch)
-    log(f"{len(rows)} pairs in {len(plan)} steps of {args.batch}; device {args.device}")
+    plan = batches(rows, lengths, per_row, args.seed)
+    log(f"{len(rows)} stream pairs and {len(plan) * per_doc} document pairs ({len(docs)} "
+        f"distinct) in {len(plan)} steps of {args.batch}; device {args.device}")  # fmt: skip
     model = make_model(args.base).to(args.device)
     head = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("head")]
     lora = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("head")]
@@ -202,6 +254,11 @@ def train(args, log) -> None:
         sched.load_state_dict(state["sched"])
         start, done_pairs = state["step"], state["pairs"]
         log(f"resumed at step {start} ({done_pairs} pairs) from {ckpt}")
+    elif args.init_adapters is not None:
+        tensors = dict(np.load(args.init_adapters))
+        tensors.pop("pairs", None)
+        load_trained(model, tensors)
+        log(f"started from {args.init_adapters} at the head of the stream (fresh optimizer)")
     elif args.from_adapters is not None:
         tensors = dict(np.load(args.from_adapters))
         done_pairs = int(tensors.pop("pairs"))
@@ -214,23 +271,20 @@ def train(args, log) -> None:
     model.train()
     t0, losses = time.time(), []
     for step in range(start, len(plan)):
-        batch = [rows[i] for i in plan[step]]
-        enc = encode(tok, [r["premise"] for r in batch], [r["hyp"] for r in batch])
-        enc = {k: torch.from_numpy(v).to(args.device) for k, v in enc.items()}
-        y = torch.tensor([r["label"] for r in batch], device=args.device)
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.device != "cpu"):
-            logits = model(**enc)
-        logp = torch.log_softmax(logits.float(), -1)
-        full = y >= 0
-        loss = torch.zeros(len(batch), device=args.device)
-        loss[full] = -logp[full, y[full]]
-        loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
-        loss.mean().backward()
+        parts = [[rows[i] for i in plan[step]]]
+        if per_doc:
+            parts.append([docs[i] for i in doc_part(len(docs), step, per_doc, args.seed)])
+        batch = [r for part in parts for r in part]
+        step_loss = 0.0
+        for part in parts:
+            loss = pair_losses(model, tok, part, args.device).sum() / len(batch)
+            loss.backward()
+            step_loss += loss.item()
         torch.nn.utils.clip_grad_norm_(lora + head, 1.0)
         opt.step()
         sched.step()
         opt.zero_grad()
-        losses.append(loss.mean().item())
+        losses.append(step_loss)
         before, done_pairs = done_pairs, done_pairs + len(batch)
         if step % 25 == 0:
             rate = (step + 1 - start) * args.batch / max(1e-9, time.time() - t0)
@@ -255,8 +309,11 @@ def train(args, log) -> None:
     fit = {
         "pairs": done_pairs, "steps": len(plan), "batch": args.batch, "lr": args.lr,
         "head_lr": HEAD_LR, "rank": RANK, "alpha": ALPHA, "max_length": MAX_LEN,
-        "seed": SEED, "device": args.device, "torch": torch.__version__,
+        "seed": args.seed, "device": args.device, "torch": torch.__version__,
         "sources": sorted({r["source"].split(":")[0] for r in rows}),
+        "doc_sources": sorted({r["source"].split(":")[1] for r in docs}),
+        "doc_per_batch": per_doc, "stream_per_batch": per_row,
+        "init_adapters": str(args.init_adapters) if args.init_adapters else None,
         "held_out": list(DEV_FILES), "left_out_sources": list(LEFT_OUT_SOURCES),
     }  # fmt: skip
     (args.out / "fit.json").write_text(json.dumps(fit, indent=2) + "\n")
@@ -273,6 +330,12 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=BATCH)
     ap.add_argument("--lr", type=float, default=LR)
+    ap.add_argument("--seed", type=int, default=SEED, help="orders the stream and the documents")
+    ap.add_argument("--doc", type=Path, help="folder of document-level pairs (train.jsonl)")
+    ap.add_argument("--doc-share", type=float, default=0.25, help="of every batch, with --doc")
+    ap.add_argument(
+        "--init-adapters", type=Path, help="start from these adapters, at the stream's head"
+    )
     ap.add_argument("--pairs-budget", type=int, default=None, help="train on this many pairs")
     ap.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, help="steps")
     ap.add_argument(
