@@ -177,13 +177,15 @@ class KeysRead(BaseModel):
 
     `grounded` is the lexical support (the first key), `entailed` the entailment model's
     P(entailed) (the second; `None` where the claim is an exact copy of passage text and
-    was not read), `contradicted` its P(contradiction).
+    was not read), `contradicted` its P(contradiction), `answered` its P(entailed) of the
+    claim read as the answer to the question (`None` where no question was given).
     """
 
     grounded: Score
     entailed: Score | None = None
     contradicted: Score | None = None
     exact_copy: bool = False
+    answered: Score | None = None
 
 
 class ClaimVerdict(BaseModel):

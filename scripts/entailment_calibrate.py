@@ -106,6 +106,7 @@ def read_cached(rows: list[Row], model: EntailmentModel, cache: Path, log) -> No
     import hashlib
 
     digest = hashlib.sha256((model.model_dir / "model.onnx").read_bytes())
+    digest.update(json.dumps(model.config["window"], sort_keys=True).encode())  # how it reads
     for r in rows:
         digest.update(f"{r.claim}\x00{len(r.context)}\x00".encode())
     key = f"{digest.hexdigest()[:16]}-{len(rows)}"

@@ -32,7 +32,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from langchain_reliable.evidence.entailment import passage_windows
+from langchain_reliable.evidence.entailment import as_answer_to, passage_windows
 from langchain_reliable.text import split_passage_sentences
 
 SEED = 0
@@ -417,7 +417,7 @@ def halueval_qa(halueval: Path, rng: random.Random, per_label: int = HALUEVAL_QA
         if label == E and r["answer"].lower() not in r["context"][0].lower():
             continue
         counts[label] += 1
-        hyp = f"{r['question'].rstrip('?')}? {r['answer']}."
+        hyp = as_answer_to(r["question"], r["answer"])
         out.append(
             {"premise": r["context"][0], "hyp": hyp, "label": label, "source": "halueval_qa"}
         )

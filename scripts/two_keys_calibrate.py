@@ -8,12 +8,19 @@ of its claims does), the bars at least `GROUNDED_FLOOR` and `ENTAILED_FLOOR`. Ev
 figure leaves its file out of the fit; beside it, in the same run: the lexical verifier,
 the default (the small model read inside a band of the lexical score) and the model alone.
 
-    python scripts/two_keys_calibrate.py --model accurate [--ship] [--limit N]
+    python scripts/two_keys_calibrate.py --model accurate [--ship] [--limit N] \
+        [--baseline .cache/accurate-previous]
     python scripts/two_keys_calibrate.py --model fast [--ship]
 
 Writes `benchmarks/ACCURATE.md` (accurate) or `benchmarks/ENTAILMENT.md` (fast); with
 `--ship`, the bars, fitted on all three files, into the model's `config.json` ("keys").
 The model's reads are cached in `.cache/rows-MODEL.json` (keyed by the model file).
+
+`--baseline DIR` (accurate): a folder of the files `models/accurate/` shipped before
+(adapters, template, config), built and measured in the same run beside the shipped
+ones: the two keys and the model alone on the dev files, and the model alone on SNLI
+test (its first `SNLI_PAIRS` pairs) and on the document-level dev pairs
+(`train/doc/dev.jsonl`) per source.
 """
 
 from __future__ import annotations
@@ -30,9 +37,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entailment_calibrate as ec
 
-from langchain_reliable.evidence.accurate import ACCURATE_DIR, accurate_entailment_model
+from langchain_reliable.eval import metrics
+from langchain_reliable.evidence.accurate import (
+    ACCURATE_DIR,
+    accurate_entailment_model,
+    build_accurate_model,
+)
 from langchain_reliable.evidence.entailment import (
     DEFAULT_ENTAILMENT_DIR,
+    EntailmentModel,
     default_entailment_model,
 )
 from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy
@@ -58,15 +71,99 @@ TIERS = {
     ),
 }
 FILES = list(ec.DEV_FILES)
+SNLI_PAIRS = 2_000
+"""SNLI test pairs the model alone is measured on (the first of `dev.jsonl`)."""
 
 
-def rows_for(tier: str, data: Path, limit: int | None) -> list[ec.Row]:
+def rows_for(
+    tier: str, data: Path, limit: int | None, model: EntailmentModel | None = None
+) -> list[ec.Row]:
     """The dev rows, read by `tier`'s model (cached) and by the lexical verifier and rules."""
     rows = ec.dev_rows(data, limit)
     cache = ROOT / ".cache" / f"rows-{tier}{'-' + str(limit) if limit else ''}.json"
     cache.parent.mkdir(exist_ok=True)
-    ec.read_cached(rows, TIERS[tier][1](), cache, print)
+    ec.read_cached(rows, model or TIERS[tier][1](), cache, print)
     return rows
+
+
+def baseline_model(folder: Path) -> EntailmentModel:
+    """The accurate model built from a folder of previously shipped files."""
+    return EntailmentModel(build_accurate_model(source=folder), calibration=folder / "config.json")
+
+
+def doc_dev(model: EntailmentModel, data: Path) -> dict[str, dict]:
+    """The model alone on the document-level dev pairs, per source (cached per model).
+
+    AUROC ranks entailment against the rest by P(entailed); accuracy is three-way where the
+    source labels three ways (argmax), else entailment against the rest at P = 0.5.
+    """
+    import hashlib
+
+    cache = ROOT / ".cache" / "doc-dev.json"
+    digest = hashlib.sha256((model.model_dir / "model.onnx").read_bytes()).hexdigest()[:16]
+    saved = json.loads(cache.read_text()) if cache.is_file() else {}
+    if digest in saved:
+        return saved[digest]
+    pairs = [json.loads(x) for x in (data / "train" / "doc" / "dev.jsonl").read_text().splitlines()]
+    probs = model.predict([(p["premise"], p["hypothesis"]) for p in pairs])
+    out = {}
+    for source in sorted({p["source"] for p in pairs}):
+        rows = [i for i, p in enumerate(pairs) if p["source"] == source]
+        gold = [pairs[i]["label"] for i in rows]
+        entailed = np.array([g == "entailment" for g in gold])
+        p_in = probs[rows, 0]
+        if "not_entailment" in gold:
+            right = (p_in >= 0.5) == entailed
+        else:
+            right = probs[rows].argmax(1) == np.array([ec.LABELS.index(g) for g in gold])
+        out[source] = {
+            "pairs": len(rows),
+            "auroc": metrics.auroc(entailed, p_in),
+            "accuracy": float(right.mean()),
+        }
+    saved[digest] = out
+    cache.write_text(json.dumps(saved, indent=2))
+    return out
+
+
+def alone_section(models: dict[str, tuple[EntailmentModel, list[ec.Row]]], data: Path) -> list:
+    """The model alone, per model: each file at the bar fitted on the other two, SNLI, doc dev."""
+    head = (
+        "| adapters | file | AUROC | bar (fitted on the other two) | faithful passed "
+        "| hallucinated caught | at 0.5: faithful passed | at 0.5: hallucinated caught |"
+    )
+    lines = [head, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    extra = []
+    for name, (model, rows) in models.items():
+        score = model_alone(rows)
+        for f in FILES:
+            bar, _ = ec.choose_threshold(rows, score, [g for g in FILES if g != f])
+            got, half = measured(rows, score, bar, f), measured(rows, score, 0.5, f)
+            lines.append(
+                f"| {name} | {f} | {ec.fmt(got['auroc'])} | {ec.fmt(bar)} | "
+                f"{ec.fmt(got['faithful_passed'])} | {ec.fmt(got['hallucinated_flagged'])} | "
+                f"{ec.fmt(half['faithful_passed'])} | {ec.fmt(half['hallucinated_flagged'])} |"
+            )
+        snli, n = ec.snli_accuracy(
+            model,
+            data / "train" / "nli" / "dev.jsonl",
+            SNLI_PAIRS,
+            ROOT / ".cache" / f"snli-{model.model_dir.name}.json",
+        )
+        extra.append(f"| {name} | SNLI test, first {n} pairs (3-way accuracy) |  | {snli:.3f} |")
+        for source, got in doc_dev(model, data).items():
+            extra.append(
+                f"| {name} | doc dev: {source} ({got['pairs']} pairs) | {ec.fmt(got['auroc'])} "
+                f"| {got['accuracy']:.3f} |"
+            )
+        print(name, "SNLI", snli, flush=True)
+    return [
+        *lines,
+        "",
+        "| adapters | pairs | AUROC (entailed against the rest) | accuracy |",
+        "| --- | --- | ---: | ---: |",
+        *sorted(extra, key=lambda x: x.split("|")[2]),
+    ]
 
 
 def two_keys(rows: list[ec.Row], keys: Keys, copies: np.ndarray) -> np.ndarray:
@@ -127,8 +224,13 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--limit", type=int, help="records per dev file (a quick look)")
     ap.add_argument("--ship", action="store_true", help="write the bars into config.json")
+    ap.add_argument("--baseline", type=Path, help="previously shipped accurate files, beside")
     args = ap.parse_args()
     rows = rows_for(args.model, args.data, args.limit)
+    before_rows = None
+    if args.baseline is not None:
+        previous = baseline_model(args.baseline)
+        before_rows = rows_for("accurate-baseline", args.data, args.limit, previous)
     small = rows if args.model == "fast" else rows_for("fast", args.data, args.limit)
     copies = np.array([exact_copy(r.claim, r.context) is not None for r in rows])
     lexical, lexical_at = lexical_alone(rows)
@@ -147,10 +249,22 @@ def main() -> None:
         )
         alone = measured(rows, model_alone(rows), 0.5, f)
         table.append([f, "the model alone (P(entailed) ≥ 0.5)", None, None, alone, 1.0])
+        if before_rows is not None:
+            was = fit(before_rows, copies, [g for g in FILES if g != f])
+            got = measured(before_rows, two_keys(before_rows, was, copies), SUPPORTED_AT, f)
+            name = "two keys (previous adapters)"
+            table.append([f, name, was.grounded, was.entailed, got, read])
+            alone = measured(before_rows, model_alone(before_rows), 0.5, f)
+            name = "the previous adapters alone (P(entailed) ≥ 0.5)"
+            table.append([f, name, None, None, alone, 1.0])
         print(f, keys, {k: got[k] for k in ("auroc", "ba", "faithful_passed")}, flush=True)
     shipped = fit(rows, copies, FILES)
     print("fitted on all three:", shipped)
-    write_report(args, table, shipped, copies)
+    section = None
+    if before_rows is not None:
+        models = {"shipped": (TIERS[args.model][1](), rows), "previous": (previous, before_rows)}
+        section = alone_section(models, args.data)
+    write_report(args, table, shipped, copies, section)
     if args.ship:
         path = TIERS[args.model][0] / "config.json"
         config = json.loads(path.read_text())
@@ -164,14 +278,17 @@ def main() -> None:
         print(f"wrote {path}")
 
 
-def write_report(args, table: list, shipped: Keys, copies: np.ndarray) -> None:
+def write_report(
+    args, table: list, shipped: Keys, copies: np.ndarray, section: list | None = None
+) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=ROOT).stdout.strip()  # fmt: skip
     lines = [
         f"# The {args.model} tier: two keys, each dev file left out",
         "",
         f"Generated by `python scripts/two_keys_calibrate.py --model {args.model}"
-        f"{' --limit ' + str(args.limit) if args.limit else ''}` on {commit}, "
+        f"{' --limit ' + str(args.limit) if args.limit else ''}"
+        f"{' --baseline ' + str(args.baseline) if args.baseline else ''}` on {commit}, "
         f"{datetime.date.today()}; do not edit by hand. A claim is supported only when the "
         "lexical evidence grounds it and the entailment model entails it; the score is the "
         "weaker key (`langchain_reliable/evidence/keys.py`). For each file the bars are "
@@ -198,6 +315,18 @@ def write_report(args, table: list, shipped: Keys, copies: np.ndarray) -> None:
         f"read: {copies.mean():.1%} of the rows.",
         "",
     ]
+    if section is not None:
+        lines += [
+            "## The model alone, beside the previous adapters",
+            "",
+            "P(entailed) alone, no lexical key, no rule. Each dev file at the bar that best "
+            "separates the other two (mean balanced accuracy), and at 0.5; then SNLI test and "
+            "the document-level dev pairs (`train/doc/dev.jsonl`, sources never trained on "
+            "in these rows: NLI4CT gold test, Citation-Integrity test), per source.",
+            "",
+            *section,
+            "",
+        ]
     TIERS[args.model][2].write_text("\n".join(lines))
     print(f"wrote {TIERS[args.model][2]}")
 

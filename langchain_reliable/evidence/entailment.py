@@ -9,7 +9,12 @@ passages by `scripts/train_entailment.sh` (data and licences:
 
 Passages are cut into windows of whole sentences (about `WINDOW_WORDS` words,
 neighbours overlapping by about half); a cheap lexical prefilter (`rank_windows`)
-picks each claim's best few windows, and only those pairs reach the model. The
+picks each claim's best few windows, and only those pairs reach the model. A model
+trained on passages (`config.json` "window" "focus") also reads each claim's focus
+window (`focus_window`): its best sentences of a passage in their own order, each with
+its neighbours, so that support spread over sentences (a date in one, the event in
+another) is read together. Given the question an answer responds to, each claim is also
+read as the answer to it (`as_answer_to`, the form the model was trained on). The
 training and calibration scripts cut and rank windows with these same functions.
 
 The model is loaded on first use, once per process: every `EntailmentModel` of the
@@ -31,6 +36,7 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import math
 import threading
@@ -50,14 +56,18 @@ from langchain_reliable.text import Span, content_stems, split_passage_sentences
 
 __all__ = [
     "DEFAULT_ENTAILMENT_DIR",
+    "FOCUS_WORDS",
     "WINDOW_WORDS",
     "Entailment",
     "EntailmentModel",
     "EntailmentReader",
     "SharedReader",
+    "as_answer_to",
     "default_entailment_model",
+    "focus_window",
     "passage_windows",
     "rank_windows",
+    "read_claims",
     "shared_reader",
 ]
 
@@ -66,6 +76,9 @@ DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parents[1] / "models" / "cross
 
 WINDOW_WORDS = 100
 """Words a window holds at most (a longer sentence is a window of its own)."""
+
+FOCUS_WORDS = 160
+"""Words a focus window holds at most (the claim's best sentences and their neighbours)."""
 
 PAIRS_CACHED = 32768
 """Pairs whose probabilities a shared reader keeps (least recently used dropped first)."""
@@ -81,6 +94,8 @@ class Entailment:
         passage: Position (in the passages given) of the window that entails it most.
         span: That window's `(start, end)` offsets in its passage.
         against: `(passage, span)` of the window that contradicts it most.
+        answered: P(entailment) of the claim read as the answer to the question
+            (`as_answer_to`), against its best window; `None` where no question was given.
     """
 
     entailed: float
@@ -88,6 +103,7 @@ class Entailment:
     passage: int
     span: Span
     against: tuple[int, Span]
+    answered: float | None = None
 
 
 @runtime_checkable
@@ -104,7 +120,9 @@ class EntailmentReader(Protocol):
     threshold: float
     band: tuple[float, float]
 
-    def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
+    def judge(
+        self, claims: Sequence[str], passages: Sequence[str], question: str = ""
+    ) -> list[Entailment]:
         """Read each claim against its best windows of `passages`, all pairs in one batch."""
         ...
 
@@ -117,6 +135,15 @@ class EntailmentReader(Protocol):
         ...
 
 
+def read_claims(
+    reader: EntailmentReader, claims: Sequence[str], passages: Sequence[str], question: str = ""
+) -> list[Entailment]:
+    """`reader.judge`, told the question where one was asked and its `judge` takes one."""
+    if question.strip() and "question" in inspect.signature(reader.judge).parameters:
+        return list(reader.judge(claims, passages, question))
+    return list(reader.judge(claims, passages))
+
+
 @lru_cache(maxsize=4096)
 def _windows_of(text: str) -> tuple[Span, ...]:
     return tuple(passage_windows(text))
@@ -125,6 +152,88 @@ def _windows_of(text: str) -> tuple[Span, ...]:
 @lru_cache(maxsize=16384)
 def _stems_of(window: str) -> frozenset[str]:
     return frozenset(content_stems(window))
+
+
+@lru_cache(maxsize=4096)
+def _sentences_of(text: str) -> tuple[tuple[Span, frozenset[str], int], ...]:
+    """Each sentence of `text`: its span, its content stems and its number of words."""
+    return tuple(
+        ((a, b), _stems_of(text[a:b]), len(text[a:b].split()))
+        for a, b in split_passage_sentences(text)
+    )
+
+
+def as_answer_to(question: str, claim: str) -> str:
+    """`claim` read as the answer to `question`: "What was asked? What was answered.".
+
+    The form the accurate model is trained on (HaluEval QA, `scripts/entailment_data.py`),
+    so that a true statement about the men's race is not read as an answer about the
+    women's.
+
+    Example:
+        >>> as_answer_to("Who won the women's race?", "Kiptum won in 2:00:35")
+        "Who won the women's race? Kiptum won in 2:00:35."
+    """
+    answer = claim.strip()
+    if answer and answer[-1] not in ".!?":
+        answer += "."
+    return f"{question.strip().rstrip('?').strip()}? {answer}"
+
+
+def focus_window(claim: str, text: str, words: int = FOCUS_WORDS) -> tuple[float, list[Span]]:
+    """The claim's best sentences of `text`, each with its neighbours, in passage order.
+
+    Sentences are taken greedily by the claim's content stems they add (each weighted by
+    its rarity among the passage's sentences), each with the sentence before and after it
+    where the whole stays within `words` words, until no sentence adds a stem. Returns the
+    share of the claim's stem weight the window holds and its runs of adjacent sentences
+    as `(start, end)` offsets (empty when no sentence shares a content stem).
+
+    Example:
+        >>> text = ("The bridge opened in 1932. Crowds came. Tolls ended in 1950. "
+        ...         "Rail traffic grew. Fares rose. It was built by Dorman Long.")
+        >>> share, runs = focus_window("Dorman Long built a bridge that opened in 1932.", text)
+        >>> [text[a:b] for a, b in runs]
+        ['The bridge opened in 1932. Crowds came.', 'Fares rose. It was built by Dorman Long.']
+    """
+    sentences = _sentences_of(text)
+    wanted = set(content_stems(claim))
+    n = len(sentences)
+    weight = {
+        t: math.log(1 + n / df)
+        for t in sorted(wanted)
+        if (df := sum(t in stems for _, stems, _ in sentences))
+    }
+    total = sum(weight.values())
+    if not total:
+        return 0.0, []
+    chosen: set[int] = set()
+    covered: set[str] = set()
+    while True:
+        gains = [
+            (sum(w for t, w in weight.items() if t in stems and t not in covered), -i)
+            for i, (_, stems, _) in enumerate(sentences)
+            if i not in chosen
+        ]
+        gain, best = max(gains, default=(0.0, 0))
+        if gain <= 0:
+            break
+        best = -best
+        with_neighbours = chosen | {j for j in (best - 1, best, best + 1) if 0 <= j < n}
+        if chosen and sum(sentences[j][2] for j in with_neighbours) > words:
+            with_neighbours = chosen | {best}
+            if sum(sentences[j][2] for j in with_neighbours) > words:
+                break
+        chosen = with_neighbours
+        covered |= sentences[best][1] & weight.keys()
+    runs: list[Span] = []
+    for i in sorted(chosen):
+        (a, b) = sentences[i][0]
+        if runs and i - 1 in chosen:
+            runs[-1] = (runs[-1][0], b)
+        else:
+            runs.append((a, b))
+    return sum(weight[t] for t in covered) / total, runs
 
 
 def passage_windows(text: str, words: int = WINDOW_WORDS) -> list[Span]:
@@ -258,8 +367,21 @@ class EntailmentModel:
         """Forget the pairs read so far (by every model sharing this folder's session)."""
         self.reader.clear_cache()
 
-    def judge(self, claims: Sequence[str], passages: Sequence[str]) -> list[Entailment]:
+    @property
+    def reads_focus(self) -> bool:
+        """Whether each claim is also read against its focus window (`config.json`)."""
+        return bool(self.config["window"].get("focus", False))
+
+    def judge(
+        self, claims: Sequence[str], passages: Sequence[str], question: str = ""
+    ) -> list[Entailment]:
         """Read each claim against its `top_k` best windows of `passages` (one model call).
+
+        A model that reads passages (`reads_focus`) also reads the claim's focus window
+        of the passage that holds most of its content (`focus_window`), unless one of
+        the plain windows it reads already holds that window. Given `question`, each
+        claim is also read as its answer (`as_answer_to`) against its best plain window,
+        in the same call (`Entailment.answered`).
 
         A claim with no window (all passages blank) gets zero probabilities. An amount
         the window states in other units ("2500 ml" where it says "2.5 litres") is read
@@ -269,31 +391,61 @@ class EntailmentModel:
         spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
         texts = [passages[i][a:b] for i, a, b in spans]
         pairs: list[tuple[str, str]] = []
-        owners: list[tuple[int, int]] = []
+        owners: list[tuple[int, tuple[int, Span]]] = []
+        asked: dict[int, int] = {}  # claim -> row of its reading as the answer to `question`
+
+        def read(c: int, where: tuple[int, Span], premise: str, claim: str) -> None:
+            pairs.append((premise, as_written_in(claim, premise)))  # amounts as it writes them
+            owners.append((c, where))
+
         for c, claim in enumerate(claims):
-            for w in rank_windows(claim, texts, self.top_k):  # amounts as the window writes them
-                pairs.append((texts[w], as_written_in(claim, texts[w])))
-                owners.append((c, w))
+            ranked = rank_windows(claim, texts, self.top_k)
+            for w in ranked:
+                read(c, (spans[w][0], spans[w][1:]), texts[w], claim)
+            if self.reads_focus and ranked:
+                focus = self._focus(claim, passages, [spans[w] for w in ranked])
+                if focus is not None:
+                    i, runs = focus
+                    premise = " ".join(passages[i][a:b] for a, b in runs)
+                    read(c, (i, (runs[0][0], runs[-1][1])), premise, claim)
+            if question.strip() and ranked:
+                asked[c] = len(pairs)
+                w = ranked[0]
+                pairs.append((texts[w], as_written_in(as_answer_to(question, claim), texts[w])))
         probs = self.predict(pairs)
-        pro: dict[int, tuple[float, int]] = {}
-        con: dict[int, tuple[float, int]] = {}
-        for (c, w), (p_in, _, p_out) in zip(owners, probs, strict=True):
+        pro: dict[int, tuple[float, tuple[int, Span]]] = {}
+        con: dict[int, tuple[float, tuple[int, Span]]] = {}
+        plain = [row for row in range(len(pairs)) if row not in set(asked.values())]
+        for (c, where), (p_in, _, p_out) in zip(owners, probs[plain], strict=True):
             if c not in pro or p_in > pro[c][0]:
-                pro[c] = (float(p_in), w)
+                pro[c] = (float(p_in), where)
             if c not in con or p_out > con[c][0]:
-                con[c] = (float(p_out), w)
+                con[c] = (float(p_out), where)
         out = []
         for c in range(len(claims)):
             if c not in pro:
                 out.append(Entailment(0.0, 0.0, 0, (0, 0), (0, (0, 0))))
                 continue
-            (entailed, w), (contradicted, v) = pro[c], con[c]
-            out.append(
-                Entailment(
-                    entailed, contradicted, spans[w][0], spans[w][1:], (spans[v][0], spans[v][1:])
-                )
-            )
+            (entailed, (i, span)), (contradicted, against) = pro[c], con[c]
+            answered = float(probs[asked[c]][0]) if c in asked else None
+            out.append(Entailment(entailed, contradicted, i, span, against, answered))
         return out
+
+    def _focus(
+        self, claim: str, passages: Sequence[str], read: list[tuple[int, int, int]]
+    ) -> tuple[int, list[Span]] | None:
+        """The claim's focus window `(passage, runs)`, unless a window it reads holds it."""
+        best: tuple[float, int, list[Span]] | None = None
+        for i, text in enumerate(passages):
+            share, runs = focus_window(claim, text)
+            if runs and (best is None or share > best[0]):
+                best = (share, i, runs)
+        if best is None:
+            return None
+        _, i, runs = best
+        if any(p == i and a <= runs[0][0] and runs[-1][1] <= b for p, a, b in read):
+            return None
+        return i, runs
 
     def support(self, entailed: float, lexical: float, contradicted: float = 0.0) -> float:
         """The calibrated probability that a claim is supported.

@@ -179,11 +179,20 @@ class BlockingVerifier(JudgingVerifier):
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
         """Judge claims (at least one) against passages (at least one, none blank)."""
 
+    def _judge_asked(
+        self, claims: list[Claim], passages: list[Passage], question: str
+    ) -> list[ClaimVerdict]:
+        """`_judge`, told the question the answer responds to.
+
+        A verifier that reads the question overrides this; the others judge as `_judge`.
+        """
+        return self._judge(claims, passages)
+
     async def ajudge(
         self, claims: list[Claim], passages: list[Passage], question: str
     ) -> VerificationResult:
         """Judge `claims` against `passages` in a worker thread."""
-        return await asyncio.to_thread(self._verify_locked, claims, passages)
+        return await asyncio.to_thread(self._verify_locked, claims, passages, question)
 
     def verify(
         self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
@@ -192,15 +201,17 @@ class BlockingVerifier(JudgingVerifier):
         claims, passages, early = self._open(claims, passages)
         if early is not None:
             return early
-        result = enforce_verdict_count(self._verify_locked(claims, passages), claims)
+        result = enforce_verdict_count(self._verify_locked(claims, passages, question), claims)
         return self._keep_rules(result, claims, passages, question)
 
-    def _verify_locked(self, claims: list[Claim], passages: list[Passage]) -> VerificationResult:
+    def _verify_locked(
+        self, claims: list[Claim], passages: list[Passage], question: str = ""
+    ) -> VerificationResult:
         started = time.perf_counter()
         errors: list[str] = []
         with nullcontext() if self.concurrent else self._lock:
             try:
-                verdicts = self._judge(claims, passages)
+                verdicts = self._judge_asked(claims, passages, question)
             except Exception as exc:  # fail closed: every claim uncertain, reason recorded
                 first_line = (str(exc).strip().splitlines() or [""])[0]
                 reason = f"verifier {self.name} failed: {type(exc).__name__}: {first_line}"

@@ -55,7 +55,7 @@ from langchain_reliable.claims.sentences import passage_referents
 from langchain_reliable.evidence.accurate import default_arbiter
 from langchain_reliable.evidence.answers import AnswerCache
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
+from langchain_reliable.evidence.entailment import Entailment, EntailmentReader, read_claims
 from langchain_reliable.evidence.probe import EmbeddedEntailment
 from langchain_reliable.evidence.select import EvidenceSelector, clamp_score
 from langchain_reliable.rules import (
@@ -212,8 +212,13 @@ class LocalVerifier(BlockingVerifier):
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
         return [verdict for verdict, _ in self._judge_explained(claims, passages)]
 
+    def _judge_asked(
+        self, claims: list[Claim], passages: list[Passage], question: str
+    ) -> list[ClaimVerdict]:
+        return [verdict for verdict, _ in self._judge_explained(claims, passages, question)]
+
     def _judge_explained(
-        self, claims: list[Claim], passages: list[Passage]
+        self, claims: list[Claim], passages: list[Passage], question: str = ""
     ) -> list[tuple[ClaimVerdict, ClaimFeatures]]:
         """The judging step: scores and labels before the rules (the template applies them).
 
@@ -230,7 +235,7 @@ class LocalVerifier(BlockingVerifier):
             asked = [i for i, f in enumerate(facts) if self.asks_model(f, alone[i])]
             if asked:
                 texts = [claims[i].text for i in asked]
-                got = self.entailment.judge(texts, [p.text for p in passages])
+                got = read_claims(self.entailment, texts, [p.text for p in passages], question)
                 for i, e in zip(asked, got, strict=True):
                     read[i] = e
                 if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too

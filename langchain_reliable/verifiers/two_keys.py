@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.evidence.entailment import Entailment, EntailmentReader
+from langchain_reliable.evidence.entailment import Entailment, EntailmentReader, read_claims
 from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy
 from langchain_reliable.evidence.probe import EmbeddedEntailment
 from langchain_reliable.evidence.select import clamp_score
@@ -88,7 +88,7 @@ class TwoKeysVerifier(LocalVerifier):
         return max(0.0, min(self.keys.vetoed, self.supported_at - 0.05))
 
     def _judge_explained(
-        self, claims: list[Claim], passages: list[Passage]
+        self, claims: list[Claim], passages: list[Passage], question: str = ""
     ) -> list[tuple[ClaimVerdict, ClaimFeatures]]:
         """The judging step: scores and labels before the rules (the template applies them).
 
@@ -106,7 +106,7 @@ class TwoKeysVerifier(LocalVerifier):
         if asked:
             assert self.entailment is not None
             asked_texts = [claims[i].text for i in asked]
-            got = self.entailment.judge(asked_texts, texts)
+            got = read_claims(self.entailment, asked_texts, texts, question)
             for i, e in zip(asked, got, strict=True):
                 read[i] = e
             if isinstance(self.entailment_probe, EmbeddedEntailment):  # the rules read it too
@@ -139,6 +139,7 @@ class TwoKeysVerifier(LocalVerifier):
             entailed=None if entailed is None else round(entailed, 6),
             contradicted=round(read.contradicted, 6) if read else None,
             exact_copy=copied is not None,
+            answered=None if read is None or read.answered is None else round(read.answered, 6),
         )
         if read is not None:
             window = _window(passages, read.passage, read.span, read.entailed, claim.text)
