@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import cached_property, lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words, names_pertained
+from langchain_reliable.reading.parse import opens_with_name
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
@@ -208,20 +209,23 @@ def _is_code(name: str) -> bool:
 def opening_name(claim: str) -> str | None:
     """The lone capitalised word that opens `claim`, when it may be a name.
 
-    Stopwords, common openers ("However", "Today"), adverbs in "-ly", a word
-    followed by a comma and a preposition or a word a preposition follows ("Across",
-    "Delivery to") are not taken for names; the caller looks the word up in the passages.
+    A name is a noun or a named entity: a word the parse reads otherwise (an adjective,
+    adverb, verb or preposition: "Notable", "Usually", "Across") or as a plural common
+    noun ("Doctors", "Patients") is none (`reading.parse.opens_with_name`). Stopwords,
+    common openers ("Today"), and a word a preposition follows ("Delivery to") are not
+    taken for names either; the caller looks the word up in the passages.
     """
     m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+([a-z\d]\w*)|,)", claim)
     if m is None:
         return None
     word = m.group(1)
     low = word.lower()
-    adverb = low.endswith("ly") and len(low) > 5
-    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS or adverb or low.endswith("ing"):
+    if low in STOPWORDS or low in _OPENERS or low in _NUMBERS:
         return None
-    if low in PREPOSITIONS or (m.group(2) or "").lower() in PREPOSITIONS:
-        return None  # a phrase, not a name, opens it: "Across the years", "Work on the canal"
+    if (m.group(2) or "").lower() in PREPOSITIONS:
+        return None  # a phrase, not a name, opens it: "Work on the canal"
+    if not opens_with_name(claim):
+        return None
     return word
 
 

@@ -1,0 +1,8 @@
+"""One analysed text under the checks: English parsed once, on spaCy, and read many times.
+
+- `parse`: the pipeline (spaCy's small English model, pinned), a text parsed once and
+  cached, and what the checks read of a parse (parts of speech, names).
+
+The floor sits over `text` and `grammar` and under `checks`: a check asks the parse
+what a word is rather than keeping a list of its own.
+"""
