@@ -21,6 +21,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from langchain_reliable.reading.lexicon import (
+    NEAR_DEMONSTRATIVES,
+    SPEAKER_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import WORD, normalise
 
 # --- sentence kinds: what is not a factual claim -------------------------------------
@@ -409,7 +415,10 @@ DESCRIPTION = re.compile(
     r"ten|several|few|\d+)\b",
     re.IGNORECASE,
 )  # a subject that describes a thing rather than naming it ("The maximum daily dose")
-PRONOUN = re.compile(r"^(?:it|its|they|their|this|these|he|she|we|i|you)\b", re.IGNORECASE)
+_PRONOUN_WORDS = alternation(
+    SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, NEAR_DEMONSTRATIVES, {"its", "their"}
+)
+PRONOUN = re.compile(rf"^(?:{_PRONOUN_WORDS})\b", re.IGNORECASE)
 
 
 def names_a_thing(subject: str) -> bool:

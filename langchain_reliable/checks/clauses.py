@@ -34,6 +34,13 @@ from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.reading.lexicon import (
+    NEAR_DEMONSTRATIVES,
+    OBJECT_PRONOUNS,
+    POSSESSIVE_PRONOUNS,
+    RELATIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
+)
 from langchain_reliable.text import content_stems, stem, tokenize
 
 __all__ = [
@@ -105,8 +112,12 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(extract_quantities(text, spelled=True))
 
 
-_PRONOUNS = frozenset(
-    ["it", "its", "they", "their", "them", "he", "she", "his", "her", "this", "these", "which"]
+_PRONOUNS = (
+    SUBJECT_PRONOUNS
+    | POSSESSIVE_PRONOUNS
+    | OBJECT_PRONOUNS
+    | NEAR_DEMONSTRATIVES
+    | RELATIVE_PRONOUNS
 )
 
 

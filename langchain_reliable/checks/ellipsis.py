@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from langchain_reliable.reading.lexicon import DEMONSTRATIVES, SUBJECT_PRONOUNS, alternation
 from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["Elision", "elision_of", "elisions"]
@@ -34,7 +35,7 @@ _SAID = re.compile(
     rf"^(?P<subject>.{{1,60}}?)\s+(?:(?:{_AUX})(?:\s+not|n't)?\s+|never\s+|"
     r"(?=[a-z]+(?:s|ed)\b))(?P<predicate>\w.*?)\s*[.!]?$"
 )
-_PRONOUN = re.compile(r"(?:it|he|she|they|this|that|these|those)$", re.IGNORECASE)
+_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS, DEMONSTRATIVES)})$", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\s*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to)\s+(?P<other>[^,]+),\s*", re.IGNORECASE
 )

@@ -20,6 +20,7 @@ import re
 
 from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.units import UNIT_OF
+from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, alternation
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 __all__ = [
@@ -95,7 +96,7 @@ _CLAUSES = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
 
 
 _LEADING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*")
-_BY_PRONOUN = re.compile(r"(?:he|she|it|they)\b", re.IGNORECASE)
+_BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECASE)
 
 
 def clause_about(text: str, about: frozenset[str]) -> str:

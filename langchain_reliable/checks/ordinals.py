@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["ordinal_place", "other_ordinal"]
@@ -33,7 +34,7 @@ _RANKED = re.compile(r"\b(?P<o>" + "|".join(_ORDINALS) + r")-(?P<w>[a-z]+est)\b"
 _AFTER = 3
 
 
-_DETERMINERS = frozenset({"the", "its", "his", "her", "their", "our", "a", "this"})
+_DETERMINERS = POSSESSIVE_PRONOUNS | {"the", "a", "our", "this"}
 _TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,.;:()]")
 
 

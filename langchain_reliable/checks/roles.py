@@ -26,13 +26,16 @@ from collections.abc import Sequence
 from functools import cached_property, lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words, names_pertained
+from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, alternation
 from langchain_reliable.reading.parse import opens_with_name
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_PRONOUN_SUBJECT = re.compile(r"\W*(?:it|they|he|she)\b(?!['’])", re.I)  # not "Its rival X"
+_PRONOUN_SUBJECT = re.compile(  # not "Its rival X"
+    rf"\W*(?:{alternation(SUBJECT_PRONOUNS)})\b(?!['’])", re.I
+)
 # Words whose change between two names turns a relation around ("A acquired B" /
 # "B was acquired by A", "capital of B" / "B's capital").
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])

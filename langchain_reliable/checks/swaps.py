@@ -36,13 +36,14 @@ from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.negation import negation_cue, negative_word
 from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.values import as_values
+from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
-_SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she"})
+_SUBJECT_PRONOUNS = SUBJECT_PRONOUNS
 _AROUND = 3  # most words of an exchange: its content word and function words around it
 _CLAUSE_BREAK = re.compile(r"[,;:]\s")
 _CLAUSE_WORDS = 4  # least words of a clause read alone

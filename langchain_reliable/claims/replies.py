@@ -11,7 +11,11 @@ import re
 
 from langchain_reliable.claims.function_words import AUXILIARIES, BE
 from langchain_reliable.grammar import REPLY, last_question
+from langchain_reliable.reading.lexicon import SPEAKER_PRONOUNS, SUBJECT_PRONOUNS, alternation
 from langchain_reliable.text import Span
+
+_THERE = frozenset({"there", "this", "that"})
+"""Subjects of a question tag beside the pronouns ("isn't there")."""
 
 _QUESTION_BE = re.compile(rf"({BE})(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
 # "Is the usual dose 300 to 1000 mg": a subject with its article, then a value.
@@ -27,7 +31,7 @@ _QUESTION_WH = re.compile(
 # "Did he have children", "Can Paris host it", "Is metformin safe": auxiliary, a pronoun,
 # a name or one lowercase word that is not a determiner, the rest.
 _QUESTION_AUX = re.compile(
-    rf"(?i:({AUXILIARIES}))\s+((?i:he|she|it|they|we|you|i|there|this|that)|"
+    rf"(?i:({AUXILIARIES}))\s+((?i:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, _THERE)})|"
     r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*|"
     r"(?!(?:the|a|an|any|some|all|every|each|no|these|those|my|your|his|her|its|our|their)\b)"
     r"[a-z][\w'’-]*)\s+(.+)"
@@ -72,7 +76,7 @@ _QUESTION_FRAME = re.compile(
 )
 _TAG = re.compile(
     r",? (?:right|correct|true|yes|no|(?:is|are|was|were|do|does|did|has|have|had|can|will|"
-    r"would|should)n['’]t (?:it|they|he|she|there|that|this|we|you))$",
+    rf"would|should)n['’]t (?:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS - {'i'}, _THERE)}))$",
     re.IGNORECASE,
 )
 

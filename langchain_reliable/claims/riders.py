@@ -26,7 +26,11 @@ import re
 from collections.abc import Callable
 
 from langchain_reliable.claims.function_words import JOINERS
+from langchain_reliable.reading.lexicon import SPEAKER_PRONOUNS, SUBJECT_PRONOUNS, alternation
 from langchain_reliable.text import WORD, Span, trim
+
+_LEANING = alternation(SUBJECT_PRONOUNS, {"this"})
+"""A word that opens a clause leaning on what was said before."""
 
 __all__ = ["riders", "sentence_subject"]
 
@@ -38,7 +42,7 @@ _REASON = r"(?:because(?!\s+of\b)|unless|although|though|whereas|even though)"
 _BRACKETS = re.compile(r"(?P<cut>\s*\[(?P<body>[^\[\]\n]*)\](?!\())")  # not a link's text
 _COLON_CLAUSE = re.compile(r"(?P<cut>:\s+(?P<body>\S[^:]*?)(?=[.!?]*$))")
 _COMMA_CLAUSE = re.compile(
-    r"(?P<cut>,\s+(?P<body>(?:it|they|this|he|she)\s[^,;:]*?)(?=[.!?]*$))", re.IGNORECASE
+    rf"(?P<cut>,\s+(?P<body>(?:{_LEANING})\s[^,;:]*?)(?=[.!?]*$))", re.IGNORECASE
 )
 _SHAPES = (
     # not a link's target, nor a call ("print('...')", "f(x)")
@@ -93,7 +97,9 @@ _APPOSITIVE = re.compile(
 )
 _RELATIVE = re.compile(r"^(?:which|who|whom|that)\s+", re.IGNORECASE)
 _AGENT = re.compile(r"\s\w+ed\s+by(?:\s+[A-Z][\w'’.-]*)+$")  # "directed by Amr Salama"
-_OBJECT_RELATIVE = re.compile(r"(?:he|she|they|we|i|you|it)\s", re.IGNORECASE)
+_OBJECT_RELATIVE = re.compile(
+    rf"(?:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS)})\s", re.IGNORECASE
+)
 _WHOSE = re.compile(r"^whose\s+", re.IGNORECASE)
 _JOINER = re.compile(
     rf"^(?:{JOINERS}|as well as|such as|along with|together with|plus|"
@@ -102,7 +108,7 @@ _JOINER = re.compile(
     r"because|unless|although|though|whereas|so that|even though|where)\s+(?:also\s+)?",
     re.IGNORECASE,
 )
-_PRONOUN = re.compile(r"^(?:it|they|this|he|she)\b", re.IGNORECASE)
+_PRONOUN = re.compile(rf"^(?:{_LEANING})\b", re.IGNORECASE)
 _STOP = frozenset(
     """of in on at to for with by from and or but as than is are was were be been has have
     had do does did can could will would shall should may might must not that which who

@@ -24,6 +24,7 @@ from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.grammar import last_question
+from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS, SUBJECT_PRONOUNS, alternation
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ _GROUPS = (  # populations a question may ask about: one is not the other
 _CLAUSES = re.compile(r";|,\s*(?:while|whereas|but)\s+|\s+and\s+(?=[^,;]*\d)", re.IGNORECASE)
 _LEANS = re.compile(  # a clause whose subject is the question's: "It was ...", "In 1889, it ..."
     r"^\W*(?:(?:in|on|at|for|by|during|after|before)\b[^,]{0,40},\s*)?"
-    r"(?:it|its|they|their|he|she|his|her|there|this)\b",
+    rf"(?:{alternation(SUBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, {'there', 'this'})})\b",
     re.IGNORECASE,
 )
 _ASKING = frozenset("what which who whom whose when where why how much many".split())  # noqa: SIM905

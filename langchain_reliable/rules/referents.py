@@ -28,6 +28,12 @@ import re
 from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.evidence.facts import PassageFacts, Referent
+from langchain_reliable.reading.lexicon import (
+    NEAR_DEMONSTRATIVES,
+    POSSESSIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.rules.base import Finding
 from langchain_reliable.rules.meaning import MeaningRule
 from langchain_reliable.text import content_stems
@@ -35,7 +41,10 @@ from langchain_reliable.text import content_stems
 __all__ = ["ElidedPredicate", "SaidOfAnother"]
 
 _WORD = re.compile(r"[\w'’-]+")
-_PRONOUN = re.compile(r"(?:he|she|it|they|its|his|her|their|this|these)\b", re.IGNORECASE)
+_PRONOUN = re.compile(
+    rf"(?:{alternation(SUBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, NEAR_DEMONSTRATIVES)})\b",
+    re.IGNORECASE,
+)
 _SAYS_IT = 0.75  # least share of the claim's words past its subject that the clause says
 
 
