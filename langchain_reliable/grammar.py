@@ -22,6 +22,7 @@ import re
 import unicodedata
 
 from langchain_reliable.reading.lexicon import (
+    AUXILIARIES,
     NEAR_DEMONSTRATIVES,
     SPEAKER_PRONOUNS,
     SUBJECT_PRONOUNS,
@@ -229,8 +230,8 @@ _REQUEST = re.compile(
 # you tried it?"): its yes or no states no fact a passage could hold. A closed list of
 # verbs, and no clause after them ("Do you know that X?" is not one).
 _PERSONAL = re.compile(
-    r"(?:(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|"
-    r"might|must)\b)[^?]*,\s*)?(?:(?:so|and|ok|okay|well|then|also)\W+)*"
+    rf"(?:(?!(?:{alternation(AUXILIARIES - {'shall'})})\b)[^?]*,\s*)?"
+    r"(?:(?:so|and|ok|okay|well|then|also)\W+)*"
     r"(?:do|did|have|would|will|are) you "
     r"(?:ever |also |still |really |even )?(?:like|love|enjoy|prefer|watch|read|play|listen|"
     r"follow|try|tried|hear|heard|visit|visited|use|used|own|eat|cook|travel|been|go|went|"

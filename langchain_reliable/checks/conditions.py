@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
 from langchain_reliable.text import content_stems
 
 __all__ = ["dropped_condition", "widened_condition"]
@@ -40,8 +41,8 @@ _CONDITION = re.compile(
 )
 
 _RESTRICTIVE = re.compile(  # "women over 30 who owned property were allowed"
-    r"(?<=[\w%])\s+(?P<cue>who|whose)\s+(?P<what>[^,.;:]+?)(?=\s+(?:were|was|are|is|can|could|"
-    r"may|might|must|should|will|would|had|have|has|do|does|did)\b)",
+    r"(?<=[\w%])\s+(?P<cue>who|whose)\s+(?P<what>[^,.;:]+?)"
+    rf"(?=\s+(?:{alternation(AUXILIARIES - {'shall'})})\b)",
     re.IGNORECASE,
 )
 

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from langchain_reliable.reading.lexicon import AUXILIARIES, BE_FORMS
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
@@ -215,9 +216,7 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 _CLAUSE_EDGE = frozenset([",", ";", "and", "but", "while", "whereas", "which", "who", "that"])
-_AUXILIARIES = frozenset(
-    "do does did will would can could may might must shall should has have had".split()  # noqa: SIM905
-)
+_AUXILIARIES = AUXILIARIES - BE_FORMS
 
 
 def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]]]]:

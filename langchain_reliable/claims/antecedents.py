@@ -35,16 +35,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from langchain_reliable.claims.function_words import JOINERS, REPEATING
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.evidence.facts import Referent
 from langchain_reliable.grammar import PRONOUN, names_a_thing
+from langchain_reliable.reading.lexicon import BE_FORMS, DO_FORMS, JOINERS, alternation
 from langchain_reliable.schemas import Claim
 from langchain_reliable.text import PREPOSITIONS, split_passage_sentences
 
 __all__ = ["referents", "resolve"]
 
-_JOINER = rf"(?:(?:{JOINERS}),?\s+)?"
+_JOINER = rf"(?:(?:{alternation(JOINERS)}),?\s+)?"
+_REPEATING = alternation(DO_FORMS, BE_FORMS, {"can", "has", "have"})
+"""The auxiliaries that repeat a verb: "X does too", "so is Y"."""
 _SINGULAR = re.compile(
     rf"^{_JOINER}(?P<ref>it|its|he|she|his|the (?:drug|medication|medicine|compound|agent|"
     r"treatment|tablet|pill)|this (?:drug|medication|medicine|compound|agent|treatment|"
@@ -58,10 +60,10 @@ _PLURAL = re.compile(
     re.IGNORECASE,
 )
 _TOO = re.compile(
-    rf"^(?P<subject>[^,;:]{{1,60}}?)\s+(?:{REPEATING})\s+(?:too|as well|also)\W*$", re.IGNORECASE
+    rf"^(?P<subject>[^,;:]{{1,60}}?)\s+(?:{_REPEATING})\s+(?:too|as well|also)\W*$", re.IGNORECASE
 )
 _SO_DOES = re.compile(
-    rf"^(?:and\s+)?so\s+(?:{REPEATING})\s+(?P<subject>[^,;:]{{1,60}}?)\W*$", re.IGNORECASE
+    rf"^(?:and\s+)?so\s+(?:{_REPEATING})\s+(?P<subject>[^,;:]{{1,60}}?)\W*$", re.IGNORECASE
 )
 _PAIR = re.compile(
     r"(?P<a>\b[^\W\d][\w-]*)(?P<more>(?:\s*,\s*[\w-]+)*),?\s+(?:and|or)\s+(?P<b>[^\W\d][\w-]*)\b",

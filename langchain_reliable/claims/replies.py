@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.claims.function_words import AUXILIARIES, BE
 from langchain_reliable.grammar import REPLY, last_question
-from langchain_reliable.reading.lexicon import SPEAKER_PRONOUNS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    AUXILIARIES,
+    BE_FORMS,
+    DO_FORMS,
+    HAVE_FORMS,
+    MODALS,
+    SPEAKER_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import Span
 
+BE = alternation(BE_FORMS)
+AUXILIARY = alternation(AUXILIARIES)
 _THERE = frozenset({"there", "this", "that"})
+_TAGGING = alternation(
+    BE_FORMS, DO_FORMS, HAVE_FORMS, MODALS - {"could", "shall", "may", "might", "must"}
+)
+"""The auxiliaries of a question tag ("isn't it", "wouldn't they")."""
 """Subjects of a question tag beside the pronouns ("isn't there")."""
 
 _QUESTION_BE = re.compile(rf"({BE})(n['’]t| not)? (.+?) ((?:the|a|an) .+)", re.I)
@@ -31,7 +45,7 @@ _QUESTION_WH = re.compile(
 # "Did he have children", "Can Paris host it", "Is metformin safe": auxiliary, a pronoun,
 # a name or one lowercase word that is not a determiner, the rest.
 _QUESTION_AUX = re.compile(
-    rf"(?i:({AUXILIARIES}))\s+((?i:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, _THERE)})|"
+    rf"(?i:({AUXILIARY}))\s+((?i:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, _THERE)})|"
     r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*|"
     r"(?!(?:the|a|an|any|some|all|every|each|no|these|those|my|your|his|her|its|our|their)\b)"
     r"[a-z][\w'’-]*)\s+(.+)"
@@ -75,8 +89,8 @@ _QUESTION_FRAME = re.compile(
     re.IGNORECASE,
 )
 _TAG = re.compile(
-    r",? (?:right|correct|true|yes|no|(?:is|are|was|were|do|does|did|has|have|had|can|will|"
-    rf"would|should)n['’]t (?:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS - {'i'}, _THERE)}))$",
+    rf",? (?:right|correct|true|yes|no|(?:{_TAGGING})n['’]t "
+    rf"(?:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS - {'i'}, _THERE)}))$",
     re.IGNORECASE,
 )
 

@@ -25,8 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from langchain_reliable.claims.function_words import JOINERS
-from langchain_reliable.reading.lexicon import SPEAKER_PRONOUNS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    JOINERS,
+    SPEAKER_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import WORD, Span, trim
 
 _LEANING = alternation(SUBJECT_PRONOUNS, {"this"})
@@ -102,7 +106,7 @@ _OBJECT_RELATIVE = re.compile(
 )
 _WHOSE = re.compile(r"^whose\s+", re.IGNORECASE)
 _JOINER = re.compile(
-    rf"^(?:{JOINERS}|as well as|such as|along with|together with|plus|"
+    rf"^(?:{alternation(JOINERS)}|as well as|such as|along with|together with|plus|"
     r"including|especially|notably|particularly|e\.g\.,?|i\.e\.,?|for example,?|"
     r"for instance,?|"
     r"because|unless|although|though|whereas|so that|even though|where)\s+(?:also\s+)?",

@@ -14,7 +14,13 @@ Example:
 from __future__ import annotations
 
 __all__ = [
+    "AUXILIARIES",
+    "BE_FORMS",
     "DEMONSTRATIVES",
+    "DO_FORMS",
+    "HAVE_FORMS",
+    "JOINERS",
+    "MODALS",
     "NEAR_DEMONSTRATIVES",
     "OBJECT_PRONOUNS",
     "POSSESSIVE_PRONOUNS",
@@ -44,6 +50,28 @@ DEMONSTRATIVES = NEAR_DEMONSTRATIVES | {"that", "those"}
 
 RELATIVE_PRONOUNS = frozenset({"which"})
 """Relative pronouns that stand for a thing said in the clause before."""
+
+
+BE_FORMS = frozenset({"is", "are", "was", "were"})
+"""The finite forms of "be" a statement or a question turns on."""
+
+DO_FORMS = frozenset({"do", "does", "did"})
+"""The forms of "do" (its auxiliary: "does not", "did he")."""
+
+HAVE_FORMS = frozenset({"has", "have", "had"})
+"""The forms of "have"."""
+
+MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might", "must"})
+"""The modal auxiliaries."""
+
+AUXILIARIES = BE_FORMS | DO_FORMS | HAVE_FORMS | MODALS
+"""Every finite auxiliary: what a yes/no question opens with, what an elided clause keeps."""
+
+JOINERS = frozenset(
+    {"and", "but", "so", "also", "then", "thus", "thereby", "moreover", "furthermore"}
+    | {"however", "in addition"}
+)
+"""The words that join a clause to the one before ("and", "however", "in addition")."""
 
 
 def alternation(*classes: frozenset[str] | set[str]) -> str:
