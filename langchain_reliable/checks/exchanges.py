@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
+from langchain_reliable.reading.lexicon import NEGATORS
 from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["exchanged_words", "moved_negation"]
@@ -36,7 +37,7 @@ __all__ = ["exchanged_words", "moved_negation"]
 _PARTS = re.compile(r"[;:]|\.\s|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?=not\b)", re.IGNORECASE)
 _LISTED = re.compile(r"\b[a-z]+-?\d+\s*(?:,|and|or|/)\s*[a-z]+-?\d+\b", re.IGNORECASE)
 _CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
-_NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "nor"})
+_NEGATIONS = NEGATORS - {"nobody", "nothing", "neither"}
 _BRACKETS = re.compile(r"\([^()]*\)")
 _MOST_PARTS = 4  # parts paired by trying every order
 _LEAST_WORDS = 3  # content words of a part that says something of its own

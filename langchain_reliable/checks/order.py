@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from langchain_reliable.reading.lexicon import AUXILIARIES, BE_FORMS
+from langchain_reliable.reading.lexicon import AUXILIARIES, BE_FORMS, NEGATING_ADVERBS
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
@@ -275,7 +275,7 @@ def _run(clause: list[str], at: int, step: int) -> list[str]:
 
 
 def _negates(key: str) -> bool:
-    return key in ("not", "never", "cannot") or key.endswith(("n't", "n’t"))
+    return key in NEGATING_ADVERBS or key == "cannot" or key.endswith(("n't", "n’t"))
 
 
 def _content(key: str) -> bool:

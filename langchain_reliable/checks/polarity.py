@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 
 from langchain_reliable.checks.values import as_values
+from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, NEGATING_PRONOUNS
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = [
@@ -184,7 +185,7 @@ def counterparts(stem_: str) -> frozenset[str]:
 
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_NEGATORS = frozenset(["not", "no", "never", "cannot", "nor"])
+_NEGATORS = NEGATING_ADVERBS | {"no", "cannot", "nor"}
 _SCOPE = 4  # words before a polar word in which a negation turns it around
 
 
@@ -345,7 +346,7 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
         kind = _UNIVERSAL.get(lower)
         if kind is None or lower in s_lower:
             continue
-        if kind == "negative" and s_lower & {"no", "none", "never", "not", "nobody", "nothing"}:
+        if kind == "negative" and s_lower & (NEGATING_ADVERBS | NEGATING_PRONOUNS | {"no"}):
             continue
         if kind == "positive" and s_lower & {"all", "every", "each", "always"}:
             continue

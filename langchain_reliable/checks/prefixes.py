@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from langchain_reliable.checks.opposites import opposites
+from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, alternation
 from langchain_reliable.text import stem
 
 PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
@@ -28,7 +29,8 @@ NOT_PREFIXED = frozenset(
 )
 """Words a prefix turns into another word, not their negation ("income", "display")."""
 _NOT_PREFIXED_STEMS = frozenset(stem(w) for w in NOT_PREFIXED)
-_NEGATORS = frozenset(("not", "no", "never"))
+_NEGATORS = NEGATING_ADVERBS | {"no"}
+_NOT = alternation(NEGATING_ADVERBS)
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
@@ -110,9 +112,7 @@ def prefixed_negation(text: str) -> str | None:
     return next((w for w in words_of(text) if negated_base(w)), None)
 
 
-_DOUBLE = re.compile(
-    r"\b(?:not|never)\s+(?:at\s+all\s+)?([A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE
-)
+_DOUBLE = re.compile(rf"\b(?:{_NOT})\s+(?:at\s+all\s+)?([A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
 
 
 _PRIVATIVE = {  # a word that says "not": after "not", the plain word it negates
@@ -122,7 +122,7 @@ _PRIVATIVE = {  # a word that says "not": after "not", the plain word it negates
     "exempt": "liable", "exempted": "liable",
 }  # fmt: skip
 _NOT_PRIVATIVE = re.compile(
-    r"\b(?:not|never)\s+(?:be\s+|been\s+)?(?P<word>" + "|".join(_PRIVATIVE) + r")\b"
+    rf"\b(?:{_NOT})\s+(?:be\s+|been\s+)?(?P<word>" + "|".join(_PRIVATIVE) + r")\b"
     r"(?P<from>\s+from\b)?",
     re.IGNORECASE,
 )
@@ -154,7 +154,7 @@ def without_double_negation(text: str) -> tuple[str, str | None]:
     return plain, f"'{m.group(0).strip()}' read as '{said}'"
 
 
-_NOT_WORD = re.compile(r"\b(?:not|never)\s+([A-Za-z]{4,})\b", re.IGNORECASE)
+_NOT_WORD = re.compile(rf"\b(?:{_NOT})\s+([A-Za-z]{{4,}})\b", re.IGNORECASE)
 _CANNOT_BE = re.compile(r"\b(?:cannot|can\s+not|can['’]t)\s+be\s+([A-Za-z]{3,})\b", re.IGNORECASE)
 _ABLE = re.compile(r"(?:able|ible)$")
 

@@ -22,6 +22,9 @@ __all__ = [
     "JOINERS",
     "MODALS",
     "NEAR_DEMONSTRATIVES",
+    "NEGATING_ADVERBS",
+    "NEGATING_PRONOUNS",
+    "NEGATORS",
     "OBJECT_PRONOUNS",
     "POSSESSIVE_PRONOUNS",
     "RELATIVE_PRONOUNS",
@@ -72,6 +75,16 @@ JOINERS = frozenset(
     | {"however", "in addition"}
 )
 """The words that join a clause to the one before ("and", "however", "in addition")."""
+
+
+NEGATING_ADVERBS = frozenset({"not", "never"})
+"""The adverbs that negate the verb they stand by."""
+
+NEGATING_PRONOUNS = frozenset({"none", "nobody", "nothing"})
+"""Pronouns that say nothing or no one is."""
+
+NEGATORS = NEGATING_ADVERBS | NEGATING_PRONOUNS | {"no", "neither", "nor", "cannot"}
+"""Every word that negates by itself (contractions in "n't" are read as they come)."""
 
 
 def alternation(*classes: frozenset[str] | set[str]) -> str:
