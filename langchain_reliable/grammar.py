@@ -21,13 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from langchain_reliable.reading.lexicon import (
-    AUXILIARIES,
-    NEAR_DEMONSTRATIVES,
-    SPEAKER_PRONOUNS,
-    SUBJECT_PRONOUNS,
-    alternation,
-)
+from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
 from langchain_reliable.text import WORD, normalise
 
 # --- sentence kinds: what is not a factual claim -------------------------------------
@@ -410,28 +404,9 @@ CONTENT_FREE_WORDS = (
 """The closed vocabulary glue is made of: a piece with any other word is content."""
 
 
-DESCRIPTION = re.compile(
-    r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|some|"
-    r"many|most|all|no|both|either|neither|such|one|two|three|four|five|six|seven|eight|nine|"
-    r"ten|several|few|\d+)\b",
-    re.IGNORECASE,
-)  # a subject that describes a thing rather than naming it ("The maximum daily dose")
-_PRONOUN_WORDS = alternation(
-    SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, NEAR_DEMONSTRATIVES, {"its", "their"}
-)
-PRONOUN = re.compile(rf"^(?:{_PRONOUN_WORDS})\b", re.IGNORECASE)
-
-
-def names_a_thing(subject: str) -> bool:
-    """Whether `subject` names a thing ("Metformin"), not describes one ("Its side effects")."""
-    possessive = "'s " in subject or "’s " in subject
-    return not DESCRIPTION.match(subject) and not PRONOUN.match(subject) and not possessive
-
-
 __all__ = [
     "BOLD_LINE",
     "CONTENT_FREE_WORDS",
-    "DESCRIPTION",
     "FENCE",
     "FENCE_LINE",
     "HEADER",
@@ -439,7 +414,6 @@ __all__ = [
     "MARKER",
     "MARKUP_EDGES",
     "OPENERS",
-    "PRONOUN",
     "REPLY",
     "RULE",
     "TABLE_ROW",
@@ -455,5 +429,4 @@ __all__ = [
     "is_yes_no_question",
     "last_question",
     "last_user_turn",
-    "names_a_thing",
 ]

@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "decisions",
         "errors",
+        "reading.lexicon",
         "schemas",
         "text",
         "grammar",
@@ -34,8 +35,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_version",
         "prompts",
     ),
-    # 1: settings, routing, scores, rendering, the audit log, formats
+    # 1: settings, routing, scores, rendering, the audit log, formats; the parse
     (
+        "reading",
         "_llm",
         "_stream",
         "local_chat",
@@ -68,6 +70,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evidence.index",
         "evidence.keys",
         "evidence.embeddings",
+        "evidence.windows",
         "evidence.entailment",
         "evidence.accurate",
         "evidence.base_parts",

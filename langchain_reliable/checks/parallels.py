@@ -34,7 +34,7 @@ from functools import lru_cache
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
 from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.checks.ordinals import ordinal_place
-from langchain_reliable.grammar import PRONOUN
+from langchain_reliable.reading.subjects import PRONOUN
 from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["borrowed_word", "names_another"]

@@ -136,9 +136,13 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def text_names(text: str) -> list[str]:
-    """The names of `text` (`names.extract_names`), with a lone name that opens it."""
+    """The names of `text` (`names.extract_names`), with a lone name that opens it.
+
+    The opener may be a plural common noun ("Cats need daily walks"): another may stand
+    in its place ("Dogs"), though it names nothing to look up.
+    """
     names = extract_names(text)
-    opener = opening_name(text)
+    opener = opening_name(text, plural=True)
     if opener is not None and not any(n.startswith(opener) for n in names):
         names.insert(0, opener)
     return names
@@ -209,12 +213,12 @@ def _is_code(name: str) -> bool:
     return name.isupper() or any(c.isdigit() for c in name)
 
 
-def opening_name(claim: str) -> str | None:
+def opening_name(claim: str, *, plural: bool = False) -> str | None:
     """The lone capitalised word that opens `claim`, when it may be a name.
 
     A name is a noun or a named entity: a word the parse reads otherwise (an adjective,
     adverb, verb or preposition: "Notable", "Usually", "Across") or as a plural common
-    noun ("Doctors", "Patients") is none (`reading.parse.opens_with_name`). Stopwords,
+    noun ("Doctors", unless `plural`) is none (`reading.parse.opens_with_name`). Stopwords,
     common openers ("Today"), and a word a preposition follows ("Delivery to") are not
     taken for names either; the caller looks the word up in the passages.
     """
@@ -227,7 +231,7 @@ def opening_name(claim: str) -> str | None:
         return None
     if (m.group(2) or "").lower() in PREPOSITIONS:
         return None  # a phrase, not a name, opens it: "Work on the canal"
-    if not opens_with_name(claim):
+    if not opens_with_name(claim, plural=plural):
         return None
     return word
 

@@ -37,8 +37,8 @@ from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.evidence.facts import Referent
-from langchain_reliable.grammar import PRONOUN, names_a_thing
 from langchain_reliable.reading.lexicon import BE_FORMS, DO_FORMS, JOINERS, alternation
+from langchain_reliable.reading.subjects import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
 from langchain_reliable.text import PREPOSITIONS, split_passage_sentences
 

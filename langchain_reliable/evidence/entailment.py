@@ -52,7 +52,16 @@ import numpy as np
 from langchain_reliable.checks.values import as_written_in
 from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.evidence.keys import Keys
-from langchain_reliable.text import Span, content_stems, split_passage_sentences
+from langchain_reliable.evidence.windows import (
+    FOCUS_WORDS,
+    WINDOW_WORDS,
+    as_answer_to,
+    focus_window,
+    passage_windows,
+    rank_windows,
+    windows_of,
+)
+from langchain_reliable.text import Span
 
 __all__ = [
     "DEFAULT_ENTAILMENT_DIR",
@@ -73,12 +82,6 @@ __all__ = [
 
 DEFAULT_ENTAILMENT_DIR = Path(__file__).resolve().parents[1] / "models" / "crossencoder"
 """Folder of the shipped model: `model.onnx`, `tokenizer.json`, `config.json`."""
-
-WINDOW_WORDS = 100
-"""Words a window holds at most (a longer sentence is a window of its own)."""
-
-FOCUS_WORDS = 160
-"""Words a focus window holds at most (the claim's best sentences and their neighbours)."""
 
 PAIRS_CACHED = 32768
 """Pairs whose probabilities a shared reader keeps (least recently used dropped first)."""
@@ -142,148 +145,6 @@ def read_claims(
     if question.strip() and "question" in inspect.signature(reader.judge).parameters:
         return list(reader.judge(claims, passages, question))
     return list(reader.judge(claims, passages))
-
-
-@lru_cache(maxsize=4096)
-def _windows_of(text: str) -> tuple[Span, ...]:
-    return tuple(passage_windows(text))
-
-
-@lru_cache(maxsize=16384)
-def _stems_of(window: str) -> frozenset[str]:
-    return frozenset(content_stems(window))
-
-
-@lru_cache(maxsize=4096)
-def _sentences_of(text: str) -> tuple[tuple[Span, frozenset[str], int], ...]:
-    """Each sentence of `text`: its span, its content stems and its number of words."""
-    return tuple(
-        ((a, b), _stems_of(text[a:b]), len(text[a:b].split()))
-        for a, b in split_passage_sentences(text)
-    )
-
-
-def as_answer_to(question: str, claim: str) -> str:
-    """`claim` read as the answer to `question`: "What was asked? What was answered.".
-
-    The form the accurate model is trained on (HaluEval QA, `scripts/entailment_data.py`),
-    so that a true statement about the men's race is not read as an answer about the
-    women's.
-
-    Example:
-        >>> as_answer_to("Who won the women's race?", "Kiptum won in 2:00:35")
-        "Who won the women's race? Kiptum won in 2:00:35."
-    """
-    answer = claim.strip()
-    if answer and answer[-1] not in ".!?":
-        answer += "."
-    return f"{question.strip().rstrip('?').strip()}? {answer}"
-
-
-def focus_window(claim: str, text: str, words: int = FOCUS_WORDS) -> tuple[float, list[Span]]:
-    """The claim's best sentences of `text`, each with its neighbours, in passage order.
-
-    Sentences are taken greedily by the claim's content stems they add (each weighted by
-    its rarity among the passage's sentences), each with the sentence before and after it
-    where the whole stays within `words` words, until no sentence adds a stem. Returns the
-    share of the claim's stem weight the window holds and its runs of adjacent sentences
-    as `(start, end)` offsets (empty when no sentence shares a content stem).
-
-    Example:
-        >>> text = ("The bridge opened in 1932. Crowds came. Tolls ended in 1950. "
-        ...         "Rail traffic grew. Fares rose. It was built by Dorman Long.")
-        >>> share, runs = focus_window("Dorman Long built a bridge that opened in 1932.", text)
-        >>> [text[a:b] for a, b in runs]
-        ['The bridge opened in 1932. Crowds came.', 'Fares rose. It was built by Dorman Long.']
-    """
-    sentences = _sentences_of(text)
-    wanted = set(content_stems(claim))
-    n = len(sentences)
-    weight = {
-        t: math.log(1 + n / df)
-        for t in sorted(wanted)
-        if (df := sum(t in stems for _, stems, _ in sentences))
-    }
-    total = sum(weight.values())
-    if not total:
-        return 0.0, []
-    chosen: set[int] = set()
-    covered: set[str] = set()
-    while True:
-        gains = [
-            (sum(w for t, w in weight.items() if t in stems and t not in covered), -i)
-            for i, (_, stems, _) in enumerate(sentences)
-            if i not in chosen
-        ]
-        gain, best = max(gains, default=(0.0, 0))
-        if gain <= 0:
-            break
-        best = -best
-        with_neighbours = chosen | {j for j in (best - 1, best, best + 1) if 0 <= j < n}
-        if chosen and sum(sentences[j][2] for j in with_neighbours) > words:
-            with_neighbours = chosen | {best}
-            if sum(sentences[j][2] for j in with_neighbours) > words:
-                break
-        chosen = with_neighbours
-        covered |= sentences[best][1] & weight.keys()
-    runs: list[Span] = []
-    for i in sorted(chosen):
-        (a, b) = sentences[i][0]
-        if runs and i - 1 in chosen:
-            runs[-1] = (runs[-1][0], b)
-        else:
-            runs.append((a, b))
-    return sum(weight[t] for t in covered) / total, runs
-
-
-def passage_windows(text: str, words: int = WINDOW_WORDS) -> list[Span]:
-    """Cut `text` into windows of whole sentences, as `(start, end)` offsets.
-
-    A window takes sentences while it holds at most `words` words; the next one
-    starts about half a window later, so each sentence is read with its
-    neighbours. A passage of `words` words or fewer is one window.
-    """
-    sentences = split_passage_sentences(text)
-    if not sentences:
-        return []
-    sizes = [len(text[a:b].split()) for a, b in sentences]
-    if sum(sizes) <= words:
-        return [(sentences[0][0], sentences[-1][1])]
-    out: list[Span] = []
-    start = 0
-    while True:
-        end, total = start, 0
-        while end < len(sentences) and (end == start or total + sizes[end] <= words):
-            total += sizes[end]
-            end += 1
-        out.append((sentences[start][0], sentences[end - 1][1]))
-        if end == len(sentences):
-            return out
-        step, moved = start, 0
-        while step < end - 1 and moved < total / 2:
-            moved += sizes[step]
-            step += 1
-        start = max(step, start + 1)
-
-
-def rank_windows(claim: str, windows: Sequence[str], k: int) -> list[int]:
-    """Indices of the `k` windows sharing the most content with `claim`, best first.
-
-    Shared content stems are weighted by rarity among the windows (idf), so a
-    window that holds the claim's rare words wins over one with its common ones.
-    Windows sharing no content stem with the claim come only when no window
-    shares one (then the first `k`, in passage order).
-    """
-    sets = [_stems_of(w) for w in windows]
-    n = len(windows)
-    weight = {
-        t: math.log(1 + n / df)
-        for t in sorted(set(content_stems(claim)))  # sorted: sums in the same order every run
-        if (df := sum(t in s for s in sets))
-    }
-    scores = [sum(w for t, w in weight.items() if t in s) for s in sets]
-    ranked = sorted((i for i in range(n) if scores[i] > 0), key=lambda i: (-scores[i], i))
-    return ranked[:k] or list(range(min(k, n)))
 
 
 class EntailmentModel:
@@ -388,7 +249,7 @@ class EntailmentModel:
         as the window writes it (`checks.values.as_written_in`): the model reads meaning,
         not unit conversions.
         """
-        spans = [(i, a, b) for i, text in enumerate(passages) for a, b in _windows_of(text)]
+        spans = [(i, a, b) for i, text in enumerate(passages) for a, b in windows_of(text)]
         texts = [passages[i][a:b] for i, a, b in spans]
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, tuple[int, Span]]] = []

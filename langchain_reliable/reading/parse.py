@@ -120,20 +120,25 @@ def opening_tag(text: str) -> str:
     return str(token.tag_) if token is not None else ""
 
 
-def opens_with_name(text: str) -> bool:
+def opens_with_name(text: str, *, plural: bool = False) -> bool:
     """Whether the parse may read the first word of `text` as a name.
 
-    It may where the word is tagged a singular or proper noun (`NAME_TAGS`), or stands in
-    an entity that names something ("Theodoric", tagged an adjective, in an organisation).
+    It may where the word is tagged a singular or proper noun (`NAME_TAGS`; with
+    `plural`, a plural common noun too: "Cats", a subject another may stand in for), or
+    stands in an entity that names something ("Theodoric", tagged an adjective, in an
+    organisation).
 
     Example:
         >>> opens_with_name("Notable items include a sword."), opens_with_name("Brennan won.")
+        (False, True)
+        >>> opens_with_name("Cats groom."), opens_with_name("Cats groom.", plural=True)
         (False, True)
     """
     token = _opening_word(text)
     if token is None:
         return False
-    return token.tag_ in NAME_TAGS or token.ent_type_ in NAMING_ENTITIES
+    tags = NAME_TAGS | {"NNS"} if plural else NAME_TAGS
+    return token.tag_ in tags or token.ent_type_ in NAMING_ENTITIES
 
 
 def is_common_plural(text: str) -> bool:

@@ -252,6 +252,8 @@ class SubstitutedName(MeaningRule):
         if first is None or any(s is None for s in swaps):
             return None
         claimed, stated = first
+        if set(content_stems(stated)) <= set(content_stems(claim)):
+            return None  # the claim holds that name too ("Doctors prescribe metformin")
         where = facts.units[about[0]].passage_name
         return self.finding(
             "unsupported", f"{where} says '{stated}' where the claim says '{claimed}'"

@@ -10,7 +10,7 @@ is `uncertain`, never supported.
 from __future__ import annotations
 
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.grammar import names_a_thing
+from langchain_reliable.reading.subjects import names_a_thing
 from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
