@@ -183,12 +183,13 @@ def batches(rows: list[dict], lengths: list[int], size: int, seed: int = SEED) -
     return out
 
 
-def doc_pairs(doc: Path) -> list[dict]:
-    """The document-level training pairs as {premise, hyp, label, source}."""
+def doc_pairs(doc: Path, leave_out: tuple[str, ...] = ()) -> list[dict]:
+    """The document-level training pairs as {premise, hyp, label, source}, but `leave_out`'s."""
     return [
         {"premise": r["premise"], "hyp": r["hypothesis"], "label": LABEL[r["label"]],
          "source": "doc:" + r["source"]}
         for r in read_jsonl(doc / "train.jsonl")
+        if r["source"] not in leave_out
     ]  # fmt: skip
 
 
@@ -226,7 +227,7 @@ def train(args, log) -> None:
     torch.manual_seed(args.seed)
     if args.device == "cpu":
         torch.set_num_threads(args.threads)
-    docs = doc_pairs(args.doc) if args.doc else []
+    docs = doc_pairs(args.doc, tuple(args.doc_leave_out)) if args.doc else []
     per_doc = round(args.batch * args.doc_share) if docs else 0
     per_row = args.batch - per_doc
     rows = stream(args.nli, args.grounding, args.seed)
@@ -333,6 +334,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=SEED, help="orders the stream and the documents")
     ap.add_argument("--doc", type=Path, help="folder of document-level pairs (train.jsonl)")
     ap.add_argument("--doc-share", type=float, default=0.25, help="of every batch, with --doc")
+    ap.add_argument("--doc-leave-out", nargs="*", default=[], help="document sources to leave out")
     ap.add_argument(
         "--init-adapters", type=Path, help="start from these adapters, at the stream's head"
     )
