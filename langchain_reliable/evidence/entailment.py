@@ -276,7 +276,8 @@ class EntailmentModel:
         probs = self.predict(pairs)
         pro: dict[int, tuple[float, tuple[int, Span]]] = {}
         con: dict[int, tuple[float, tuple[int, Span]]] = {}
-        plain = [row for row in range(len(pairs)) if row not in set(asked.values())]
+        answers = set(asked.values())
+        plain = [row for row in range(len(pairs)) if row not in answers]
         for (c, where), (p_in, _, p_out) in zip(owners, probs[plain], strict=True):
             if c not in pro or p_in > pro[c][0]:
                 pro[c] = (float(p_in), where)

@@ -210,7 +210,7 @@ class LocalVerifier(BlockingVerifier):
         return [(v, f) for v, (_, f) in zip(verdicts, explained, strict=True)]
 
     def _judge(self, claims: list[Claim], passages: list[Passage]) -> list[ClaimVerdict]:
-        return [verdict for verdict, _ in self._judge_explained(claims, passages)]
+        return self._judge_asked(claims, passages, "")
 
     def _judge_asked(
         self, claims: list[Claim], passages: list[Passage], question: str
