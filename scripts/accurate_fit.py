@@ -11,7 +11,8 @@ trained on one shuffled stream of every pair we have, each dev file left out:
   sentences, hard positives, HaluEval QA read with its question),
 - with `--doc`, the document-level pairs of `../shared/data/train/doc/train.jsonl`
   (premises of several sentences): `--doc-share` of every batch (a quarter by default),
-  cycled in a fresh order each pass, the rest of the batch from the stream above. The two
+  cycled in a fresh order each pass (`--doc-balance`: half of them entailed, half not),
+  the rest of the batch from the stream above. The two
   parts of a batch are padded apart (a passage pair does not pad the sentence pairs) and
   make one optimizer step.
 
@@ -204,6 +205,22 @@ def doc_part(n_docs: int, step: int, per_step: int, seed: int) -> list[int]:
     return out
 
 
+def balanced_doc_part(docs: list[dict], step: int, per_step: int, seed: int) -> list[int]:
+    """One step's document pairs, half entailed and half not, each half cycled as `doc_part`.
+
+    The document data is 38 % entailed; drawn as it comes, it teaches that a passage
+    rarely entails. Each half keeps its own fresh order each pass.
+    """
+    halves = [[i for i, r in enumerate(docs) if r["label"] == 0],
+              [i for i, r in enumerate(docs) if r["label"] != 0]]  # fmt: skip
+    takes = (per_step - per_step // 2, per_step // 2)
+    return [
+        half[j]
+        for n, (half, take) in enumerate(zip(halves, takes, strict=True))
+        for j in doc_part(len(half), step, take, seed + n)
+    ]
+
+
 def pair_losses(model, tok, part: list[dict], device: str):
     """Each pair's loss: cross-entropy, or -log(1 - P(entailment)) for "not entailed"."""
     import torch
@@ -274,7 +291,9 @@ def train(args, log) -> None:
     for step in range(start, len(plan)):
         parts = [[rows[i] for i in plan[step]]]
         if per_doc:
-            parts.append([docs[i] for i in doc_part(len(docs), step, per_doc, args.seed)])
+            pick = (balanced_doc_part(docs, step, per_doc, args.seed) if args.doc_balance
+                    else doc_part(len(docs), step, per_doc, args.seed))  # fmt: skip
+            parts.append([docs[i] for i in pick])
         batch = [r for part in parts for r in part]
         step_loss = 0.0
         for part in parts:
@@ -313,7 +332,7 @@ def train(args, log) -> None:
         "seed": args.seed, "device": args.device, "torch": torch.__version__,
         "sources": sorted({r["source"].split(":")[0] for r in rows}),
         "doc_sources": sorted({r["source"].split(":")[1] for r in docs}),
-        "doc_per_batch": per_doc, "stream_per_batch": per_row,
+        "doc_per_batch": per_doc, "stream_per_batch": per_row, "doc_balance": args.doc_balance,
         "init_adapters": str(args.init_adapters) if args.init_adapters else None,
         "held_out": list(DEV_FILES), "left_out_sources": list(LEFT_OUT_SOURCES),
     }  # fmt: skip
@@ -334,6 +353,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=SEED, help="orders the stream and the documents")
     ap.add_argument("--doc", type=Path, help="folder of document-level pairs (train.jsonl)")
     ap.add_argument("--doc-share", type=float, default=0.25, help="of every batch, with --doc")
+    ap.add_argument(
+        "--doc-balance", action="store_true", help="document pairs half entailed in every batch"
+    )
     ap.add_argument("--doc-leave-out", nargs="*", default=[], help="document sources to leave out")
     ap.add_argument(
         "--init-adapters", type=Path, help="start from these adapters, at the stream's head"
