@@ -82,15 +82,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evidence",),
     # 5: the rules every verifier runs (checks detect, rules decide)
     ("rules",),
-    # 6: the two seams
-    ("claims", "verifiers"),
-    # 7: the graphs and the guard
+    # 6: the claim extractors (they read the rules, never a verifier)
+    ("claims",),
+    # 7: the verifiers (they may read the extractors' sentence readings)
+    ("verifiers",),
+    # 8: the graphs and the guard
     ("graph", "guard"),
-    # 8: things built from the graphs
+    # 9: things built from the graphs
     ("batch", "eval", "demo", "defaults"),
-    # 9: the package's public face
+    # 10: the package's public face
     ("",),
-    # 10: entry points
+    # 11: entry points
     ("cli", "server"),
 )
 
@@ -176,7 +178,7 @@ def upward_imports(mods: dict[str, Module]) -> list[str]:
                     f"{m.name or PACKAGE} ({layer_of(m.name)}) -> {target or PACKAGE} "
                     f"({layer_of(target)})"
                 )
-    return problems
+    return list(dict.fromkeys(problems))
 
 
 def cycles(mods: dict[str, Module]) -> list[list[str]]:

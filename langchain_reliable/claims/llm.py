@@ -335,8 +335,8 @@ def with_span_claims(answer: str, claims: list[Claim]) -> list[Claim]:
     passages, so the span is shown only when what it says is supported (`coverage`:
     a character in any unsupported claim's span is not covered).
     """
+    from langchain_reliable.rules import default_rules
     from langchain_reliable.schemas import Passage
-    from langchain_reliable.verifiers.base import default_rules
 
     rules = default_rules()
     added = []

@@ -24,7 +24,7 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule
 from langchain_reliable.rules.lexical import NothingFound, UnsourcedLink
 from langchain_reliable.rules.meaning import MeaningRule
-from langchain_reliable.rules.review import DEFAULT_RULES, Rules
+from langchain_reliable.rules.review import DEFAULT_RULES, Rules, default_rules
 from langchain_reliable.rules.swaps import SwappedWord
 
 __all__ = [
@@ -39,4 +39,5 @@ __all__ = [
     "Rules",
     "SwappedWord",
     "UnsourcedLink",
+    "default_rules",
 ]

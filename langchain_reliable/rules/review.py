@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from langchain_reliable.evidence.answers import AnswerCache
@@ -254,3 +255,9 @@ def _applies(rule: Rule, claim: ClaimFacts) -> Finding | None:
     if rule not in claim.found_by:
         claim.found_by[rule] = rule.applies(claim)
     return claim.found_by[rule]
+
+
+@cache
+def default_rules() -> Rules:
+    """The shared rules layer of callers that set none (built on first use)."""
+    return Rules()

@@ -15,7 +15,6 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import nullcontext
-from functools import cache
 
 from pydantic import BaseModel, Field
 
@@ -24,7 +23,7 @@ from langchain_reliable.checks.prefixes import in_passage_terms
 from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
-from langchain_reliable.rules import Rule, Rules
+from langchain_reliable.rules import Rule, Rules, default_rules
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 
 
@@ -219,12 +218,6 @@ class BlockingVerifier(JudgingVerifier):
                 errors = [reason]
         cost = Cost(milliseconds=(time.perf_counter() - started) * 1000.0)
         return VerificationResult(verdicts=verdicts, cost=cost, errors=errors)
-
-
-@cache
-def default_rules() -> Rules:
-    """The shared rules layer of verifiers that set none (built on first use)."""
-    return Rules()
 
 
 def as_rules(

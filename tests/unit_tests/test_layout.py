@@ -43,7 +43,7 @@ def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
     (package / "graph" / "__init__.py").write_text("")
     (package / "graph" / "b.py").write_text("from langchain_reliable.checks import a\n")
     mods = layout.modules(package)
-    assert "checks.a (2) -> graph.b (7)" in layout.upward_imports(mods)
+    assert "checks.a (2) -> graph.b (8)" in layout.upward_imports(mods)
     assert ["checks.a", "graph.b", "checks.a"] in layout.cycles(mods)
     assert layout.too_long(mods) == ["checks.a: 500 lines"]
     (package / "evidence").mkdir()
@@ -53,6 +53,21 @@ def test_the_checker_finds_what_it_looks_for(tmp_path: Path) -> None:
     (package / "rules" / "__init__.py").write_text("from langchain_reliable.checks import a\n")
     (package / "checks" / "a.py").write_text("from langchain_reliable.evidence import accurate\n")
     assert layout.model_tiers_reached(layout.modules(package)) == ["evidence.accurate"]
+
+
+def test_an_extractor_that_reaches_into_a_verifier_is_caught(tmp_path: Path) -> None:
+    """Even from inside a function: the claim extractors sit below the verifiers."""
+    package = tmp_path / "langchain_reliable"
+    for folder in ("claims", "verifiers"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "claims" / "llm.py").write_text(
+        "def f():\n    from langchain_reliable.verifiers.base import g\n"
+    )
+    (package / "verifiers" / "base.py").write_text("from langchain_reliable.claims import llm\n")
+    mods = layout.modules(package)
+    assert layout.upward_imports(mods) == ["claims.llm (6) -> verifiers.base (7)"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
