@@ -21,7 +21,24 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
+from langchain_reliable.reading.lexicon import (
+    ADDITIVE_QUANTIFIERS,
+    ARTICLES,
+    AUXILIARIES,
+    BASIC_PREPOSITIONS,
+    DEMONSTRATIVES,
+    DO_FORMS,
+    EVERY_BE_FORM,
+    FUTURE_MODALS,
+    HAVE_FORMS,
+    NEGATED_AUXILIARIES,
+    NEGATING_PRONOUNS,
+    NEGATORS,
+    PLACE_ADVERBS,
+    SPEAKER_PRONOUNS,
+    SUBORDINATORS,
+    alternation,
+)
 from langchain_reliable.text import WORD, normalise
 
 # --- sentence kinds: what is not a factual claim -------------------------------------
@@ -373,21 +390,22 @@ def _abstains(part: str) -> bool:
     )
 
 
-# The words an explicit abstention is made of; any other word makes it a statement.
-_ABSTAINING_WORDS = frozenset(
-    """i i'm im i'd i've me my we you your am is are was were be been do does did don't
-    doesn't didn't not no nor cannot can't can could couldn't would wouldn't will won't
-    unable able sure certain unsure sorry afraid unfortunately regrettably but however
-    though and so because know find found see say tell determine confirm verify answer
-    answered provide give have has had lack any enough sufficient insufficient limited
-    information info data details detail evidence mention mentioned specific specifics answers
-    knowledge access it this that these those there the a an of to in on at for from by
-    about regarding with on based according question questions topic passages passage
-    sources source context documents document text provided given available retrieved
-    above here recorded record offline demo its own replays calls chat model models
-    reliable relevant clear unclear possible impossible difficult hard as ai help
-    please sorry further more other such""".split()  # noqa: SIM905
-)
+# An abstention's words; any other makes it a statement ("None." answers: no "none").
+_ABSTAINING_WORDS = (
+    SPEAKER_PRONOUNS | ARTICLES | DEMONSTRATIVES | EVERY_BE_FORM | DO_FORMS | HAVE_FORMS
+    | FUTURE_MODALS | BASIC_PREPOSITIONS | NEGATED_AUXILIARIES | SUBORDINATORS | PLACE_ADVERBS
+    | (NEGATORS - NEGATING_PRONOUNS - {"never", "neither"}) | ADDITIVE_QUANTIFIERS
+    | frozenset(
+        """i'm im i'd i've me my your it its can could unable able sure certain unsure sorry afraid
+        unfortunately regrettably but however and so know find found see say tell determine confirm
+        verify answer answered provide give enough sufficient insufficient limited information info
+        data details detail evidence mention mentioned specific specifics answers knowledge access
+        about regarding based according question questions topic passages passage sources source
+        context documents document text provided given available retrieved above recorded record
+        offline demo own replays calls chat model models reliable relevant clear unclear possible
+        impossible difficult hard ai help please further such""".split()  # noqa: SIM905
+    )
+)  # fmt: skip
 
 CONTENT_FREE_WORDS = (
     _ABSTAINING_WORDS

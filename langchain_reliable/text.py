@@ -26,6 +26,31 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
+from langchain_reliable.reading.lexicon import (
+    ARTICLES,
+    ASPECT_ADVERBS,
+    AUXILIARIES,
+    COMMON_PREPOSITIONS,
+    COMPANY_ABBREVIATIONS,
+    CONTRASTIVES,
+    COORDINATORS,
+    DEMONSTRATIVES,
+    EVERY_BE_FORM,
+    FOCUS_ADVERBS,
+    FREQUENCY_ADVERBS,
+    HONORIFICS,
+    JOINERS,
+    NEGATED_AUXILIARIES,
+    NEGATORS,
+    PERSONAL_PRONOUNS,
+    PLACE_ADVERBS,
+    PREPOSITIONS,
+    PRO_FORMS,
+    QUANTIFIERS,
+    SUBORDINATORS,
+    WH_WORDS,
+)
+
 __all__ = [
     "PREPOSITIONS",
     "STOPWORDS",
@@ -35,6 +60,7 @@ __all__ = [
     "content_stems",
     "count_words",
     "normalise",
+    "short",
     "split_passage_sentences",
     "stem",
     "straight_quotes",
@@ -71,12 +97,16 @@ def blank_line_breaks(text: str) -> str:
 # Passage sentences
 # ---------------------------------------------------------------------------
 
-_ABBREVIATIONS = frozenset(
-    """
-    mr mrs ms dr prof sr jr st mt ft vs etc al fig figs no nos vol vols pp ed eds
-    approx est dept univ inc ltd co corp jan feb mar apr jun jul aug sep sept oct
-    nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf ca resp min max
-    """.split()  # noqa: SIM905
+_ABBREVIATIONS = (
+    HONORIFICS
+    | COMPANY_ABBREVIATIONS
+    | frozenset(
+        """
+        mt ft vs etc al fig figs no nos vol vols pp ed eds approx est dept univ jan feb mar
+        apr jun jul aug sep sept oct nov dec gen col lt sgt capt rev gov sen rep e.g i.e cf
+        ca resp min max
+        """.split()  # noqa: SIM905
+    )
 )
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets,
 # whitespace, then something that can open a sentence.
@@ -160,32 +190,32 @@ def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[Span]
 # Tokens and light stemming
 # ---------------------------------------------------------------------------
 
-STOPWORDS = frozenset(
-    """
-    a an the and or but if then else so than that this these those there here of in
-    on at to for from by with without within into onto over under about above below
-    between through during before after since until upon per via as is are was were
-    be been being am do does did done doing have has had having will would shall
-    should can could may might must it its it's they them their theirs he him his
-    she her hers we us our ours you your yours i me my mine who whom whose which
-    what when where why how all any both each few more most other some such only own
-    same too very also just not no nor never none n't cannot can't won't don't
-    doesn't didn't isn't aren't wasn't weren't hasn't haven't hadn't wouldn't
-    shouldn't couldn't mustn't s t up down out off again further once one ones
-    usually often mainly about around however while whereas although though because
-    due thus therefore still yet even ever
-    """.split()  # noqa: SIM905
+STOPWORDS = (
+    PERSONAL_PRONOUNS
+    | ARTICLES
+    | QUANTIFIERS
+    | WH_WORDS
+    | DEMONSTRATIVES
+    | EVERY_BE_FORM
+    | AUXILIARIES
+    | NEGATED_AUXILIARIES
+    | COMMON_PREPOSITIONS
+    | COORDINATORS
+    | CONTRASTIVES
+    | JOINERS
+    | NEGATORS
+    | FREQUENCY_ADVERBS
+    | ASPECT_ADVERBS
+    | FOCUS_ADVERBS
+    | SUBORDINATORS
+    | PRO_FORMS
+    | PLACE_ADVERBS
+    | frozenset(
+        """else than doing done having it's n't s t up down out off own mainly due
+        therefore""".split()  # noqa: SIM905
+    )
 )
-
-PREPOSITIONS = frozenset(
-    """
-    about above across after against along amid among around at before behind below
-    beneath beside besides between beyond by despite during except for from in inside
-    into like near of off on onto outside over past per since through throughout till
-    to toward towards under underneath unlike until upon via with within without
-    """.split()  # noqa: SIM905
-)
-"""Words that open a prepositional phrase ("Across the years", "Work on the canal")."""
+"""The function words: what a claim shares with a passage without saying anything."""
 
 _NUMBER_WORDS = {
     "two": "2",
@@ -326,3 +356,19 @@ def normalise(text: str) -> str:
 def count_words(text: str) -> int:
     """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
     return len(WORD.findall(text))
+
+
+def short(text: str, width: int) -> str:
+    """`text` on one line, at most `width` characters: cut at a word, with an ellipsis.
+
+    Example:
+        >>> short("Lisinopril is contraindicated during pregnancy.", 30)
+        'Lisinopril is contraindicated…'
+    """
+    text = " ".join(str(text).split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if text[width - 1] != " " and " " in cut:  # the cut falls inside a word: drop it
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:") + "…"

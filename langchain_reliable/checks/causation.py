@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.text import stem, tokenize
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 __all__ = ["cause_for_association"]
 
@@ -41,10 +41,9 @@ _CLAIMS_ASSOCIATION = re.compile(
 )
 """What a claim says when it reports the association itself, not a cause."""
 
-_NOT_COMPARATIVE = frozenset(
-    {"after", "other", "under", "over", "never", "ever", "either", "neither", "rather"}
-    | {"whether", "number", "water", "member", "order", "paper", "power", "together"}
-    | {"however", "further", "later", "matter", "letter"}
+_NOT_COMPARATIVE = frozenset(w for w in STOPWORDS if w.endswith("er")) | frozenset(
+    """either rather whether number water member order paper power together later matter
+    letter""".split()  # noqa: SIM905
 )
 _CAUSAL = re.compile(
     r"\b(caus(?:e|es|ed|ing)|leads?\s+to|led\s+(?:\w+\s+)?to|results?\s+in|resulted\s+in|"

@@ -12,6 +12,9 @@ from functools import lru_cache
 from langchain_reliable.checks.number_words import ORDINALS, SPELLED, number_words
 from langchain_reliable.checks.quantities import MONTH_WORDS
 from langchain_reliable.checks.units import UNIT_OF
+from langchain_reliable.reading.lexicon import (
+    MAGNITUDES,
+)
 
 __all__ = ["count_conflict"]
 
@@ -27,8 +30,10 @@ _COUNTED = [  # "seven times", "two or three times", a count that ends its claus
 _OF_THEM = re.compile(rf"{_COUNT}\s+of\s+(?:them|these|those)\b", re.IGNORECASE)
 # Words beside a number that say nothing of what it counts ("one of", "two or three").
 _BESIDE = "of or and to the a an in on at for by per than more less about some nearly almost"
-_NOT_COUNTED = frozenset(f"{_BESIDE} around over under up down just only".split()) | frozenset(
-    "thousand million billion trillion bn mn".split()  # noqa: SIM905
+_NOT_COUNTED = (
+    frozenset(f"{_BESIDE} around over under up down just only".split())
+    | frozenset(MAGNITUDES)
+    | {"bn", "mn"}
 )
 
 

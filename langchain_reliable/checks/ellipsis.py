@@ -18,7 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from langchain_reliable.reading.lexicon import DEMONSTRATIVES, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    DEMONSTRATIVES,
+    NEGATED_AUXILIARIES,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["Elision", "elision_of", "elisions"]
@@ -39,7 +44,7 @@ _PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS, DEMONSTRATIVES)})$", 
 _CONTRAST = re.compile(
     r"\s*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to)\s+(?P<other>[^,]+),\s*", re.IGNORECASE
 )
-_NEGATIVE = ("cannot", "can't", "won't", "doesn't", "don't", "didn't", "isn't", "aren't")
+_NEGATIVE = NEGATED_AUXILIARIES | {"cannot"}
 
 
 @dataclass(frozen=True)

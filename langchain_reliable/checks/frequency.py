@@ -20,6 +20,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from langchain_reliable.checks.number_words import CARDINALS
+from langchain_reliable.reading.lexicon import (
+    WEEKDAYS,
+)
+
 _SECONDS = {
     "second": 1,
     "minute": 60,
@@ -46,9 +51,7 @@ _ADVERBS = {
     "annually": "year",
     "annual": "year",
 }
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_NUMBER_WORDS = """zero one two three four five six seven eight nine ten eleven twelve"""
-_NUMBERS = {word: n for n, word in enumerate(_NUMBER_WORDS.split())}
+_NUMBERS = {word: int(n) for word, n in CARDINALS.items() if n <= 12}
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 
 _NUMBER = r"(?:\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
@@ -59,7 +62,7 @@ _PHRASE = re.compile(
     rf"\b(?:{_COUNT}\s+(?:a|an|per|each|every)\s+(?:{_NUMBER}\s+)?{_PERIOD}"
     rf"|{_COUNT}\s+{_ADVERB}"
     rf"|(?:every|each)\s+(?:other\s+)?(?:{_NUMBER}\s+)?{_PERIOD}"
-    rf"|(?:every|each)\s+(?:{'|'.join(_WEEKDAYS)})s?(?:\s+(?:night|morning|evening))?"
+    rf"|(?:every|each)\s+(?:{'|'.join(WEEKDAYS)})s?(?:\s+(?:night|morning|evening))?"
     rf"|{_ADVERB})\b",
     re.IGNORECASE,
 )
@@ -89,7 +92,7 @@ def rate(phrase: str) -> float:
     if not words:
         return 0.0
     unit = words[0].rstrip("s") if words[0] not in _ADVERBS else _ADVERBS[words[0]]
-    if unit in _WEEKDAYS:
+    if unit in WEEKDAYS:
         unit = "week"
     seconds = _SECONDS.get(unit)
     return count / (every * seconds) if seconds else 0.0

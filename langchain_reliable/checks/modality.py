@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from langchain_reliable.checks.swaps import word_bases
+from langchain_reliable.reading.parse import past_forms
 
 __all__ = ["expectation_as_fact"]
 
@@ -40,12 +41,6 @@ _HEDGE = re.compile(
 )
 _WORD = re.compile(r"[a-z]+")
 _AUXILIARIES = frozenset("be have do get become remain".split())  # noqa: SIM905
-_IRREGULAR_PAST = frozenset(
-    "began became broke brought built bought came chose did drew drove fell flew forgot gave "  # noqa: SIM905
-    "went grew held kept knew laid led left lost made met paid ran rode rose said saw sold "
-    "sent set shut spoke spent stood stole struck swore took taught told thought threw won "
-    "wrote".split()
-)
 _MONTH = re.compile(r"(?<=\w )May\b")  # "opened in May": the month, not a hedge
 
 
@@ -58,8 +53,9 @@ def expectation_as_fact(claim: str, sentence: str) -> tuple[str, str, bool] | No
         if verb in _AUXILIARIES:
             continue  # "will have", "will be ridden": the act is another word's
         bases = word_bases(verb)
+        tagged_past = past_forms(claim)
         for word in _WORD.findall(claim.lower()):
-            past = word.endswith("ed") or word in _IRREGULAR_PAST
+            past = word.endswith("ed") or word in tagged_past
             if past and word not in _present(verb) and bases & word_bases(word):
                 return word, m.group(0), False  # "closed", "began": a past form
     return None

@@ -22,6 +22,11 @@ from functools import lru_cache
 
 from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
+from langchain_reliable.reading.lexicon import (
+    COMPANY_ABBREVIATIONS,
+    HONORIFICS,
+    WEEKDAYS,
+)
 from langchain_reliable.text import STOPWORDS
 
 __all__ = ["extract_names", "name_form", "name_words", "names_pertained", "strip_possessive"]
@@ -30,12 +35,8 @@ _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’\-]*")
 _CONNECTORS = frozenset(
     "of the de la le du von van der den di da del des al bin for y".split()  # noqa: SIM905
 )
-_NAME_AFFIXES = frozenset(
-    "mr mrs ms dr prof sir st jr sr fc afc inc ltd plc llc co corp ceo".split()  # noqa: SIM905
-)
-_NOT_NAMES = MONTH_WORDS | frozenset(
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"]
-)
+_NAME_AFFIXES = HONORIFICS | COMPANY_ABBREVIATIONS | {"sir", "fc", "afc", "plc", "llc", "ceo"}
+_NOT_NAMES = MONTH_WORDS | frozenset(WEEKDAYS) | {"i"}
 
 
 def _is_code(word: str) -> bool:

@@ -37,7 +37,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from langchain_reliable.reading.lexicon import AUXILIARIES, BE_FORMS, NEGATING_ADVERBS
+from langchain_reliable.reading.lexicon import (
+    ASPECT_ADVERBS,
+    AUXILIARIES,
+    BE_FORMS,
+    CONTRASTIVES,
+    COORDINATORS,
+    EVERY_BE_FORM,
+    FOCUS_ADVERBS,
+    FREQUENCY_ADVERBS,
+    NEGATING_ADVERBS,
+    SEQUENCE_ADVERBS,
+    SYMMETRIC_RELATIONS,
+)
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
 __all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
@@ -55,18 +67,17 @@ _FROM_TO = re.compile(
     r"(?P<y>[^\W\d_][\w'’-]*)",
     re.IGNORECASE,
 )
-_SYMMETRIC = frozenset(
-    stem(w)
-    for w in """marry married met meet play played face faced draw drew tie tied merge
-    merged border borders bordered partner partnered collaborate collaborated share shared
-    versus vs and or with between both equal same similar together each other""".split()  # noqa: SIM905
+_SYMMETRIC = frozenset(stem(w) for w in SYMMETRIC_RELATIONS | {"together", "each", "other"})
+_ADVERBS = (
+    NEGATING_ADVERBS
+    | FREQUENCY_ADVERBS
+    | FOCUS_ADVERBS
+    | ASPECT_ADVERBS
+    | SEQUENCE_ADVERBS
+    | {"also", "then", "instead", "always"}
 )
-_ADVERBS = frozenset(
-    """never not also first only later then once finally still just already instead
-    usually often always soon eventually""".split()  # noqa: SIM905
-)
-_BE = frozenset("is are was were be been being am".split())  # noqa: SIM905
-_BOUNDARY = frozenset(["and", "but", "while", "whereas", "then", ",", ";", "which", "who"])
+_BE = EVERY_BE_FORM
+_BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
 _ROLES: list[tuple[str, str]] = [
     ("plaintiff", "defendant"),
@@ -215,7 +226,7 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-_CLAUSE_EDGE = frozenset([",", ";", "and", "but", "while", "whereas", "which", "who", "that"])
+_CLAUSE_EDGE = COORDINATORS - {"or"} | CONTRASTIVES | {",", ";", "which", "who", "that"}
 _AUXILIARIES = AUXILIARIES - BE_FORMS
 
 

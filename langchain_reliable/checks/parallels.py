@@ -34,16 +34,19 @@ from functools import lru_cache
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
 from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.checks.ordinals import ordinal_place
+from langchain_reliable.checks.units import TIME_UNIT_WORDS
+from langchain_reliable.reading.lexicon import (
+    PRO_FORMS,
+)
 from langchain_reliable.reading.subjects import PRONOUN
 from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["borrowed_word", "names_another"]
 
 _PARTS = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
-_PRO_FORMS = frozenset(("one", "ones", "former", "latter", "same"))  # "the new one"
-_TIME = frozenset(
-    ("minut", "hour", "day", "week", "month", "year", "daily", "annual")
-)  # stems of spans and rates of time: values, not names
+_PRO_FORMS = PRO_FORMS | {"former", "latter"}  # "the new one"
+_TIME = frozenset(stem(w) for w in TIME_UNIT_WORDS) | {"daily", "annual"}
+"""Stems of spans and rates of time: values, not names."""
 _STRETCH = 3  # most words of an exchanged stretch
 _MOST_BORROWED = 2  # most claim words from the other part
 _LEAST_SHARED = 2  # content words two parts share to say alike things

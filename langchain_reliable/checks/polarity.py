@@ -24,7 +24,15 @@ import re
 from functools import lru_cache
 
 from langchain_reliable.checks.values import as_values
-from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, NEGATING_PRONOUNS
+from langchain_reliable.reading.lexicon import (
+    HEDGING_ADVERBS,
+    MAGNITUDES,
+    NEGATING_ADVERBS,
+    NEGATING_PRONOUNS,
+    NEGATORS,
+    PARTIAL_QUANTIFIERS,
+    POSSIBILITY_MODALS,
+)
 from langchain_reliable.text import STOPWORDS, stem
 
 __all__ = [
@@ -149,7 +157,7 @@ _PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
 _EXCLUSIVE = [
     ["hourly", "daily", "weekly fortnightly", "monthly", "yearly annually annual"],
     ["minute minutes", "hour hours", "day days", "week weeks", "month months", "year years"],
-    ["thousand", "million", "billion", "trillion"],
+    list(MAGNITUDES),
     [
         "microgram micrograms mcg",
         "mg milligram milligrams",
@@ -185,7 +193,7 @@ def counterparts(stem_: str) -> frozenset[str]:
 
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_NEGATORS = NEGATING_ADVERBS | {"no", "cannot", "nor"}
+_NEGATORS = NEGATORS - NEGATING_PRONOUNS - {"neither"}
 _SCOPE = 4  # words before a polar word in which a negation turns it around
 
 
@@ -315,11 +323,7 @@ _UNIVERSAL = {
     "nothing": "negative",
     "no": "negative",
 }
-_PARTIAL = frozenset(
-    """most many some several often usually generally typically frequently sometimes
-    occasionally few rarely seldom mostly commonly majority may might can could certain
-    partly partially""".split()  # noqa: SIM905
-)
+_PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
 _WORD = re.compile(r"[A-Za-z]+")
 
 

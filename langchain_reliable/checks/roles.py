@@ -26,7 +26,16 @@ from collections.abc import Sequence
 from functools import cached_property, lru_cache
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words, names_pertained
-from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, alternation
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
+from langchain_reliable.reading.lexicon import (
+    CONNECTIVE_ADVERBS,
+    HEDGING_ADVERBS,
+    PARTIAL_QUANTIFIERS,
+    SEQUENCE_ADVERBS,
+    SUBJECT_PRONOUNS,
+    SYMMETRIC_RELATIONS,
+    alternation,
+)
 from langchain_reliable.reading.parse import opens_with_name
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
 
@@ -41,12 +50,7 @@ _PRONOUN_SUBJECT = re.compile(  # not "Its rival X"
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
 _MAX_BETWEEN = 8  # longest relation between two swapped words, in words
 # Relations that hold both ways: swapping their two sides changes nothing.
-_SYMMETRIC = frozenset(
-    stem(w)
-    for w in """marry married met meet play played face faced draw drew tie tied merge
-    merged border borders bordered partner partnered collaborate collaborated share shared
-    versus vs and or with between both equal same similar""".split()  # noqa: SIM905
-)
+_SYMMETRIC = frozenset(stem(w) for w in SYMMETRIC_RELATIONS)
 _TITLES = frozenset(
     """president king queen prince princess senator governor general judge justice pope
     saint lord lady coach captain professor doctor minister chancellor emperor sheikh
@@ -58,15 +62,19 @@ _INSTITUTIONS = frozenset(
     award prize trophy cup league club team war act court house building church museum
     hospital station airport bridge road council committee department office""".split()  # noqa: SIM905
 )
-_NUMBERS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty hundred".split()  # noqa: SIM905
-)
-_OPENERS = frozenset(
-    """additionally also afterwards currently despite eventually following furthermore
-    however later meanwhile moreover nevertheless nonetheless notably originally overall
-    today initially finally yes ok okay generally typically usually instead increase
-    decrease later then next first second third last thus hence still many several various
-    numerous certain every much another fewer""".split()  # noqa: SIM905
+_NUMBERS = frozenset(CARDINALS) | {"hundred"}
+_OPENERS = (
+    CONNECTIVE_ADVERBS
+    | SEQUENCE_ADVERBS
+    | HEDGING_ADVERBS
+    | PARTIAL_QUANTIFIERS
+    | {w for w, place in ORDINALS.items() if 1 <= place <= 3}
+    | frozenset(
+        """additionally afterwards currently despite following meanwhile nevertheless
+        nonetheless notably originally overall today initially yes ok okay instead increase
+        decrease next last hence still various numerous certain every much another
+        fewer""".split()  # noqa: SIM905
+    )
 )
 """Capitalised words that open a sentence and are not names (adverbs, determiners)."""
 

@@ -91,6 +91,14 @@ _DIMENSIONS = {
     "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12),
     "%": ("percent", 1.0), "bp": ("percent", 0.01),
 }  # fmt: skip
+TIME_UNIT_WORDS = frozenset(
+    alias
+    for unit, (dimension, _) in _DIMENSIONS.items()
+    if dimension == "time"
+    for alias in UNIT_ALIASES.get(unit, [unit])
+    if alias.isalpha() and len(alias) > 2
+)
+"""The words of units of time ("minutes", "week"), not their one-letter abbreviations."""
 
 
 def in_base(unit: str | None, value: float) -> tuple[str, float]:

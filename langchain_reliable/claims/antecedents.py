@@ -37,7 +37,18 @@ from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.evidence.facts import Referent
-from langchain_reliable.reading.lexicon import BE_FORMS, DO_FORMS, JOINERS, alternation
+from langchain_reliable.reading.lexicon import (
+    BE_FORMS,
+    DEMONSTRATIVES,
+    DO_FORMS,
+    JOINERS,
+    OBJECT_PRONOUNS,
+    PLACE_ADVERBS,
+    POSSESSIVE_PRONOUNS,
+    SPEAKER_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.reading.subjects import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
 from langchain_reliable.text import PREPOSITIONS, split_passage_sentences
@@ -79,9 +90,14 @@ _GAPPED = re.compile(
 )
 _COORDINATED = re.compile(r"^(?P<a>.+?),?\s+and\s+(?P<b>.+)$", re.IGNORECASE)
 # a subject holding one of these is no antecedent ("There", "Actually it")
-_NOT_A_NAME = frozenset(
-    "it its they their them this that these those he she we i you there here actually also "  # noqa: SIM905
-    "so then now well yes no".split()
+_NOT_A_NAME = (
+    SUBJECT_PRONOUNS
+    | SPEAKER_PRONOUNS
+    | POSSESSIVE_PRONOUNS
+    | OBJECT_PRONOUNS
+    | DEMONSTRATIVES
+    | PLACE_ADVERBS
+    | frozenset("actually also so then now well yes no".split())  # noqa: SIM905
 )
 # a sentence opening with a preposition ("At low doses it helps ...") has no subject up front
 _OPENING_PHRASE = re.compile(rf"^(?:{'|'.join(sorted(PREPOSITIONS))})\b", re.IGNORECASE)

@@ -35,14 +35,26 @@ from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import extract_quantities, states
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.reading.lexicon import (
+    ARTICLES,
+    CONNECTIVE_ADVERBS,
+    CONTRASTIVES,
+    COORDINATORS,
+    RELATIVE_PRONOUNS,
+)
 from langchain_reliable.schemas import Claim, Passage
 
 __all__ = ["GLUE_WORDS", "is_glue", "mismatch", "uncarried", "uncovered"]
 
 Span = tuple[int, int]
 
-GLUE_WORDS = frozenset(
-    "and but also then while whereas however so the a an which that as well plus or".split()  # noqa: SIM905
+GLUE_WORDS = (
+    COORDINATORS
+    | CONTRASTIVES
+    | ARTICLES
+    | CONNECTIVE_ADVERBS
+    | RELATIVE_PRONOUNS
+    | {"so", "that", "as", "well", "plus"}
 )
 """Connectives that carry nothing checkable between two claims."""
 

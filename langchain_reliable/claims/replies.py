@@ -16,6 +16,7 @@ from langchain_reliable.reading.lexicon import (
     DO_FORMS,
     HAVE_FORMS,
     MODALS,
+    POSSIBILITY_MODALS,
     SPEAKER_PRONOUNS,
     SUBJECT_PRONOUNS,
     alternation,
@@ -26,7 +27,7 @@ BE = alternation(BE_FORMS)
 AUXILIARY = alternation(AUXILIARIES)
 _THERE = frozenset({"there", "this", "that"})
 _TAGGING = alternation(
-    BE_FORMS, DO_FORMS, HAVE_FORMS, MODALS - {"could", "shall", "may", "might", "must"}
+    BE_FORMS, DO_FORMS, HAVE_FORMS, (MODALS - POSSIBILITY_MODALS - {"shall", "must"}) | {"can"}
 )
 """The auxiliaries of a question tag ("isn't it", "wouldn't they")."""
 """Subjects of a question tag beside the pronouns ("isn't there")."""

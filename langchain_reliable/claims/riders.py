@@ -26,7 +26,14 @@ import re
 from collections.abc import Callable
 
 from langchain_reliable.reading.lexicon import (
+    ARTICLES,
+    AUXILIARIES,
+    BASIC_PREPOSITIONS,
+    COORDINATORS,
+    DEMONSTRATIVES,
     JOINERS,
+    POSSESSIVE_PRONOUNS,
+    SPEAKER_POSSESSIVES,
     SPEAKER_PRONOUNS,
     SUBJECT_PRONOUNS,
     alternation,
@@ -113,12 +120,13 @@ _JOINER = re.compile(
     re.IGNORECASE,
 )
 _PRONOUN = re.compile(rf"^(?:{_LEANING})\b", re.IGNORECASE)
-_STOP = frozenset(
-    """of in on at to for with by from and or but as than is are was were be been has have
-    had do does did can could will would shall should may might must not that which who
-    also""".split()  # noqa: SIM905
+_STOP = (
+    BASIC_PREPOSITIONS
+    | COORDINATORS
+    | AUXILIARIES
+    | {"which", "who", "that", "as", "than", "also", "not", "be", "been"}
 )
-_DETERMINER = frozenset("the a an this these those its their his her our my your".split())  # noqa: SIM905
+_DETERMINER = ARTICLES | (DEMONSTRATIVES - {"that"}) | POSSESSIVE_PRONOUNS | SPEAKER_POSSESSIVES
 
 
 def riders(

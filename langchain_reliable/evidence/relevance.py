@@ -24,7 +24,12 @@ from langchain_reliable.checks.names import extract_names, name_words
 from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.grammar import last_question
-from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    POSSESSIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    WH_WORDS,
+    alternation,
+)
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 
 if TYPE_CHECKING:
@@ -85,7 +90,7 @@ _LEANS = re.compile(  # a clause whose subject is the question's: "It was ...", 
     rf"(?:{alternation(SUBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, {'there', 'this'})})\b",
     re.IGNORECASE,
 )
-_ASKING = frozenset("what which who whom whose when where why how much many".split())  # noqa: SIM905
+_ASKING = WH_WORDS | {"much", "many"}
 
 
 def about_another(question: str, claims: Sequence[tuple[str, str]]) -> str | None:

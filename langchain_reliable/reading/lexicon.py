@@ -14,22 +14,55 @@ Example:
 from __future__ import annotations
 
 __all__ = [
+    "ADDITIVE_QUANTIFIERS",
+    "ARTICLES",
+    "ASPECT_ADVERBS",
     "AUXILIARIES",
+    "BASIC_PREPOSITIONS",
     "BE_FORMS",
+    "COMMON_PREPOSITIONS",
+    "COMPANY_ABBREVIATIONS",
+    "CONNECTIVE_ADVERBS",
+    "CONTRASTIVES",
+    "COORDINATORS",
     "DEMONSTRATIVES",
     "DO_FORMS",
+    "EVERY_BE_FORM",
+    "FOCUS_ADVERBS",
+    "FREQUENCY_ADVERBS",
+    "FUTURE_MODALS",
     "HAVE_FORMS",
+    "HEDGING_ADVERBS",
+    "HONORIFICS",
     "JOINERS",
+    "MAGNITUDES",
     "MODALS",
     "NEAR_DEMONSTRATIVES",
+    "NEGATED_AUXILIARIES",
     "NEGATING_ADVERBS",
     "NEGATING_PRONOUNS",
     "NEGATORS",
     "OBJECT_PRONOUNS",
+    "OBLIGATION_MODALS",
+    "OTHER_PRONOUN_FORMS",
+    "PARTIAL_QUANTIFIERS",
+    "PERSONAL_PRONOUNS",
+    "PLACE_ADVERBS",
     "POSSESSIVE_PRONOUNS",
+    "POSSIBILITY_MODALS",
+    "PREPOSITIONS",
+    "PRO_FORMS",
+    "QUANTIFIERS",
     "RELATIVE_PRONOUNS",
+    "ROLE_PREPOSITIONS",
+    "SEQUENCE_ADVERBS",
+    "SPEAKER_POSSESSIVES",
     "SPEAKER_PRONOUNS",
     "SUBJECT_PRONOUNS",
+    "SUBORDINATORS",
+    "SYMMETRIC_RELATIONS",
+    "WEEKDAYS",
+    "WH_WORDS",
     "alternation",
 ]
 
@@ -39,11 +72,49 @@ SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
 SPEAKER_PRONOUNS = frozenset({"i", "we", "you"})
 """First- and second-person pronouns: the speaker and the one spoken to."""
 
-OBJECT_PRONOUNS = frozenset({"them"})
-"""Third-person object forms that differ from the subject forms ("it" is both)."""
+OBJECT_PRONOUNS = frozenset({"them", "him"})
+"""Third-person object forms that differ from the subject forms ("it" is both; "her" is a
+possessive too)."""
 
 POSSESSIVE_PRONOUNS = frozenset({"its", "his", "her", "their"})
 """Third-person possessives ("its rival", "their dose")."""
+
+SPEAKER_POSSESSIVES = frozenset({"my", "our", "your"})
+"""First- and second-person possessives."""
+
+OTHER_PRONOUN_FORMS = frozenset({"me", "us", "mine", "ours", "yours", "hers", "theirs"})
+"""The personal pronouns' remaining forms (objects of the speaker, standalone possessives)."""
+
+PERSONAL_PRONOUNS = (
+    SUBJECT_PRONOUNS
+    | SPEAKER_PRONOUNS
+    | OBJECT_PRONOUNS
+    | POSSESSIVE_PRONOUNS
+    | SPEAKER_POSSESSIVES
+    | OTHER_PRONOUN_FORMS
+)
+"""Every form of every personal pronoun."""
+
+ARTICLES = frozenset({"a", "an", "the"})
+"""The articles."""
+
+PARTIAL_QUANTIFIERS = frozenset({"few", "most", "some", "many", "several"})
+"""Quantifiers that say part of a group, not all of it ("some", "most")."""
+
+ADDITIVE_QUANTIFIERS = frozenset({"any", "more", "other"})
+"""Quantifiers that ask for or add to what was said ("any more", "no other")."""
+
+QUANTIFIERS = PARTIAL_QUANTIFIERS | ADDITIVE_QUANTIFIERS | {"all", "both", "each"}
+"""Determiners of quantity that say how much of a kind, not which thing ("some", "each")."""
+
+PLACE_ADVERBS = frozenset({"here", "there"})
+"""The adverbs of place that point ("here", "there": also "there is")."""
+
+PRO_FORMS = frozenset({"one", "ones", "same"})
+"""Words that stand in for a noun said before ("the new one", "the same")."""
+
+WH_WORDS = frozenset({"who", "whom", "whose", "which", "what", "when", "where", "why", "how"})
+"""The question words (also the relative ones)."""
 
 NEAR_DEMONSTRATIVES = frozenset({"this", "these"})
 """Demonstratives that point at what was just said."""
@@ -58,23 +129,107 @@ RELATIVE_PRONOUNS = frozenset({"which"})
 BE_FORMS = frozenset({"is", "are", "was", "were"})
 """The finite forms of "be" a statement or a question turns on."""
 
+EVERY_BE_FORM = BE_FORMS | {"am", "be", "been", "being"}
+"""Every form of "be"."""
+
 DO_FORMS = frozenset({"do", "does", "did"})
 """The forms of "do" (its auxiliary: "does not", "did he")."""
 
 HAVE_FORMS = frozenset({"has", "have", "had"})
 """The forms of "have"."""
 
-MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might", "must"})
+POSSIBILITY_MODALS = frozenset({"can", "could", "may", "might"})
+"""The modals of what can be: a claim in them says less than one without."""
+
+OBLIGATION_MODALS = frozenset({"must", "shall", "should"})
+"""The modals of what has to be."""
+
+FUTURE_MODALS = frozenset({"will", "would"})
+"""The modals of what is to come."""
+
+MODALS = POSSIBILITY_MODALS | OBLIGATION_MODALS | FUTURE_MODALS
 """The modal auxiliaries."""
 
 AUXILIARIES = BE_FORMS | DO_FORMS | HAVE_FORMS | MODALS
 """Every finite auxiliary: what a yes/no question opens with, what an elided clause keeps."""
 
-JOINERS = frozenset(
-    {"and", "but", "so", "also", "then", "thus", "thereby", "moreover", "furthermore"}
-    | {"however", "in addition"}
+NEGATED_AUXILIARIES = frozenset(
+    {"isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "hasn't", "haven't"}
+    | {"hadn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't", "mustn't"}
 )
+"""The auxiliaries contracted with "not"."""
+
+ROLE_PREPOSITIONS = frozenset({"by", "from", "of", "to"})
+"""The prepositions that mark who did what to whom ("acquired by", "capital of")."""
+
+BASIC_PREPOSITIONS = ROLE_PREPOSITIONS | {"at", "for", "in", "on", "with"}
+"""The most frequent prepositions."""
+
+COMMON_PREPOSITIONS = BASIC_PREPOSITIONS | frozenset(
+    """about above after around before below between during into off onto over per since
+    through under until upon via within without""".split()  # noqa: SIM905
+)
+"""The prepositions frequent enough to count as function words."""
+
+PREPOSITIONS = COMMON_PREPOSITIONS | frozenset(
+    """across against along amid among behind beneath beside besides beyond despite except
+    inside like near outside past throughout till toward towards underneath unlike""".split()  # noqa: SIM905
+)
+"""Words that open a prepositional phrase ("Across the years", "Work on the canal")."""
+
+COORDINATORS = frozenset({"and", "or", "but"})
+"""The coordinating conjunctions that join two clauses or two names."""
+
+CONTRASTIVES = frozenset({"while", "whereas"})
+"""The conjunctions that set one clause against another."""
+
+CONNECTIVE_ADVERBS = frozenset(
+    {"also", "then", "thus", "thereby", "moreover", "furthermore", "however"}
+)
+"""The adverbs that tie a clause to the one before."""
+
+JOINERS = (COORDINATORS - {"or"}) | CONNECTIVE_ADVERBS | {"so", "in addition"}
 """The words that join a clause to the one before ("and", "however", "in addition")."""
+
+FREQUENCY_ADVERBS = frozenset({"usually", "often", "once", "ever"})
+"""Adverbs of how often, frequent enough to be function words."""
+
+ASPECT_ADVERBS = frozenset({"still", "yet", "again", "further"})
+"""Adverbs of whether a state goes on or comes again."""
+
+FOCUS_ADVERBS = frozenset({"just", "only", "even", "too", "very", "such"})
+"""Adverbs that narrow or stress the word they stand by."""
+
+SEQUENCE_ADVERBS = frozenset({"first", "later", "finally", "eventually", "already", "soon"})
+"""Adverbs that place an event in a sequence."""
+
+HEDGING_ADVERBS = frozenset(
+    {"often", "usually", "generally", "typically", "frequently", "sometimes", "occasionally"}
+    | {"rarely", "seldom", "mostly", "commonly", "partly", "partially"}
+)
+"""Adverbs that say a statement holds in part or at times, not always."""
+
+SUBORDINATORS = frozenset({"if", "as", "because", "although", "though"})
+"""Conjunctions that open a subordinate clause of condition, reason or concession."""
+
+SYMMETRIC_RELATIONS = frozenset(
+    """marry married met meet play played face faced draw drew tie tied merge merged border
+    borders bordered partner partnered collaborate collaborated share shared versus vs and or
+    with between both equal same similar""".split()  # noqa: SIM905
+)
+"""Words of relations that hold both ways: swapping their two sides changes nothing."""
+
+HONORIFICS = frozenset({"mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st"})
+"""Abbreviated titles and suffixes of a person's name ("Dr", "Jr"), written without the dot."""
+
+COMPANY_ABBREVIATIONS = frozenset({"inc", "ltd", "co", "corp"})
+"""Abbreviated last words of a company's name."""
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+"""The days of the week, in order."""
+
+MAGNITUDES = ("thousand", "million", "billion", "trillion")
+"""The words of scale after a number, smallest first."""
 
 
 NEGATING_ADVERBS = frozenset({"not", "never"})

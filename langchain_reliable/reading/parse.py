@@ -28,10 +28,12 @@ __all__ = [
     "NAME_TAGS",
     "NAMING_ENTITIES",
     "ParserUnavailable",
+    "has_verb",
     "is_common_plural",
     "opening_tag",
     "opens_with_name",
     "parsed",
+    "past_forms",
     "pipeline",
 ]
 
@@ -139,6 +141,26 @@ def opens_with_name(text: str, *, plural: bool = False) -> bool:
         return False
     tags = NAME_TAGS | {"NNS"} if plural else NAME_TAGS
     return token.tag_ in tags or token.ent_type_ in NAMING_ENTITIES
+
+
+def has_verb(text: str) -> bool:
+    """Whether the parse finds a verb or an auxiliary in `text`.
+
+    Example:
+        >>> has_verb("The drug lowers blood pressure."), has_verb("Blood pressure and drugs")
+        (True, False)
+    """
+    return any(token.pos_ in ("VERB", "AUX") for token in parsed(text))
+
+
+def past_forms(text: str) -> frozenset[str]:
+    """The words of `text` (lowercase) the parse tags a past tense or a past participle.
+
+    Example:
+        >>> sorted(past_forms("The bridge fell and was rebuilt; it opens in May."))
+        ['fell', 'rebuilt', 'was']
+    """
+    return frozenset(token.lower_ for token in parsed(text) if token.tag_ in ("VBD", "VBN"))
 
 
 def is_common_plural(text: str) -> bool:

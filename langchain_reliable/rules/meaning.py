@@ -44,6 +44,11 @@ from langchain_reliable.checks.roles import (
 )
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.reading.lexicon import (
+    OBJECT_PRONOUNS,
+    POSSESSIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
+)
 from langchain_reliable.rules.base import Finding, Rule, stems_of
 from langchain_reliable.text import content_stems, stem
 
@@ -60,7 +65,7 @@ _ABOUT = 0.6  # least share of the claim's other content words in its sentence
 _CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
 _SUBSTITUTE = 0.8  # share of the claim's non-name words a sentence needs to be its, bar a name
 _ONE_NAME = 0.75  # share of the claim's words but one name a sentence needs to be its
-_PRONOUNS = frozenset("he she it they his her its their him them".split())  # noqa: SIM905
+_PRONOUNS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | OBJECT_PRONOUNS
 
 
 class MeaningRule(Rule):
@@ -143,6 +148,9 @@ class SentenceRule(MeaningRule):
             claim (`None`: every clear hit does); otherwise it is unsupported.
         reads: `(claim, sentence) -> phrases` of the claim this rule compares with the
             sentence it is about (`Rule.reads`), if any.
+        bears_on: `(claim, sentence) -> bool`: whether a sentence says anything this rule
+            reads. With it, the sentences the claim is about and the units its evidence
+            selection picks are read, and only those it bears on have a say.
     """
 
     def __init__(
@@ -152,9 +160,10 @@ class SentenceRule(MeaningRule):
         reason: str = _SAYS,
         clear_if: int | None = None,
         reads: Callable[[str, str], Iterable[str]] | None = None,
+        bears_on: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.name, self.hit, self.reason, self.clear_if = name, hit, reason, clear_if
-        self._reads = reads
+        self._reads, self._bears_on = reads, bears_on
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
         """The claim's words this rule compares with the sentence it is about."""
@@ -165,11 +174,19 @@ class SentenceRule(MeaningRule):
     def __repr__(self) -> str:
         return f"SentenceRule({self.name!r})"
 
-    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+    def applies(self, claim: ClaimFacts) -> Finding | None:
+        """`check`, with the units the evidence selection picked where `bears_on` is set."""
+        picked = claim.found.top if self._bears_on is not None else ()
+        return self.check(claim.text, claim.ctx, picked)
+
+    def check(self, text: str, facts: PassageFacts, picked: Iterable[int] = ()) -> Finding | None:
         """The finding when every sentence the claim is about disagrees with it."""
         about, share = _claim_about(text, facts)
         if share < _ABOUT:
             return None
+        if self._bears_on is not None:
+            read = dict.fromkeys([*about, *picked])
+            about = [i for i in read if self._bears_on(text, facts.units[i].text)]
         hits = [self.hit(text, facts.units[i].text) for i in about]
         if not hits or any(h is None for h in hits):
             return None

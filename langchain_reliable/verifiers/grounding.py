@@ -7,8 +7,8 @@ these checks (`LLMJudge` turns a failed one into `uncertain`, with the reason):
    dashes normalised), outside any sentence that addresses the fact-checker
    (`instruction_spans`).
 2. **A clause** (`clause_problem`): at least `MIN_QUOTE_WORDS` words, of which at
-   least `MIN_CONTENT_WORDS` are content words, and either a verb-like word (an
-   auxiliary, a common verb, an `-ed`/`-ing`/`-es` form) or at least
+   least `MIN_CONTENT_WORDS` are content words, and either a verb or an auxiliary (as
+   the parse tags them, `reading.parse.has_verb`) or at least
    `MIN_CONTENT_WORDS_WITHOUT_VERB` content words. "a", "metformin" and "the
    maximum daily dose" are not clauses.
 3. **Carries the claim** (`content_problem`): at least `MIN_OVERLAP` of the
@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.quantities import conflicts, extract_quantities, states
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.reading.parse import has_verb
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 
@@ -61,23 +62,6 @@ MIN_QUOTE_WORDS = 4
 MIN_CONTENT_WORDS = 2
 MIN_CONTENT_WORDS_WITHOUT_VERB = 4
 MIN_OVERLAP = 0.6
-
-_VERBS = frozenset(
-    """
-    is are was were be been being am do does did has have had will would shall should
-    can could may might must cannot isn't aren't wasn't weren't doesn't don't didn't
-    hasn't haven't hadn't won't wouldn't can't couldn't shouldn't
-    make makes made take takes took taken give gives gave given cause causes lead leads
-    led reduce reduces raise raises lower lowers increase increases decrease decreases
-    contain contains include includes remain remains become becomes became occur occurs
-    run runs ran say says said show shows shown find finds found get gets got go goes
-    went gone come comes came know knows knew known see sees saw seen hold holds held
-    begin begins began begun win wins won lose loses lost keep keeps kept set sets put
-    puts grow grows grew grown build builds built write writes wrote written mean means
-    meant pay pays paid lie lies lay rise rises rose risen fall falls fell fallen
-    """.split()  # noqa: SIM905
-)
-_VERB_SUFFIX = re.compile(r"[a-z]{2,}(?:ed|ing|es)$")
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _INSTRUCTION = re.compile(
@@ -113,15 +97,11 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SENTENCE.finditer(text) if _INSTRUCTION.search(m.group(0))]
 
 
-def _is_verbish(word: str) -> bool:
-    return word in _VERBS or _VERB_SUFFIX.fullmatch(word) is not None
-
-
 def clause_problem(quote: str) -> str | None:
     """Why `quote` is not a real clause, or `None` when it is (see the module rules)."""
     words = tokenize(quote)
     content = [w for w in words if w not in STOPWORDS]
-    verb = any(_is_verbish(w) for w in words)
+    verb = has_verb(quote)
     if (
         len(words) >= MIN_QUOTE_WORDS
         and len(content) >= MIN_CONTENT_WORDS
