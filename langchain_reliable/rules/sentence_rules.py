@@ -10,7 +10,8 @@ between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
 `checks.comparatives`, `checks.conditions` (a condition dropped or widened),
 `checks.modality` (an expectation stated as done), `checks.sequence` (before and after),
 `checks.ordinals`, `checks.causation` (a cause where it reports an association),
-`checks.order` and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
+`reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
+and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
 in this order.
 """
 
@@ -44,6 +45,7 @@ from langchain_reliable.checks.sequence import (
     turned_span,
 )
 from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
+from langchain_reliable.reading.arguments import shares_a_verb, swapped_arguments
 from langchain_reliable.rules.meaning import OTHER_WAY, SentenceRule
 from langchain_reliable.text import stem, tokenize
 
@@ -148,6 +150,9 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
         cause_for_association,
         "{where} reports only an association ('{sentence}'), the claim a cause ('{claim}')",
         clear_if=2,
+    ),
+    SentenceRule(  # "Metformin prescribes doctors": doer and undergoer, read from the parse
+        "swapped_arguments", swapped_arguments, OTHER_WAY, bears_on=shares_a_verb
     ),
     SentenceRule("swapped_roles", swapped_roles, OTHER_WAY),  # "Monsanto acquired Bayer"
     SentenceRule("reversed_pair", reversed_pair, OTHER_WAY),  # "from Rome to Paris"
