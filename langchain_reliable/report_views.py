@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from langchain_reliable.citations import cited_sources, source_of
 from langchain_reliable.schemas import ClaimVerdict, ReliabilityReport
+from langchain_reliable.text import short
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
@@ -197,12 +198,6 @@ __all__ = [
     "words_of_claims",
     "wrapped",
 ]
-
-
-def short(text: str, width: int) -> str:
-    """`text` on one line, cut to `width` characters with an ellipsis."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def wrapped(text: str, width: int, indent: int) -> str:

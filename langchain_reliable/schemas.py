@@ -22,6 +22,7 @@ from pydantic import (
 
 from langchain_reliable.decisions import OUTCOMES, Decision
 from langchain_reliable.errors import InputError
+from langchain_reliable.text import short
 
 Label = Literal["supported", "unsupported", "contradicted", "uncertain"]
 """A claim's verdict."""
@@ -330,8 +331,7 @@ class ReliabilityReport(BaseModel):
         parts += [f"{n} {label}" for n, label in failing]
         first = next((c for c in self.claims if c.label != "supported"), None)
         if first is not None:
-            text = first.shown if len(first.shown) <= 80 else first.shown[:79] + "…"
-            parts.append(f"first not supported: {text!r} ({first.label})")
+            parts.append(f"first not supported: {short(first.shown, 80)!r} ({first.label})")
         if self.flags:
             parts.append("flags: " + ", ".join(self.flags))
         if not total and self.notes:  # nothing was checked: the notes say why

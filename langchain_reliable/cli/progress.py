@@ -46,7 +46,7 @@ class Progress:
         self._done.set()
         self._thread.join()
         if self.shown and kind is None:
-            self._print(f"done in {time.monotonic() - self.started:.1f} s")
+            self._print("done")
 
     def at(self, stage: str) -> None:
         """The run reached `stage`; shown at once when progress is already shown."""

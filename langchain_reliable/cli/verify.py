@@ -23,6 +23,7 @@ from langchain_reliable.cli.common import (
 from langchain_reliable.cli.progress import Progress
 from langchain_reliable.errors import InputError
 from langchain_reliable.graph.inputs import verifier_input
+from langchain_reliable.schemas import Passage
 
 
 def read_input(args: argparse.Namespace) -> dict[str, Any]:
@@ -48,6 +49,11 @@ def read_input(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
+    if not raw.strip():
+        raise UsageError(
+            'stdin: empty: pipe one JSON object {"answer", "passages", "question"}, '
+            "or give --answer and --passage"
+        )
     try:
         data = json.loads(raw)
     except ValueError as exc:
@@ -65,6 +71,10 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
         context = [context]
     if not isinstance(context, list):
         raise UsageError('stdin: "passages" must be a list of passages')
+    try:
+        [Passage.from_any(i, item) for i, item in enumerate(context)]
+    except InputError as exc:
+        raise UsageError(f"stdin: {exc}") from None
     question = data.get("question") or question or ""
     if not isinstance(question, str):
         raise UsageError('stdin: "question" must be a string')

@@ -17,6 +17,7 @@ from langchain_reliable.coverage import check_coverage
 from langchain_reliable.decisions import OUTCOMES, Decision
 from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.shown_texts import caveat, filter_answer, refusal
+from langchain_reliable.text import short
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,7 +81,7 @@ def gate(
     gaps = check_coverage(shown, answer, report.claims, question)
     if gaps:
         report.flags.append("coverage_failed")
-        report.notes.append(f"{decision} withheld: {gaps[0].text[:60]!r} is not verified")
+        report.notes.append(f"{decision} withheld: {short(gaps[0].text, 60)!r} is not verified")
         return _refused(REFUSAL, answer, report, presentation)
     sources: list[Source] = []
     if presentation.citations:

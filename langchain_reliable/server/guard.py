@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from langchain_reliable.errors import ConfigurationError, InputError
+from langchain_reliable.graph.inputs import ALIASES, expected_keys
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +164,10 @@ class RequestGuard:
             if endpoint is not None:
                 coerced = _strings_as_objects(data, endpoint == "batch", field) or coerced
         for prefix, model in self.batch_inputs.items():
-            if _endpoint(path, prefix) == "batch":
+            endpoint = _endpoint(path, prefix)
+            if endpoint not in (None, "batch") and "input" in data:
+                _check_object(data["input"], model, "'input'")
+            if endpoint == "batch":
                 inputs = data.get("inputs")
                 if isinstance(inputs, list) and len(inputs) > self.max_batch_inputs:
                     raise BadRequest(
@@ -259,12 +263,33 @@ def _check_text(text: str) -> None:
         ) from None
 
 
+def _check_object(value: Any, model: type[BaseModel], where: str) -> None:
+    """422 naming the keys `model` takes when `value` is not a JSON object."""
+    if isinstance(value, dict):
+        return
+    keys = expected_keys(tuple(k for k in model.model_fields if k in ALIASES))
+    got = "a string" if isinstance(value, str) else _json_kind(value)
+    raise BadRequest(422, f"{where} must be a JSON object with the keys {keys}; got {got}")
+
+
+def _json_kind(value: Any) -> str:
+    """What `value` is in JSON's words ("an array", "a number", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "an array" if isinstance(value, list) else type(value).__name__
+
+
 def _check_batch(inputs: Any, model: type[BaseModel]) -> None:
     """Validate each batch input against `model`; 422 naming every bad item's index."""
     if not isinstance(inputs, list):
         return  # LangServe answers 422 itself
     errors: list[dict[str, Any]] = []
     for index, item in enumerate(inputs):
+        _check_object(item, model, f"inputs[{index}]")
         try:
             model.model_validate(item)
         except ValidationError as exc:

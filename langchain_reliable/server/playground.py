@@ -30,6 +30,7 @@ from langchain_reliable.policy import PRESETS
 from langchain_reliable.report_views import render_html, words_of_claims
 from langchain_reliable.schemas import ReliabilityReport, passage_name
 from langchain_reliable.server.floor import PolicyFloor
+from langchain_reliable.text import short
 
 _LEVELS = ["HIGH", "MEDIUM", "LOW"]
 _SOURCE_CHARS = 160
@@ -221,9 +222,8 @@ def verify_view(request: Any, output: Any) -> VerifyResult:
 
 
 def _source(document: Any) -> str:
-    text = " ".join(str(_get(document, "page_content", "")).split())
+    text = short(str(_get(document, "page_content", "")), _SOURCE_CHARS)
     name = _get(document, "id") or _get(_get(document, "metadata", {}) or {}, "source")
-    text = text if len(text) <= _SOURCE_CHARS else text[: _SOURCE_CHARS - 1] + "…"
     return f"{name}: {text}" if name else text
 
 

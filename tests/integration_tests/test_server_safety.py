@@ -212,7 +212,7 @@ NAMED = {
     "passage text not a string": "string",
     "streamed passage without text": "page_content",
     "answer not a string": "string",
-    "input a string": "dictionary",
+    "input a string": "must be a JSON object with the keys 'answer'",
     "input missing": "input",
     "context a string": "list",
     "config not an object": "dictionary",

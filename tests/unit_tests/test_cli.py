@@ -124,6 +124,13 @@ def test_verify_policy_option(capsys):
     [
         (["verify"], _Stdin("", tty=True), "nothing to verify"),
         (["verify"], _Stdin("{not json"), "not valid JSON"),
+        (["verify"], _Stdin(""), "stdin: empty: pipe one JSON object"),
+        (["verify"], _Stdin("\n  \n"), "stdin: empty: pipe one JSON object"),
+        (
+            ["verify"],
+            _Stdin('{"answer": "Paris is in France.", "passages": [123]}'),
+            "stdin: passages[0] must be a string, a Document or a dict",
+        ),
         (["verify"], _Stdin('["a list"]'), "JSON object"),
         (["verify", "--answer", "a", "--answer-file", "f"], None, "not both"),
         (["verify", "--context", "c"], None, "needs --answer"),
