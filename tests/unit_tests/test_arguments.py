@@ -11,12 +11,15 @@ from langchain_reliable import create_verifier
 from langchain_reliable.reading.arguments import predications, swapped_arguments
 from langchain_reliable.text import split_passage_sentences
 
-ROWS = [
-    json.loads(line)
-    for line in (Path(__file__).parents[1] / "attacks" / "role_swaps.jsonl")
-    .read_text()
-    .splitlines()
-]
+ATTACKS = Path(__file__).parents[1] / "attacks"
+
+
+def _rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (ATTACKS / name).read_text("utf-8").splitlines()]
+
+
+ROWS = _rows("role_swaps.jsonl")  # written blind; the reading was mended after a first look
+HELD_OUT = _rows("role_swaps_heldout.jsonl")  # written blind, read once, never mended on
 ASYMMETRIC = [r for r in ROWS if not r.get("symmetric")]
 
 
