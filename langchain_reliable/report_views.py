@@ -251,9 +251,16 @@ def report_fields(report: ReliabilityReport | Mapping[str, Any]) -> dict[str, An
 
 
 def print_report(
-    report: ReliabilityReport | Mapping[str, Any], out: TextIO, *, decision: str | None = None
+    report: ReliabilityReport | Mapping[str, Any],
+    out: TextIO,
+    *,
+    decision: str | None = None,
+    verbose: bool = False,
 ) -> None:
-    """Print a report's claims as a table: label, score, claim, then evidence or reason."""
+    """Print a report's claims as a table: label, score, claim, then reason and evidence.
+
+    With `verbose`, each claim's `details` (the engine's reading) under its reason.
+    """
     report = report_fields(report)
     claims = report.get("claims") or []
     width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
@@ -267,6 +274,8 @@ def print_report(
         )
         if claim.get("reason"):  # the why first, whole
             print(wrapped(f"reason: {claim['reason']}", width, 25), file=out)
+        if verbose and claim.get("details"):
+            print(wrapped(f"details: {claim['details']}", width, 25), file=out)
         kind, shown = cited_evidence(claim)
         for evidence in shown:
             where = passage_ref(evidence)

@@ -200,7 +200,16 @@ class ClaimVerdict(BaseModel):
         default_factory=list,
         description="Quotes that bear on the claim; the first is the one the verdict rests on.",
     )
-    reason: str = ""
+    reason: str = Field(
+        default="",
+        description="Why, in words a reader checks against the passages: what was checked, "
+        "against which passage, and what it says.",
+    )
+    details: str = Field(
+        default="",
+        description="The engine's reading behind the reason (lexical similarity, content words "
+        "found, the entailment model's P(entailed), the bars): what `--verbose` shows.",
+    )
     keys: KeysRead | None = Field(
         default=None,
         description="What the two keys read (the offline verifiers with a model); None otherwise.",

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
             print(f"({EXTRACTIVE_NOTE})")
         print(out["answer"])
         print()
-        print_report(out["report"], sys.stdout, decision=out["decision"])
+        print_report(out["report"], sys.stdout, decision=out["decision"], verbose=args.verbose)
         print(f"attempts: {out['attempts']} · level: {out['level']}")
     return decision_exit_code("ask", out["decision"], out["report"])
 

@@ -160,7 +160,7 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
 
 
 def add_checking(parser: argparse.ArgumentParser) -> None:
-    """Add ``--verifier``, ``--policy`` and ``--json``."""
+    """Add ``--verifier``, ``--policy``, ``--json`` and ``--verbose``."""
     parser.add_argument(
         "--verifier",
         default=None,
@@ -170,6 +170,11 @@ def add_checking(parser: argparse.ArgumentParser) -> None:
     add_policy(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="under each reason, the engine's reading (similarity, P(entailed), the bars)",
     )
 
 

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str))
     else:
-        print_report(report, sys.stdout)
+        print_report(report, sys.stdout, verbose=args.verbose)
     return decision_exit_code("verify", report["decision"], report)
 
 

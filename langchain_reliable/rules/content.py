@@ -91,7 +91,7 @@ class UnborneContent(ModelRule):
         return self.finding(
             "unsupported",
             f"the claim says {words}, which no passage bears out, and the entailment model "
-            f"does not read it as entailed (P(entailed) {entailed:.2f})",
+            "does not read the passages as saying it",
         )
 
 

@@ -36,7 +36,7 @@ class SwappedWord(ModelRule):
             return None
         reason = (
             f"the claim says '{asked[0]}' where {claim.where} says '{asked[1]}', and the "
-            f"entailment model does not read it as entailed (P(entailed) {entailed:.2f})"
+            "entailment model does not read the passages as saying it"
         )
         if claim.negation_flip:
             reason += "; " + claim.negation_reason()

@@ -278,9 +278,9 @@ class LocalVerifier(BlockingVerifier):
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
         score = alone
-        where, signals = facts.where, _signals(features, facts.surface, facts.ctx.stems)
+        where, unsaid = facts.where, _unsaid(facts.surface, facts.ctx.stems)
+        details = _signals(features, facts.surface, facts.ctx.stems) + self._model_note(alone, read)
         window: Evidence | None = None
-        note = self._model_note(alone, read)
         if read is not None and self.entailment is not None:
             window = _window(passages, read.passage, read.span, read.entailed, claim.text)
             if self.in_band(alone):  # the model moves a claim only inside the band
@@ -291,19 +291,19 @@ class LocalVerifier(BlockingVerifier):
         if against is not None:
             label: Label = "contradicted"
             window, reason = against
+            details += f"; P(contradiction) {read.contradicted:.2f}" if read else ""
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
-            label, reason = "supported", f"supported by {where}: {signals}{note}"
+            label, reason = "supported", f"supported by {where}"
             if read is not None and read.entailed < self.supported_at:  # say why it passed
-                reason += (
+                details += (
                     f" (below the bar {self.supported_at:.2f}; the lexical evidence, score "
                     f"{alone:.2f}, outweighs it)"
                 )
-        elif score < self.unsupported_below:
-            label, reason = "unsupported", f"weak support: {signals}{note}"
         else:
-            label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
-        return self._settled(claim, facts, label, score, reason, window), features
+            label = "unsupported" if score < self.unsupported_below else "uncertain"
+            reason = not_borne_out(label, where, unsaid)
+        return self._settled(claim, facts, label, score, reason, window, details=details), features
 
     def _contradiction(
         self, claim: Claim, read: Entailment | None, score: float, passages: list[Passage]
@@ -322,11 +322,7 @@ class LocalVerifier(BlockingVerifier):
             return None
         window = _window(passages, *read.against, read.contradicted, claim.text)
         where = passage_name(window.passage, window.passage_id)
-        reason = (
-            f"the entailment model reads {where} as stating otherwise "
-            f"(P(contradiction) {read.contradicted:.2f})"
-        )
-        return window, reason
+        return window, f"{where} says otherwise (as the entailment model reads it)"
 
     @staticmethod
     def _settled(
@@ -345,7 +341,7 @@ class LocalVerifier(BlockingVerifier):
             window = EvidenceSelector.as_evidence(unit, float(facts.cosine[facts.anchor]))
         if window is not None:
             evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
-        if facts.negation_flip and label != "contradicted":
+        if facts.negation_flip and label not in ("contradicted", "supported"):
             reason += "; " + facts.negation_reason()
         return ClaimVerdict(
             text=claim.text,
@@ -416,10 +412,32 @@ def _share(stems: Sequence[str], pool: frozenset[str]) -> float:
     return sum(s in pool for s in stems) / len(stems)
 
 
+def _unsaid(surface: Mapping[str, str], pool: frozenset[str]) -> list[str]:
+    """The claim's content words (as written) that no passage says."""
+    return [word for s, word in surface.items() if s not in pool]
+
+
 def _signals(features: ClaimFeatures, surface: Mapping[str, str], pool: frozenset[str]) -> str:
-    missing = [word for s, word in surface.items() if s not in pool]
+    missing = _unsaid(surface, pool)
     found = len(surface) - len(missing)
     text = f"similarity {features.similarity:.2f}, {found}/{len(surface)} content words found"
     if missing:
         text += " (missing: " + ", ".join(repr(w) for w in missing[:5]) + ")"
     return text
+
+
+def not_borne_out(label: Label, where: str, unsaid: Sequence[str]) -> str:
+    """Why a claim is not supported, in words: what no passage says, or that it says less.
+
+    Example:
+        >>> not_borne_out("uncertain", "passage 1", ["safe"])
+        "passage 1 says part of it, but no passage says 'safe'"
+        >>> not_borne_out("unsupported", "passage 2", [])
+        'no passage says it in so many words'
+    """
+    words = ", ".join(repr(w) for w in unsaid[:5])
+    if label == "uncertain":
+        if words:
+            return f"{where} says part of it, but no passage says {words}"
+        return f"{where} says something like it, not clearly enough to pass"
+    return f"no passage says {words}" if words else "no passage says it in so many words"

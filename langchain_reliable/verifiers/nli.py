@@ -286,24 +286,20 @@ class NLIVerifier(BlockingVerifier):
         label: Label
         if score >= 0.5:
             label, lead = "supported", best
-            reason = f"entailed by {units[best].passage_name} (P(entailment) {score:.2f})"
+            reason = f"supported by {units[best].passage_name}"
+            details = f"P(entailment) {score:.2f}"
         elif contra[worst] >= 0.5 and contra[worst] > entail[worst]:
             label, lead = "contradicted", worst
-            reason = (
-                f"contradicted by {units[worst].passage_name} "
-                f"(P(contradiction) {contra[worst]:.2f}, P(entailment) {entail[worst]:.2f})"
-            )
+            reason = f"{units[worst].passage_name} says otherwise"
+            details = f"P(contradiction) {contra[worst]:.2f}, P(entailment) {entail[worst]:.2f}"
         elif float(table[best].max()) < _UNCERTAIN_BELOW:
             label, lead = "uncertain", best
-            reason = (
-                f"the model is split on {units[best].passage_name}: {self._spread(table[best])}"
-            )
+            reason = f"{units[best].passage_name} neither clearly says it nor says otherwise"
+            details = f"the model is split: {self._spread(table[best])}"
         else:
             label, lead = "unsupported", best
-            reason = (
-                f"not entailed by any of {len(units)} passage unit(s); best "
-                f"{units[best].passage_name} (P(entailment) {score:.2f})"
-            )
+            reason = f"no passage says it (of {len(units)} passage unit(s) read)"
+            details = f"best {units[best].passage_name}: P(entailment) {score:.2f}"
         strength = np.maximum(entail, contra)
         rest = sorted((i for i in range(len(units)) if i != lead), key=lambda i: -strength[i])
         evidence = [
@@ -316,6 +312,7 @@ class NLIVerifier(BlockingVerifier):
             score=round(clamp_score(score), 6),
             evidence=evidence,
             reason=reason,
+            details=details,
         )
 
     def _spread(self, row: np.ndarray) -> str:

@@ -46,7 +46,9 @@ from langchain_reliable.verifiers.local import (
     LocalVerifier,
     _features,
     _signals,
+    _unsaid,
     _window,
+    not_borne_out,
 )
 from langchain_reliable.verifiers.scorer import ClaimFeatures
 
@@ -130,7 +132,7 @@ class TwoKeysVerifier(LocalVerifier):
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
-        where, signals = facts.where, _signals(features, facts.surface, facts.ctx.stems)
+        where, unsaid = facts.where, _unsaid(facts.surface, facts.ctx.stems)
         window: Evidence | None = None
         entailed = None if copied is not None else (read.entailed if read else 0.0)
         score = self.keys.score(lexical, entailed, self.supported_at)
@@ -143,19 +145,25 @@ class TwoKeysVerifier(LocalVerifier):
         )
         if read is not None:
             window = _window(passages, read.passage, read.span, read.entailed, claim.text)
-        note = self._keys_note(lexical, copied, read, passages)
+        details = _signals(features, facts.surface, facts.ctx.stems)
+        details += self._keys_note(lexical, copied, read, passages)
         against = self._contradiction(claim, read, score, passages)
         if against is not None:
             label: Label = "contradicted"
-            window, reason = against[0], against[1] + note
+            window, reason = against
+            details += f"; P(contradiction) {read.contradicted:.2f}" if read else ""
             score = min(score, self.vetoed_score)
         elif score >= self.supported_at:
-            label, reason = "supported", f"supported by {where}: {signals}{note}"
-        elif score < self.unsupported_below:
-            label, reason = "unsupported", f"not supported: {signals}{note}"
+            label, reason = "supported", f"supported by {where}"
+            if copied is not None:
+                reason += " (word for word)"
         else:
-            label, reason = "uncertain", f"partial support from {where}: {signals}{note}"
-        return self._settled(claim, facts, label, score, reason, window, keys=keys), features
+            label = "unsupported" if score < self.unsupported_below else "uncertain"
+            reason = not_borne_out(label, where, unsaid)
+        verdict = self._settled(
+            claim, facts, label, score, reason, window, keys=keys, details=details
+        )
+        return verdict, features
 
     def _keys_note(
         self,

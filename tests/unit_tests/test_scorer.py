@@ -76,10 +76,11 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
     if low <= lexical < high:  # inside the band the model reads it and the stack scores it
         read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
         expected = learned.entailment.support(read.entailed, learned.scorer(f3), read.contradicted)
-        assert "entailment model consulted" in v3.reason
+        assert "entailment model consulted" in v3.details
     else:  # outside it the lexical evidence decides alone
         expected = lexical
-        assert "entailment model not consulted" in v3.reason
+        assert "entailment model not consulted" in v3.details
+    assert v3.reason == "supported by passage 1"  # the numbers stay in the details
     assert v3.score == pytest.approx(expected, abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().
