@@ -265,7 +265,9 @@ class SentenceClaimExtractor(ClaimExtractor):
                 reply = reply_span(answer, start, end)
                 if reply:
                     said = answer[reply[0] : reply[1]]
-                    out.append((Claim(text=reply_statement(question, said), span=reply), []))
+                    statement = reply_statement(question, said)
+                    reading = f"the reply '{said.strip()}' read as '{statement}'"
+                    out.append((Claim(text=statement, span=reply, reading=reading), []))
                     start = skip_reply(answer, reply[1], end)
             if start >= end:
                 continue

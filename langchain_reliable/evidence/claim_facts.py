@@ -379,11 +379,27 @@ def _counted(text: str, end: int) -> str | None:
 
 
 def _clash(text: str, q: Quantity, unit: Unit, stated: list[Quantity]) -> Quantity | None:
-    """A value of `unit` (holding `stated`) of the same kind as `q` but another, if any."""
-    clash = next((x for x in stated if conflicts(q, x)), None)
-    if clash is None and q.kind == "count":
-        clash = _other_count(text, q, unit, stated)
-    return clash
+    """A value of `unit` (holding `stated`) of the same kind as `q` but another, if any.
+
+    Of several, the one said in the words the claim says its value in ("the maximum is
+    80 mg", not "the starting dose is 10 mg", against "the maximum dose is 40 mg").
+    """
+    clashes = [x for x in stated if conflicts(q, x)]
+    if clashes:
+        said = _beside(text, q.start, q.end)
+        return max(clashes, key=lambda x: len(said & _beside(unit.text, *_within(unit, x))))
+    return _other_count(text, q, unit, stated) if q.kind == "count" else None
+
+
+def _within(unit: Unit, x: Quantity) -> tuple[int, int]:
+    """Where `x` (found in the unit's passage) lies in the unit's own text."""
+    return x.start - unit.start, x.end - unit.start
+
+
+def _beside(text: str, start: int, end: int, before: int = 6, after: int = 3) -> set[str]:
+    """The content stems of the words just before and after `text[start:end]`."""
+    left, right = tokenize(text[:start])[-before:], tokenize(text[end:])[:after]
+    return {stem(w) for w in left + right if w not in STOPWORDS}
 
 
 def _other_count(

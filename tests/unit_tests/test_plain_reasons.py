@@ -57,3 +57,36 @@ def test_no_meaning_case_gives_a_reason_in_the_engines_words(spec: str | None) -
     assert not found, found[:10]
     details = [c["details"] for r in reports for c in r["claims"] if c["details"]]
     assert details and any(ENGINE.search(d) for d in details)  # the numbers are kept there
+
+
+@pytest.mark.parametrize(
+    ("answer", "quoted"),
+    [
+        ("The maximum recommended dose of lisinopril is 40 mg per day.", "'80 mg'"),
+        ("The usual starting dose of lisinopril is 20 mg once daily.", "'10 mg'"),
+    ],
+)
+def test_a_numbers_reason_quotes_the_passages_value_for_the_same_quantity(
+    answer: str, quoted: str
+) -> None:
+    passages = [
+        "Lisinopril is an ACE inhibitor used to treat high blood pressure. The usual starting "
+        "dose is 10 mg once daily, and the maximum recommended dose is 80 mg per day."
+    ]
+    (claim,) = create_verifier().invoke({"answer": answer, "passages": passages})["claims"]
+    assert claim["label"] == "contradicted"
+    assert claim["reason"].endswith(f"passage 1 says {quoted}"), claim["reason"]
+
+
+def test_a_short_reply_says_how_it_was_read() -> None:
+    passages = ["Lisinopril is contraindicated during pregnancy because it can harm the fetus."]
+    question = "Can lisinopril be taken during pregnancy?"
+    report = create_verifier("lexical").invoke(
+        {"answer": "Yes.", "passages": passages, "question": question}
+    )
+    (claim,) = report["claims"]
+    assert claim["said"] == "Yes" and claim["text"] == "Lisinopril can be taken during pregnancy."
+    assert claim["reason"].startswith(
+        "the reply 'Yes' read as 'Lisinopril can be taken during pregnancy.'; "
+    ), claim["reason"]
+    assert report["decision"] != "return"
