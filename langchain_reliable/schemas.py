@@ -45,6 +45,23 @@ Flag = Literal[
     "off_topic",
 ]
 """A condition met while verifying an answer; the report's `notes` say why."""
+FLAG_WORDS: dict[str, str] = {
+    "no_claims": "no checkable claim in the answer",
+    "abstention": "the answer declines to answer",
+    "empty_answer": "the answer is empty",
+    "no_context": "no passage to check against",
+    "verifier_error": "the verifier failed",
+    "truncated_answer": "the answer was cut to the length limit",
+    "truncated_context": "the passages were cut to the length limit",
+    "truncated_claims": "claims past the limit were not checked one by one",
+    "uncovered_text": "some of its text is in no supported claim",
+    "coverage_failed": "the text to show failed the last coverage check",
+    "render_mismatch": "the answer renders otherwise than it reads",
+    "extractor_error": "the claim extractor failed",
+    "generator_error": "the answer generator failed",
+    "off_topic": "no claim addresses the question",
+}
+"""Each flag in words, as the report's headline says it."""
 FailAction = Literal["refuse", "filter", "raise"]
 """What a step gives for an answer that did not pass: the refusal text, the filtered
 answer, or `UnverifiedAnswerError`."""
@@ -342,7 +359,7 @@ class ReliabilityReport(BaseModel):
         if first is not None:
             parts.append(f"first not supported: {short(first.shown, 80)!r} ({first.label})")
         if self.flags:
-            parts.append("flags: " + ", ".join(self.flags))
+            parts += [FLAG_WORDS.get(flag, flag.replace("_", " ")) for flag in self.flags]
         if not total and self.notes:  # nothing was checked: the notes say why
             parts += [note.rstrip(".") for note in self.notes]
         head = OUTCOMES[self.decision].word if self.decision else "not decided"

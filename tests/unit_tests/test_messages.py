@@ -27,7 +27,13 @@ def test_one_long_word_is_still_cut() -> None:
 
 @pytest.mark.parametrize(
     ("value", "got"),
-    [("Paris.", "a string"), (3, "a number"), ([1], "an array"), (None, "null"), (True, "a boolean")],
+    [
+        ("Paris.", "a string"),
+        (3, "a number"),
+        ([1], "an array"),
+        (None, "null"),
+        (True, "a boolean"),
+    ],
 )
 def test_an_input_that_is_no_object_names_the_keys(value: object, got: str) -> None:
     with pytest.raises(BadRequest) as raised:
@@ -42,3 +48,21 @@ def test_the_question_route_names_its_one_key() -> None:
     with pytest.raises(BadRequest, match=r"inputs\[2\] must be a JSON object with the keys 'q"):
         _check_object(7, RAGRequest, "inputs[2]")
     _check_object({"question": "Why?"}, RAGRequest, "'input'")  # an object passes on
+
+
+def test_every_flag_has_words_and_the_headline_uses_them() -> None:
+    from typing import get_args
+
+    from langchain_reliable.schemas import FLAG_WORDS, Flag, ReliabilityReport
+
+    assert set(FLAG_WORDS) == set(get_args(Flag))
+    report = ReliabilityReport(
+        claims=[], supported=1, reliability_score=1.0, hallucination_rate=0.0,
+        hallucination_score=0.0, level="MEDIUM", decision="refuse",
+        flags=["uncovered_text", "truncated_context"],
+    )  # fmt: skip
+    assert report.reason == (
+        "refused: 1 of 1 claims supported; some of its text is in no supported claim; "
+        "the passages were cut to the length limit."
+    )
+    assert "_" not in report.reason  # no bare flag name
