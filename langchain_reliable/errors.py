@@ -120,7 +120,7 @@ class UnverifiedAnswerError(RuntimeError):
         >>> error.report.level, error.answer, error.flags
         ('LOW', 'It is 42.', ['no_context'])
         >>> str(error)
-        'answer not verified: refused: no claims; flags: no_context.'
+        'answer not verified: refused: no claims; no passage to check against.'
 
     """
 

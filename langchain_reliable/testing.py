@@ -25,6 +25,7 @@ from langchain_core.documents import Document
 from langchain_reliable.graph import create_verifier
 from langchain_reliable.policy import Policy, as_policy
 from langchain_reliable.schemas import ReliabilityReport
+from langchain_reliable.text import short
 
 _SHOWN_CHARS = 200
 
@@ -100,8 +101,8 @@ def failure_message(report: ReliabilityReport, answer: str = "") -> str:
         ...                       notes=["nothing was retrieved for the question"])
         >>> report.decision = "refuse"
         >>> print(failure_message(report))
-        answer not verified: refused: no claims; flags: no_context; nothing was retrieved \
-for the question.
+        answer not verified: refused: no claims; no passage to check against; nothing was \
+retrieved for the question.
           decision refuse, level LOW, score 0.00 (passing needs the decision 'return')
           flags: no_context: nothing was retrieved for the question
 
@@ -121,7 +122,7 @@ for the question.
         notes = "; ".join(report.notes)
         lines.append("  flags: " + ", ".join(report.flags) + (f": {notes}" if notes else ""))
     if answer:
-        shown = answer if len(answer) <= _SHOWN_CHARS else answer[: _SHOWN_CHARS - 1] + "…"
+        shown = short(answer, _SHOWN_CHARS)
         lines.append(f"  answer: {shown!r}")
     return "\n".join(lines)
 

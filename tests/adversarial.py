@@ -301,6 +301,30 @@ def held_back_and_returned(verifier: Any, attack: str, control: str, passages: l
     assert out["decision"] == "return", [(c["label"], c["reason"]) for c in out["claims"]]
 
 
+def shown(out: dict[str, Any], answer: str) -> str:
+    """What a caller shows for the verifier's decision on `answer`."""
+    if out["decision"] == "return":
+        return answer
+    return (out.get("filtered_answer") or "") if out["decision"] == "filter" else ""
+
+
+def cli_holds_it_back(capsys: Any, attack: str, control: str, bad: str, passages: list) -> None:
+    """`reliable-rag verify --json` does not show `bad` of the attack (exit code not 0) and
+    returns its control (exit code 0)."""
+    import json
+
+    from langchain_reliable.cli import main
+
+    args = [arg for p in passages for arg in ("--passage", p)]
+    for answer, is_control in ((attack, False), (control, True)):
+        code = main(["verify", "--answer", answer, *args, "--json"])
+        out = json.loads(capsys.readouterr().out)
+        if is_control:
+            assert out["decision"] == "return" and code == 0, out["claims"]
+        else:
+            assert out["decision"] != "return" and bad not in shown(out, answer) and code != 0
+
+
 def cli_held_back_and_returned(capsys: Any, attack: str, control: str, passages: list) -> None:
     """`langchain-reliable verify --json` refuses the attack (exit code not 0) and returns
     its control (exit code 0)."""

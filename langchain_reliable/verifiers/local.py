@@ -278,7 +278,6 @@ class LocalVerifier(BlockingVerifier):
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
         score = alone
-        where, unsaid = facts.where, _unsaid(facts.surface, facts.ctx.stems)
         details = _signals(features, facts.surface, facts.ctx.stems) + self._model_note(alone, read)
         window: Evidence | None = None
         if read is not None and self.entailment is not None:
@@ -287,42 +286,46 @@ class LocalVerifier(BlockingVerifier):
                 stacked = self.entailment.support(read.entailed, lexical, read.contradicted)
                 score = min(max(clamp_score(stacked), self.band[0]), self.band[1])
 
-        against = self._contradiction(claim, read, score, passages)
-        if against is not None:
-            label: Label = "contradicted"
-            window, reason = against
-            details += f"; P(contradiction) {read.contradicted:.2f}" if read else ""
-            score = min(score, self.vetoed_score)
-        elif score >= self.supported_at:
-            label, reason = "supported", f"supported by {where}"
-            if read is not None and read.entailed < self.supported_at:  # say why it passed
-                details += (
-                    f" (below the bar {self.supported_at:.2f}; the lexical evidence, score "
-                    f"{alone:.2f}, outweighs it)"
-                )
-        else:
-            label = "unsupported" if score < self.unsupported_below else "uncertain"
-            reason = not_borne_out(label, where, unsaid)
+        label, reason, score, against = self._label(claim, facts, read, score, passages)
+        if against is not None and read is not None:  # the model reads it contradicted
+            window = against
+            details += f"; P(contradiction) {read.contradicted:.2f}"
+        elif label == "supported" and read is not None and read.entailed < self.supported_at:
+            details += (  # say why it passed
+                f" (below the bar {self.supported_at:.2f}; the lexical evidence, score "
+                f"{alone:.2f}, outweighs it)"
+            )
         return self._settled(claim, facts, label, score, reason, window, details=details), features
 
-    def _contradiction(
-        self, claim: Claim, read: Entailment | None, score: float, passages: list[Passage]
-    ) -> tuple[Evidence, str] | None:
-        """The window stating otherwise and why, where the model reads the claim contradicted.
+    def _label(
+        self,
+        claim: Claim,
+        facts: ClaimFacts,
+        read: Entailment | None,
+        score: float,
+        passages: list[Passage],
+    ) -> tuple[Label, str, float, Evidence | None]:
+        """The label, its reason and score, and the window stating otherwise when contradicted.
 
-        P(contradiction) at least `_CONTRADICTED_AT` and above P(entailment), the score
-        under the bar.
+        Contradicted where the model reads the claim so: P(contradiction) at least
+        `_CONTRADICTED_AT` and above P(entailment), the score under the bar (then capped at
+        `vetoed_score`). Else the bars decide.
         """
         if (
-            read is None
-            or score >= self.supported_at
-            or read.contradicted < _CONTRADICTED_AT
-            or read.contradicted <= read.entailed
+            read is not None
+            and score < self.supported_at
+            and read.contradicted >= _CONTRADICTED_AT
+            and read.contradicted > read.entailed
         ):
-            return None
-        window = _window(passages, *read.against, read.contradicted, claim.text)
-        where = passage_name(window.passage, window.passage_id)
-        return window, f"{where} says otherwise (as the entailment model reads it)"
+            window = _window(passages, *read.against, read.contradicted, claim.text)
+            where = passage_name(window.passage, window.passage_id)
+            reason = f"{where} says otherwise (as the entailment model reads it)"
+            return "contradicted", reason, min(score, self.vetoed_score), window
+        if score >= self.supported_at:
+            return "supported", f"supported by {facts.where}", score, None
+        label: Label = "unsupported" if score < self.unsupported_below else "uncertain"
+        unsaid = _unsaid(facts.surface, facts.ctx.stems)
+        return label, not_borne_out(label, facts.where, unsaid), score, None
 
     @staticmethod
     def _settled(

@@ -38,7 +38,6 @@ from langchain_reliable.schemas import (
     ClaimVerdict,
     Evidence,
     KeysRead,
-    Label,
     Passage,
     passage_name,
 )
@@ -46,9 +45,7 @@ from langchain_reliable.verifiers.local import (
     LocalVerifier,
     _features,
     _signals,
-    _unsaid,
     _window,
-    not_borne_out,
 )
 from langchain_reliable.verifiers.scorer import ClaimFeatures
 
@@ -132,7 +129,6 @@ class TwoKeysVerifier(LocalVerifier):
         read: Entailment | None,
         passages: list[Passage],
     ) -> tuple[ClaimVerdict, ClaimFeatures]:
-        where, unsaid = facts.where, _unsaid(facts.surface, facts.ctx.stems)
         window: Evidence | None = None
         entailed = None if copied is not None else (read.entailed if read else 0.0)
         score = self.keys.score(lexical, entailed, self.supported_at)
@@ -147,19 +143,12 @@ class TwoKeysVerifier(LocalVerifier):
             window = _window(passages, read.passage, read.span, read.entailed, claim.text)
         details = _signals(features, facts.surface, facts.ctx.stems)
         details += self._keys_note(lexical, copied, read, passages)
-        against = self._contradiction(claim, read, score, passages)
-        if against is not None:
-            label: Label = "contradicted"
-            window, reason = against
-            details += f"; P(contradiction) {read.contradicted:.2f}" if read else ""
-            score = min(score, self.vetoed_score)
-        elif score >= self.supported_at:
-            label, reason = "supported", f"supported by {where}"
-            if copied is not None:
-                reason += " (word for word)"
-        else:
-            label = "unsupported" if score < self.unsupported_below else "uncertain"
-            reason = not_borne_out(label, where, unsaid)
+        label, reason, score, against = self._label(claim, facts, read, score, passages)
+        if against is not None and read is not None:  # the model reads it contradicted
+            window = against
+            details += f"; P(contradiction) {read.contradicted:.2f}"
+        elif label == "supported" and copied is not None:
+            reason += " (word for word)"
         verdict = self._settled(
             claim, facts, label, score, reason, window, keys=keys, details=details
         )

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -184,4 +185,12 @@ def serving_app(work: Path, **env: str) -> Iterator[str]:
     with running(
         cmd, health_url=f"{base}/health", cwd=work, env=child_env(**env), log=work / "server.log"
     ):
+        yield base
+
+
+def served(tmp_path_factory: pytest.TempPathFactory, name: str, **env: str) -> Iterator[str]:
+    """`serving_app` from a fresh folder `name`, for a fixture: skipped without LangServe."""
+    pytest.importorskip("langserve")
+    pytest.importorskip("uvicorn")
+    with serving_app(tmp_path_factory.mktemp(name), **env) as base:
         yield base

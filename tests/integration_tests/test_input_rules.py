@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,7 +19,6 @@ from tests.integration_tests._servers import (
     REQUEST_TIMEOUT,
     child_env,
     client,
-    serving_app,
     sse_events,
 )
 
@@ -33,13 +31,6 @@ VERIFY = {
     "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
 }
 SHOWN = ("question", "answer", "decision", "attempts")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pytest.importorskip("langserve")
-    with serving_app(tmp_path_factory.mktemp("input-rules")) as base:
-        yield base
 
 
 def _shown(output: dict) -> tuple:

@@ -14,7 +14,7 @@ import pytest
 from langchain_core.documents import Document
 
 from langchain_reliable.state import RAGOutput
-from tests.integration_tests._servers import REQUEST_TIMEOUT, client, serving_app, sse_events
+from tests.integration_tests._servers import REQUEST_TIMEOUT, client, served, sse_events
 
 OUTPUT_KEYS = set(RAGOutput.__annotations__)
 
@@ -34,21 +34,9 @@ VERIFY_INPUT = {
 }
 
 
-def _serve(tmp_path_factory: pytest.TempPathFactory, name: str, **env: str) -> Iterator[str]:
-    pytest.importorskip("langserve")
-    pytest.importorskip("uvicorn")
-    with serving_app(tmp_path_factory.mktemp(name), **env) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from _serve(tmp_path_factory, "langserve")
-
-
 @pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from _serve(tmp_path_factory, "langserve-key", RELIABLE_RAG_API_KEY=API_KEY)
+    yield from served(tmp_path_factory, "langserve-key", RELIABLE_RAG_API_KEY=API_KEY)
 
 
 def remote(base: str, path: str, **kwargs):

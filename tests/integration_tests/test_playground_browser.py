@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration_tests._servers import serving_app
+from tests.integration_tests._servers import served
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -56,13 +56,6 @@ def chromium_path() -> str | None:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pytest.importorskip("langserve")
-    with serving_app(tmp_path_factory.mktemp("browser")) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")
@@ -278,9 +271,7 @@ API_KEY = "browser-key-7d1e"
 
 @pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pytest.importorskip("langserve")
-    with serving_app(tmp_path_factory.mktemp("browser-key"), RELIABLE_RAG_API_KEY=API_KEY) as base:
-        yield base
+    yield from served(tmp_path_factory, "browser-key", RELIABLE_RAG_API_KEY=API_KEY)
 
 
 def _enter_key(page: Page, key: str) -> None:

@@ -16,13 +16,12 @@ import ast
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from langchain_reliable.report_views import report_fields
-from tests.integration_tests._servers import child_env, serving_app
+from tests.integration_tests._servers import child_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
@@ -62,14 +61,6 @@ def lost_results(block: str) -> list[str]:
         if called is None or (isinstance(called, ast.Attribute) and called.attr in _LOST_CALLS):
             lost.append(ast.unparse(node))
     return lost
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The LangServe app, served on loopback for the `RemoteRunnable` block."""
-    pytest.importorskip("langserve")
-    with serving_app(tmp_path_factory.mktemp("readme-server")) as base:
-        yield base
 
 
 CODE_BLOCKS = re.findall(r"^```(?:python|bash)\n(.*?)^```", README, flags=re.S | re.M)

@@ -11,7 +11,6 @@ import json
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -56,13 +55,6 @@ VERIFY = {
     "answer": "The Treaty of Versailles was signed on 28 June 1919.",
     "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pytest.importorskip("langserve")
-    with serving_app(tmp_path_factory.mktemp("safe")) as base:
-        yield base
 
 
 def _rag(config: dict | None = None) -> dict:

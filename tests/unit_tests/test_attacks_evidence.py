@@ -28,6 +28,7 @@ from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.server.playground import verify_view
 from langchain_reliable.text import split_passage_sentences
 from langchain_reliable.verifiers.local import LocalVerifier
+from tests.adversarial import shown
 from tests.fakes import ScriptedChatModel
 
 METFORMIN = (
@@ -72,12 +73,6 @@ def _sentences(text: str) -> list[str]:
 def _verify(answer: str, policy: str = "balanced", question: str = "", **kw) -> dict:
     graph = create_verifier(policy=policy, **kw)
     return graph.invoke({"answer": answer, "passages": PASSAGES, "question": question})
-
-
-def _shown(out: dict, answer: str) -> str:
-    if out["decision"] == "return":
-        return answer
-    return (out.get("filtered_answer") or "") if out["decision"] == "filter" else ""
 
 
 # -- evidence: every surface cites the passage the verdict rests on -------------------
@@ -143,12 +138,12 @@ def test_a_filtered_answer_cites_only_passages_that_hold_the_claim(case, policy)
     claim, passage, words = case
     answer = f"{claim} {FALSE_RIDER}"
     out = _verify(answer, policy, citations=True)
-    assert out["decision"] != "return" and "cancer" not in _shown(out, answer)
-    shown = _shown(out, answer)
-    assert set(_markers(shown)) <= {passage + 1}, shown
-    for line in shown.splitlines():
+    text = shown(out, answer)
+    assert out["decision"] != "return" and "cancer" not in text
+    assert set(_markers(text)) <= {passage + 1}, text
+    for line in text.splitlines():
         if re.match(r"\[\d+\] ", line):
-            assert line.startswith(f"[{passage + 1}] ") and words in line, shown
+            assert line.startswith(f"[{passage + 1}] ") and words in line, text
 
 
 @pytest.mark.parametrize("case", CITED, ids=[c[0][:30] for c in CITED])
@@ -357,7 +352,7 @@ def _as_messages(last: str, reply_before: str = "Yes, it is.") -> list[tuple[str
 def test_a_reply_to_the_last_turn_of_a_history_is_checked_with_it(last, reply, true, policy):
     out = _verify(reply, policy, question=HISTORY.format(last=last))
     assert out["decision"] != "return", out["claims"]
-    assert reply.strip(".") not in _shown(out, reply)
+    assert reply.strip(".") not in shown(out, reply)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -447,7 +442,7 @@ def test_round_two_shapes_are_checked_or_not_shown(case, policy) -> None:
         {"answer": attack, "passages": LINKED, "question": question}
     )
     assert out["decision"] != "return", out["claims"]
-    assert bad not in _shown(out, attack), out.get("filtered_answer")
+    assert bad not in shown(out, attack), out.get("filtered_answer")
 
 
 CONTROLS_REFUSED: dict[str, str] = {}  # control name -> why the fast tier refuses it

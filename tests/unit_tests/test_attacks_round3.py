@@ -14,8 +14,6 @@ supported is never shown by `filter` either (`outcomes.filter_answer`,
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -25,7 +23,7 @@ from langchain_reliable.claims import SentenceClaimExtractor
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.local import LocalVerifier
-from tests.adversarial import RoleChatModel, streamed_final
+from tests.adversarial import RoleChatModel, cli_holds_it_back, shown, streamed_final
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGE = (
@@ -125,13 +123,6 @@ POLICIES = ["lenient", "balanced", "strict"]
 def verify(answer: str, policy: str, question: str = "") -> dict:
     graph = create_verifier(policy=policy)
     return graph.invoke({"answer": answer, "passages": [PASSAGE], "question": question})
-
-
-def shown(out: dict, answer: str) -> str:
-    """What a caller shows for the verifier's decision."""
-    if out["decision"] == "return":
-        return answer
-    return (out.get("filtered_answer") or "") if out["decision"] == "filter" else ""
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -250,17 +241,8 @@ def test_riders_lean_on_the_right_words(sentence: str, riders: list[str]) -> Non
 @pytest.mark.parametrize("case", RIDERS, ids=[c[0] for c in RIDERS])
 def test_the_cli_holds_it_back(case, capsys) -> None:
     """`reliable-rag verify --json`: the attack is not shown, its control is returned."""
-    from langchain_reliable.cli import main
-
     _, attack, control, bad = case
-    for answer, is_control in ((attack, False), (control, True)):
-        code = main(["verify", "--answer", answer, "--passage", PASSAGE, "--json"])
-        out = json.loads(capsys.readouterr().out)
-        if is_control:
-            assert out["decision"] == "return" and code == 0, out["claims"]
-            continue
-        shown = answer if out["decision"] == "return" else out["filtered_answer"] or ""
-        assert out["decision"] != "return" and bad not in shown and code != 0
+    cli_holds_it_back(capsys, attack, control, bad, [PASSAGE])
 
 
 # --- a word swapped into the passage's sentence: every verifier runs the same rule ---
@@ -305,4 +287,6 @@ def test_every_verifier_reads_a_swapped_word_alike(claim, quote, true, credulous
     if not true:
         (reason,) = {v.reason for v in verdicts.values()}  # one rule, one reason, for all three
         # "lung" for "kidney" is another internal organ (WordNet): no model need be asked
-        assert "entailment model does not read it" in reason or "another internal organ" in reason
+        assert "entailment model does not read the passages as saying it" in reason or (
+            "another internal organ" in reason
+        )

@@ -25,14 +25,12 @@ with the reason: it needs the accurate (mpnet) tier.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.claims import SentenceClaimExtractor
 from tests.accurate_extra import needs_model
-from tests.adversarial import streamed_final
+from tests.adversarial import cli_holds_it_back, shown, streamed_final
 from tests.fakes import ScriptedChatModel
 
 ASPIRIN = (
@@ -428,13 +426,6 @@ def verify(answer: str, policy: str) -> dict:
     return create_verifier(policy=policy).invoke({"answer": answer, "passages": PASSAGES})
 
 
-def shown(out: dict, answer: str) -> str:
-    """What a caller shows for the verifier's decision."""
-    if out["decision"] == "return":
-        return answer
-    return (out.get("filtered_answer") or "") if out["decision"] == "filter" else ""
-
-
 @pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize("case", _cases("attack"))
 def test_the_attack_is_not_shown(case, policy) -> None:
@@ -562,18 +553,8 @@ def test_a_table_row_is_the_sentence_its_header_makes() -> None:
 @pytest.mark.parametrize("case", _cases("attack")[::6])
 def test_the_cli_holds_it_back(case, capsys) -> None:
     """`reliable-rag verify --json`: the attack is not shown, its control is returned."""
-    from langchain_reliable.cli import main
-
     _, _, attack, control, bad = case
-    passages = [arg for p in PASSAGES for arg in ("--passage", p)]
-    for answer, is_control in ((attack, False), (control, True)):
-        code = main(["verify", "--answer", answer, *passages, "--json"])
-        out = json.loads(capsys.readouterr().out)
-        if is_control:
-            assert out["decision"] == "return" and code == 0, out["claims"]
-            continue
-        shown_text = answer if out["decision"] == "return" else out["filtered_answer"] or ""
-        assert out["decision"] != "return" and bad not in shown_text and code != 0
+    cli_holds_it_back(capsys, attack, control, bad, PASSAGES)
 
 
 @pytest.mark.parametrize(

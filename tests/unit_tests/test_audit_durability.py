@@ -50,6 +50,25 @@ def stored_questions(path: Path) -> list[str]:
     return found
 
 
+def kill_mid_run(writers: list[subprocess.Popen], delays: list[float], timeout: float) -> list[str]:
+    """SIGKILL the first writers, each `delays[n]` seconds after its first record; wait for all.
+
+    Returns the tags of every record whose write returned, the victims' too.
+    """
+    victims = writers[: len(delays)]
+    returned = []
+    for victim, delay in zip(victims, delays, strict=True):
+        returned.append(victim.stdout.readline().strip())  # it has written at least one
+        time.sleep(delay)
+        victim.send_signal(signal.SIGKILL)
+    for writer in writers:
+        out, _ = writer.communicate(timeout=timeout)
+        returned += out.split()
+    assert [w.returncode for w in victims] == [-signal.SIGKILL] * len(victims)
+    assert all(w.returncode == 0 for w in writers[len(victims) :])
+    return [tag for tag in returned if tag]
+
+
 def decide(log: AuditLog, n: int, tag: str = "q") -> None:
     for i in range(n):
         assert log.write({"question": f"{tag}-{i}", "decision": "return"})
@@ -89,17 +108,7 @@ def test_killed_writers_lose_no_returned_record(tmp_path):
     path = tmp_path / "audit.jsonl"
     # The two victims have far more to write than they live for: both are killed mid-run.
     writers = [start_writer(path, f"p{p}", 30 if p > 1 else 10_000, 50_000, 0.02) for p in range(4)]
-    returned = []
-    for victim in writers[:2]:
-        returned.append(victim.stdout.readline().strip())  # it has written at least one
-        time.sleep(0.05)
-        victim.send_signal(signal.SIGKILL)
-    for writer in writers:
-        out, _ = writer.communicate(timeout=120)
-        returned += out.split()
-    assert [w.returncode for w in writers[:2]] == [-signal.SIGKILL] * 2
-    assert all(w.returncode == 0 for w in writers[2:])
-    returned = [tag for tag in returned if tag]
+    returned = kill_mid_run(writers, [0.05, 0.05], timeout=120)
     stored = set(stored_questions(path))
     assert not set(returned) - stored, "a record whose write returned is missing"
     check = verify_chain(path)
@@ -274,21 +283,12 @@ def test_eight_writers_killed_with_sigkill_leave_no_duplicated_record(tmp_path):
     writers = [
         start_writer(path, f"p{p}", 10_000 if p < 4 else 25, 20_000, 0.005) for p in range(8)
     ]
-    returned: list[str] = []
-    for n, victim in enumerate(writers[:4]):
-        returned.append(victim.stdout.readline().strip())
-        time.sleep(0.02 * (n + 1))
-        victim.send_signal(signal.SIGKILL)
-    for writer in writers:
-        out, _ = writer.communicate(timeout=180)
-        returned += out.split()
-    assert [w.returncode for w in writers[:4]] == [-signal.SIGKILL] * 4
-    assert all(w.returncode == 0 for w in writers[4:])
+    returned = kill_mid_run(writers, [0.02, 0.04, 0.06, 0.08], timeout=180)  # staggered
     AuditLog(path).fold()
     chained = [q for q in stored_questions(path)]
     duplicated = sorted({q for q in chained if chained.count(q) > 1})
     assert not duplicated, duplicated
-    assert not {t for t in returned if t} - set(chained), "a returned record is missing"
+    assert not set(returned) - set(chained), "a returned record is missing"
     check = verify_chain(path)
     assert check.spilled == 0
     assert all(p.kind == DAMAGED for p in check.problems), check.problems

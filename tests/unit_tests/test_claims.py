@@ -66,6 +66,13 @@ def assert_spans_exact(answer: str, result: ExtractionResult) -> None:
     assert starts == sorted(starts)
 
 
+def texts_with_exact_spans(answer: str) -> list[str]:
+    """`texts` of `answer`, each claim's span checked by `assert_spans_exact`."""
+    result = SentenceClaimExtractor().extract(answer)
+    assert_spans_exact(answer, result)
+    return [c.text for c in result.claims]
+
+
 # --- SentenceClaimExtractor ---------------------------------------------------------
 
 
@@ -164,14 +171,12 @@ def test_items_continue_over_indented_lines_and_code_is_checked() -> None:
         "---\n"
         "The tower was\nbuilt in 1889."
     )
-    result = SentenceClaimExtractor().extract(answer)
-    assert [c.text for c in result.claims] == [
+    assert texts_with_exact_spans(answer) == [
         "The treaty was signed in 1919 by the Allied powers.",
         "print('The treaty was signed in 1919.')",
         "It came into force in 1920.",
         "The tower was built in 1889.",
     ]
-    assert_spans_exact(answer, result)
 
 
 @pytest.mark.parametrize(
@@ -213,9 +218,7 @@ def test_lists_and_dependent_clauses_are_not_split(answer: str) -> None:
     ],
 )
 def test_independent_clauses_are_split(answer: str, expected: list[str]) -> None:
-    result = SentenceClaimExtractor().extract(answer)
-    assert [c.text for c in result.claims] == expected
-    assert_spans_exact(answer, result)
+    assert texts_with_exact_spans(answer) == expected
 
 
 def test_abbreviations_decimals_and_units_do_not_end_sentences() -> None:
@@ -266,9 +269,7 @@ def test_options() -> None:
     ],
 )
 def test_prefixes_are_left_out_of_the_span(answer: str, expected: list[str]) -> None:
-    result = SentenceClaimExtractor().extract(answer)
-    assert [c.text for c in result.claims] == expected
-    assert_spans_exact(answer, result)
+    assert texts_with_exact_spans(answer) == expected
 
 
 def test_repeated_sentences_keep_their_own_spans() -> None:
@@ -283,8 +284,7 @@ def test_headings_are_claims_and_lead_list_items() -> None:
         "**Dosage**\n**The starting dose is 500 mg.**\n\n__Side effects:__\n- mild nausea\n\n"
         "## Contraindications\n- severe kidney disease\n\n### Summary\n- lactic acidosis"
     )
-    result = SentenceClaimExtractor().extract(answer)
-    assert [c.text for c in result.claims] == [
+    assert texts_with_exact_spans(answer) == [
         "Dosage",
         "**The starting dose is 500 mg.**",
         "Side effects: mild nausea",
@@ -292,7 +292,6 @@ def test_headings_are_claims_and_lead_list_items() -> None:
         "Contraindications: severe kidney disease",
         "lactic acidosis",
     ]
-    assert_spans_exact(answer, result)
 
 
 def test_a_clause_about_the_sources_that_names_a_fact_is_checked() -> None:

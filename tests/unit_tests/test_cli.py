@@ -474,39 +474,29 @@ def _command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "langchain_reliable.cli"]
 
 
-def test_real_process_stdin_json_and_usage_error():
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    payload = json.dumps({"answer": GOOD, "passages": [CONTEXT]})
-    done = subprocess.run(
-        [*_command(), "verify", "--json"],
-        input=payload,
+def _run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`reliable-rag ARGS` in a real process, from the repository."""
+    return subprocess.run(
+        [*_command(), *args],
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=300,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
         cwd=REPO,
     )
+
+
+def test_real_process_stdin_json_and_usage_error():
+    payload = json.dumps({"answer": GOOD, "passages": [CONTEXT]})
+    done = _run_cli("verify", "--json", stdin=payload)
     assert done.returncode == EXIT_OK, done.stderr
     assert json.loads(done.stdout)["decision"] == "return"
 
-    done = subprocess.run(
-        [*_command(), "verify", "--answer", BAD, "--context", CONTEXT],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=REPO,
-    )
+    done = _run_cli("verify", "--answer", BAD, "--context", CONTEXT)
     assert done.returncode == EXIT_NOT_VERIFIED
 
-    done = subprocess.run(
-        [*_command(), "verify", "--answer-file", "/no/such/file"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=REPO,
-    )
+    done = _run_cli("verify", "--answer-file", "/no/such/file")
     assert done.returncode == EXIT_USAGE
     assert "no such file" in done.stderr
     assert "Traceback" not in done.stderr

@@ -17,6 +17,7 @@ from langchain_reliable.cli import EXIT_OK, EXIT_USAGE, main
 from langchain_reliable.errors import InputError
 from langchain_reliable.frames import PANDAS_HINT, Results
 from langchain_reliable.policy import Policy
+from langchain_reliable.schemas import FLAG_WORDS
 from langchain_reliable.testing import assert_verified
 
 PASSAGES = [
@@ -127,7 +128,7 @@ def test_unverified_answer_error_carries_the_reason_and_flags():
     assert error.decision == "refuse" and error.reason == error.report.reason
     assert error.flags == list(error.report.flags) and error.flags
     assert str(error) == f"answer not verified: {error.reason}"
-    assert all(flag in str(error) for flag in error.flags)
+    assert all(FLAG_WORDS[flag] in str(error) for flag in error.flags)  # each flag in words
 
 
 # -- progress on long work ----------------------------------------------------------------

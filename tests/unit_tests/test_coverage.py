@@ -204,19 +204,19 @@ def test_glue_never_holds_a_digit(text) -> None:
         assert not is_glue(text)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I'm sorry, metformin cures cancer.",
-        "I cannot stress enough that metformin cures cancer.",
-        "I don't know why metformin cures cancer.",
-        "Unfortunately I must say metformin cures cancer.",
-        "Metformin cures cancer, which is not mentioned in the passages.",
-        "Bye! Metformin cures cancer.",
-    ],
-)
-def test_a_statement_behind_an_abstention_cue_is_not_glue(text: str) -> None:
-    assert not is_glue(text)
+# A statement behind words an abstention might start with: content, never glue.
+BEHIND_AN_ABSTENTION_CUE = [
+    "I'm sorry, metformin cures cancer.",
+    "I cannot stress enough that metformin cures cancer.",
+    "I don't know why metformin cures cancer.",
+    "Unfortunately I must say metformin cures cancer.",
+    "Metformin cures cancer, which is not mentioned in the passages.",
+    "Bye! Metformin cures cancer.",
+]
+
+
+@pytest.mark.parametrize("text", BEHIND_AN_ABSTENTION_CUE)
+def test_a_statement_behind_an_abstention_cue_is_held_back(text: str) -> None:
     out = create_verifier(policy="balanced").invoke(
         {"answer": text, "passages": ["Metformin lowers blood glucose."]}
     )
@@ -241,6 +241,7 @@ def test_explicit_abstentions_and_sign_offs_are_glue(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        *BEHIND_AN_ABSTENTION_CUE,
         "The passages do not say when the treaty was signed.",
         "I'm sorry, but the provided passages do not contain the population of Lyon.",
         "Metformin is not mentioned in the passages.",

@@ -164,7 +164,7 @@ def test_paraphrases_with_the_same_facts_are_supported(
     v = verdict(verifier, passage, claim)
     assert v.label == "supported", v.reason
     assert v.evidence[0].quote == passage  # the window the model read, verbatim
-    assert "entailment model" in v.reason
+    assert "entailment model" in v.details  # consulted or not: the details say which
 
 
 def test_checks_keep_their_veto(verifier: LocalVerifier) -> None:

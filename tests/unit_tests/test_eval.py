@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib.util
 import io
 import itertools
@@ -11,7 +10,6 @@ import json
 import re
 import shutil
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +32,9 @@ from langchain_reliable.eval.detectors import (
 )
 from langchain_reliable.eval.plot import plot
 from langchain_reliable.eval.runner import METRIC_KEYS, build_items, evaluate
-from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
+from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
+from tests.fakes import SubstringVerifier
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "eval_tiny.jsonl"
@@ -43,42 +42,6 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 # --- tiny parts -------------------------------------------------------------------------
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9 ]", "", text.lower()).strip()
-
-
-class SubstringVerifier(ClaimVerifier):
-    """Supported (0.9) when the claim occurs word for word in a passage, else 0.1."""
-
-    name = "substring"
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.active = 0
-        self.max_active = 0
-
-    async def averify(
-        self, claims: Sequence[Claim], passages: Sequence[Passage], question: str = ""
-    ) -> VerificationResult:
-        self.calls += 1
-        self.active += 1
-        self.max_active = max(self.max_active, self.active)
-        await asyncio.sleep(0)
-        self.active -= 1
-        verdicts = []
-        for claim in claims:
-            found = any(_norm(claim.text) in _norm(p.text) for p in passages)
-            verdicts.append(
-                ClaimVerdict(
-                    text=claim.text,
-                    span=claim.span,
-                    label="supported" if found else "unsupported",
-                    score=0.9 if found else 0.1,
-                )
-            )
-        return VerificationResult(verdicts=verdicts)
 
 
 class SentenceExtractor(ClaimExtractor):

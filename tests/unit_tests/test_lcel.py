@@ -12,10 +12,8 @@ from langchain_core.runnables import RunnablePassthrough
 
 from langchain_reliable import (
     ClaimVerdict,
-    ClaimVerifier,
     Evidence,
     UnverifiedAnswerError,
-    VerificationResult,
     create_guard,
     create_reliable_rag,
     create_verifier,
@@ -25,7 +23,7 @@ from langchain_reliable import (
 from langchain_reliable.citations import cite
 from langchain_reliable.graph.inputs import as_question
 from langchain_reliable.shown_texts import CANNOT_ANSWER
-from tests.fakes import ScriptedChatModel
+from tests.fakes import ScriptedChatModel, SubstringVerifier
 
 PASSAGES = [
     "The treaty was signed on 28 June 1919.",
@@ -40,32 +38,6 @@ BAD = f"{PAID} The League of Nations ratified it."  # none supported: refused
 PROMPT = ChatPromptTemplate.from_messages(
     [("system", "Answer from these passages: {passages}"), ("human", "{question}")]
 )
-
-
-class SubstringVerifier(ClaimVerifier):
-    """A claim is supported when a passage holds it verbatim (quoted as evidence)."""
-
-    name = "substring"
-
-    async def averify(self, claims, passages, question=""):
-        verdicts = []
-        for claim in claims:
-            body = claim.text.rstrip(".")
-            hit = next((p for p in passages if body in p.text), None)
-            evidence = hit and [
-                Evidence(passage=hit.index, passage_id=hit.id, quote=body, score=0.9)
-            ]
-            verdicts.append(
-                ClaimVerdict(
-                    text=claim.text,
-                    span=claim.span,
-                    label="supported" if hit else "unsupported",
-                    score=0.9 if hit else 0.1,
-                    evidence=evidence if hit else [],
-                    reason="verbatim in a passage" if hit else "in no passage",
-                )
-            )
-        return VerificationResult(verdicts=verdicts)
 
 
 def model(*answers):

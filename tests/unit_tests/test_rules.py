@@ -219,26 +219,28 @@ def test_a_claim_one_passage_supports_and_another_contradicts_is_contradicted(
         assert any(other in q for q in quotes) and any(claim[:-1] in q for q in quotes)
 
 
-def test_passages_that_disagree_on_negation_contradict_the_claim() -> None:
-    passages = [
-        "Metformin is safe in pregnancy.",
-        "Aspirin thins blood. Metformin is not safe in pregnancy.",
-    ]
-    out = create_verifier().invoke(
-        {"answer": "Metformin is safe in pregnancy.", "passages": passages}
-    )
-    assert out["claims"][0]["label"] == "contradicted" and out["decision"] == "refuse"
-
-
-def test_passages_that_agree_still_support() -> None:
-    passages = [
-        "The maximum daily dose of metformin is 2550 mg.",
-        "Metformin's top dose is 2550 mg a day.",
-    ]
-    out = create_verifier().invoke(
-        {"answer": "The maximum daily dose of metformin is 2550 mg.", "passages": passages}
-    )
-    assert out["claims"][0]["label"] == "supported"
+@pytest.mark.parametrize(
+    ("claim", "second", "label"),
+    [
+        # a second passage that disagrees on negation contradicts the claim
+        (
+            "Metformin is safe in pregnancy.",
+            "Aspirin thins blood. Metformin is not safe in pregnancy.",
+            "contradicted",
+        ),
+        # one that agrees still supports it
+        (
+            "The maximum daily dose of metformin is 2550 mg.",
+            "Metformin's top dose is 2550 mg a day.",
+            "supported",
+        ),
+    ],
+)
+def test_a_second_passage_on_the_claim(claim: str, second: str, label: str) -> None:
+    """The claim is the first passage; the second denies it, or says it in other words."""
+    out = create_verifier().invoke({"answer": claim, "passages": [claim, second]})
+    assert out["claims"][0]["label"] == label, out["claims"]
+    assert out["decision"] == ("return" if label == "supported" else "refuse")
 
 
 DISAGREEING = [
