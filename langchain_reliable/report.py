@@ -35,11 +35,15 @@ def reliability_score(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> fl
 
 
 def hallucination_rate(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> float:
-    """`(unsupported + contradicted) / claims`; 0.0 with no claims."""
+    """The share of claims not supported: `(unsupported + contradicted + uncertain) / claims`.
+
+    An uncertain claim is not shown as verified, so it counts: an invented sentence
+    the verifier could not settle is not "0 % hallucinated". 0.0 with no claims.
+    """
     if not verdicts and not unlisted:
         return 0.0
     counts = label_counts(verdicts, unlisted)
-    return (counts["unsupported"] + counts["contradicted"]) / (len(verdicts) + unlisted)
+    return 1.0 - counts["supported"] / (len(verdicts) + unlisted)
 
 
 def hallucination_score(verdicts: Sequence[ClaimVerdict]) -> float:

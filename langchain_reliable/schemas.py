@@ -301,7 +301,10 @@ class ReliabilityReport(BaseModel):
     contradicted: int = 0
     uncertain: int = 0
     reliability_score: float = Field(description="(supported + 0.5*uncertain) / claims.")
-    hallucination_rate: float = Field(description="(unsupported + contradicted) / claims.")
+    hallucination_rate: float = Field(
+        description="The share of claims not supported: (unsupported + contradicted + "
+        "uncertain) / claims."
+    )
     hallucination_score: float = Field(
         description="0-1, higher = more likely the answer holds a hallucination."
     )

@@ -13,7 +13,7 @@ def v(label, score, span=(0, 1), text="x"):
 def test_seed_formulas():
     vs = [v("supported", 0.9), v("uncertain", 0.5), v("unsupported", 0.2), v("contradicted", 0.1)]
     assert reliability_score(vs) == pytest.approx((1 + 0.5) / 4)
-    assert hallucination_rate(vs) == pytest.approx(2 / 4)
+    assert hallucination_rate(vs) == pytest.approx(3 / 4)  # what was not supported
     assert hallucination_score(vs) == pytest.approx(0.9)
 
 
