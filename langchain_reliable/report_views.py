@@ -285,6 +285,8 @@ def print_report(
         print("     (no claims)", file=out)
     for note in report.get("notes") or []:
         print(f"note: {note}", file=out)
+    if report.get("filtered_answer"):  # what a reader is shown in place of the answer
+        print(wrapped(f"shown instead: {report['filtered_answer']}", width, 0), file=out)
     print("-" * min(width, 78), file=out)
     print(
         f"reliability {report['reliability_score']:.2f} · hallucination rate "

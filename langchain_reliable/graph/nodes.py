@@ -46,6 +46,7 @@ from langchain_reliable.render_hazards import without_artefacts
 from langchain_reliable.report import build_report
 from langchain_reliable.schemas import Passage, ReliabilityReport
 from langchain_reliable.state import RAGState, VerifyState
+from langchain_reliable.text import short
 
 logger = logging.getLogger(__name__)
 
@@ -169,7 +170,7 @@ def flag_uncovered(report: ReliabilityReport, answer: str | None, question: str 
     gaps = uncovered(answer or "", report.claims, question or "")
     if gaps:
         report.flags.append("uncovered_text")
-        shown = "; ".join(repr(g.text[:60]) for g in gaps[:3])
+        shown = "; ".join(repr(short(g.text, 60)) for g in gaps[:3])
         report.notes.append(
             f"{len(gaps)} part(s) of the answer are not inside a supported claim: {shown}"
         )

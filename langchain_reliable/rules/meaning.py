@@ -133,7 +133,7 @@ def _claim_about(text: str, facts: PassageFacts) -> tuple[list[int], float]:
 
 
 _SAYS = "{where} says '{sentence}', the claim '{claim}'"
-OTHER_WAY = "'{claim}' and '{sentence}' are the other way round in {where}"
+OTHER_WAY = "the claim says '{claim}'; {where} says it the other way round: '{sentence}'"
 
 
 class SentenceRule(MeaningRule):

@@ -319,7 +319,7 @@ class LocalVerifier(BlockingVerifier):
         ):
             window = _window(passages, *read.against, read.contradicted, claim.text)
             where = passage_name(window.passage, window.passage_id)
-            reason = f"{where} says otherwise (as the entailment model reads it)"
+            reason = f"{where} says otherwise, as the entailment model reads it: {window.quote!r}"
             return "contradicted", reason, min(score, self.vetoed_score), window
         if score >= self.supported_at:
             return "supported", f"supported by {facts.where}", score, None
@@ -360,10 +360,16 @@ class LocalVerifier(BlockingVerifier):
         """What the reason says of the entailment model: consulted or not, and why."""
         if self.entailment is None:
             return ""
-        band = f"{self.band[0]:.2f}-{self.band[1]:.2f}"
+        band = f"the model is asked between {self.band[0]:.2f} and {self.band[1]:.2f}"
+        if read is None and self.in_band(alone):
+            return f"; entailment model not consulted (lexical score {alone:.2f}: a rule decides)"
         if read is None:
-            return f"; entailment model not consulted (lexical score {alone:.2f} outside {band})"
-        why = f"lexical score {alone:.2f} inside {band}" if self.in_band(alone) else "swapped word"
+            return f"; entailment model not consulted (lexical score {alone:.2f}; {band})"
+        why = (
+            f"lexical score {alone:.2f}; {band}"
+            if self.in_band(alone)
+            else "a word of the sentence swapped for another"
+        )
         return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
 
 
