@@ -365,11 +365,7 @@ class LocalVerifier(BlockingVerifier):
             return f"; entailment model not consulted (lexical score {alone:.2f}: a rule decides)"
         if read is None:
             return f"; entailment model not consulted (lexical score {alone:.2f}; {band})"
-        why = (
-            f"lexical score {alone:.2f}; {band}"
-            if self.in_band(alone)
-            else "a word of the sentence swapped for another"
-        )
+        why = f"lexical score {alone:.2f}; {band}" if self.in_band(alone) else "a swapped word"
         return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
 
 
