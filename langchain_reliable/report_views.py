@@ -279,7 +279,7 @@ def print_report(
         kind, shown = cited_evidence(claim)
         for evidence in shown:
             where = passage_ref(evidence)
-            quoted = f'{kind} {where} ({evidence["score"]:.2f}): "{evidence["quote"]}"'
+            quoted = f'{kind} {where} (match {evidence["score"]:.2f}): "{evidence["quote"]}"'
             print(wrapped(quoted, width, 25), file=out)
     if not claims:
         print("     (no claims)", file=out)
@@ -294,3 +294,9 @@ def print_report(
         f"decision: {decision or report.get('decision')}",
         file=out,
     )
+    legend = (  # what the numbers are, for a reader who has not read the docs
+        "(SCORE: how likely a claim is supported; match: how close the quote is to the claim; "
+        "reliability: the share of claims supported, uncertain ones counted half; hallucination "
+        "rate: the share not supported)"
+    )
+    print(wrapped(legend, min(width, 78), 0), file=out)
