@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, get_args
 
 from langchain_core.documents import Document
@@ -100,6 +100,11 @@ class Passage(BaseModel):
         default=None,
         description="The Document's metadata 'id' or 'source', else its id, if known.",
     )
+
+    @classmethod
+    def all_from(cls, items: Sequence[str | Document | Passage | dict]) -> list[Passage]:
+        """Each of `items` as a passage, numbered in order (`from_any`)."""
+        return [cls.from_any(i, item) for i, item in enumerate(items)]
 
     @classmethod
     def from_any(cls, index: int, item: str | Document | Passage | dict) -> Passage:

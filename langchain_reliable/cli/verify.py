@@ -72,7 +72,7 @@ def _stdin_input(raw: str, question: str | None) -> dict[str, Any]:
     if not isinstance(context, list):
         raise UsageError('stdin: "passages" must be a list of passages')
     try:
-        [Passage.from_any(i, item) for i, item in enumerate(context)]
+        Passage.all_from(context)  # a bad passage named with the stdin: prefix
     except InputError as exc:
         raise UsageError(f"stdin: {exc}") from None
     question = data.get("question") or question or ""

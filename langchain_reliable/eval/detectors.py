@@ -164,7 +164,7 @@ class VerifierDetector(BaseDetector):
 
     async def _score_one(self, item: Item) -> float:
         self.stats["items"] += 1
-        passages = [Passage.from_any(i, p) for i, p in enumerate(item.passages)]
+        passages = Passage.all_from(item.passages)
         errors: list[str] = []
         if self.level == "claim":
             claims = [Claim(text=item.text, span=(0, len(item.text)))]

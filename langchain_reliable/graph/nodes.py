@@ -355,7 +355,7 @@ def generation_failed(state: RAGState, exc: BaseException, streamed: str) -> dic
 def prompt(state: RAGState) -> list[BaseMessage]:
     """The messages for one attempt: passages and question wrapped in tags, as data."""
     strict = state.get("attempts", 0) >= 1
-    passages = [Passage.from_any(i, d) for i, d in enumerate(state.get("passages", []))]
+    passages = Passage.all_from(state.get("passages", []))
     return [
         SystemMessage(load_prompt("generate_strict" if strict else "generate")),
         HumanMessage(

@@ -135,7 +135,7 @@ class Verification:
         if hazards:
             flags.append("render_mismatch")
             notes.append("the answer renders otherwise than it reads: " + "; ".join(hazards[:5]))
-        passages = [Passage.from_any(i, item) for i, item in enumerate(context)]
+        passages = Passage.all_from(context)
         if len(passages) > limits.max_passages:
             notes.append(f"only the first {limits.max_passages} of {len(passages)} passages used")
             passages = passages[: limits.max_passages]

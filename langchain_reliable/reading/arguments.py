@@ -63,17 +63,20 @@ def _words(token: Any) -> set[str]:
     """
     out: set[str] = set()
     for head in [token, *(t for t in token.conjuncts if t.i > token.i)]:
-        nouns = [t for t in head.lefts if t.dep_ == "compound"] + [head]
-        nouns += [o for p in head.rights if p.dep_ == "prep" and p.lower_ == "of"
-                  for o in p.children if o.dep_ == "pobj"]  # fmt: skip
-        for noun in nouns:
-            nouns += [t for t in noun.lefts if t.dep_ == "compound" and t not in nouns]
+        of = [o for p in head.rights if p.dep_ == "prep" and p.lower_ == "of"
+              for o in p.children if o.dep_ == "pobj"]  # fmt: skip
+        nouns = [n for t in (head, *of) for n in (*_compounds(t), t)]
         out |= {
             t.lemma_.lower()
             for t in nouns
             if t.pos_ in ("NOUN", "PROPN") and not any(c.isdigit() for c in t.text)
         }
     return out
+
+
+def _compounds(token: Any) -> list[Any]:
+    """The compound nouns before `token`, theirs included ("the audit committee chair")."""
+    return [n for t in token.lefts if t.dep_ == "compound" for n in (*_compounds(t), t)]
 
 
 def _bears_a_role(child: Any) -> bool:

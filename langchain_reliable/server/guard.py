@@ -268,12 +268,15 @@ def _check_object(value: Any, model: type[BaseModel], where: str) -> None:
     if isinstance(value, dict):
         return
     keys = expected_keys(tuple(k for k in model.model_fields if k in ALIASES))
-    got = "a string" if isinstance(value, str) else _json_kind(value)
-    raise BadRequest(422, f"{where} must be a JSON object with the keys {keys}; got {got}")
+    raise BadRequest(
+        422, f"{where} must be a JSON object with the keys {keys}; got {_json_kind(value)}"
+    )
 
 
 def _json_kind(value: Any) -> str:
-    """What `value` is in JSON's words ("an array", "a number", "null")."""
+    """What `value` is in JSON's words ("a string", "an array", "a number", "null")."""
+    if isinstance(value, str):
+        return "a string"
     if value is None:
         return "null"
     if isinstance(value, bool):
