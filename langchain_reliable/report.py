@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from langchain_reliable.policy import Policy
+from langchain_reliable.scale import placed
 from langchain_reliable.schemas import LABELS, ClaimVerdict, Cost, ReliabilityReport
 
 
@@ -73,9 +74,11 @@ def build_report(
     reliability is 0.0, so it is LOW. An answer flagged `off_topic` (no claim
     addresses the question) is never HIGH: at most MEDIUM, whatever the thresholds.
     `unlisted` counts uncertain claims that one listed verdict stands for (the claims
-    past `Limits.max_claims`), so the scores count each of them. With `answer`, each
-    verdict keeps the answer's own words at its span (`ClaimVerdict.said`).
+    past `Limits.max_claims`), so the scores count each of them. A claim's score outside
+    its label's band (a verifier of your own) is moved to the band's nearest edge. With
+    `answer`, each verdict keeps the answer's own words at its span (`ClaimVerdict.said`).
     """
+    verdicts = placed(verdicts)  # every claim score on the one scale
     if answer is not None:
         verdicts = [v.model_copy(update={"said": answer[v.span[0] : v.span[1]]}) for v in verdicts]
     flags = list(dict.fromkeys(flags))

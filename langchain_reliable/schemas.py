@@ -347,7 +347,7 @@ class ReliabilityReport(BaseModel):
     @computed_field(description="Why the answer passed or not, in one sentence.")  # type: ignore[prop-decorator]
     @property
     def reason(self) -> str:
-        """Why the answer passed or not: the claim counts, the first failing claim, the flags.
+        """Why the answer passed or not: the counts, the first failing claim and why, the flags.
 
         With no claim checked, the notes say why (nothing retrieved, no answer).
         """
@@ -365,7 +365,8 @@ class ReliabilityReport(BaseModel):
         parts += [f"{n} {label}" for n, label in failing]
         first = next((c for c in self.claims if c.label != "supported"), None)
         if first is not None:
-            parts.append(f"first not supported: {short(first.shown, 80)!r} ({first.label})")
+            why = f"{first.label}: {short(first.reason, 120)}" if first.reason else first.label
+            parts.append(f"first not supported: {short(first.shown, 80)!r} ({why})")
         if self.flags:
             parts += [FLAG_WORDS.get(flag, flag.replace("_", " ")) for flag in self.flags]
         if not total and self.notes:  # nothing was checked: the notes say why

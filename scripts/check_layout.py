@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "policy",
         "config",
         "report",
+        "scale",
         "shown_texts",
         "coverage",
         "citations",

@@ -24,6 +24,7 @@ from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import Rule, Rules, default_rules
+from langchain_reliable.scale import BANDS, placed
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 
 
@@ -138,7 +139,7 @@ class JudgingVerifier(ClaimVerifier):
             return VerificationResult(
                 verdicts=verdicts, cost=result.cost, errors=[*result.errors, reason]
             )
-        return result.model_copy(update={"verdicts": verdicts})
+        return result.model_copy(update={"verdicts": placed(verdicts)})
 
     def _open(
         self, claims: Sequence[Claim], passages: Sequence[Passage]
@@ -241,7 +242,7 @@ def unsupported_without_passage(claim: Claim) -> ClaimVerdict:
         text=claim.text,
         span=claim.span,
         label="unsupported",
-        score=0.0,
+        score=BANDS["unsupported"][0],
         reason="no passage to check the claim against",
     )
 

@@ -31,13 +31,15 @@ class CascadeVerifier(JudgingVerifier):
     Args:
         first: The verifier run on every claim (e.g. the embedded local model).
         second: The verifier for the uncertain claims (e.g. an `LLMJudge`).
-        band: Scores from `first` that count as unsure, as `(low, high)` in 0-1.
+        band: Scores from `first` that count as unsure, as `(low, high)` on the claim
+            scale (`langchain_reliable.scale`); default: the top of `unsupported` (where
+            vetoed claims sit) to the lower half of `supported`.
         rules: The rules run on the merged verdicts (`Rules` or a list of `Rule`s);
             default `rules.DEFAULT_RULES`, reading the entailment model of `first`.
 
     Example:
         ```python
-        cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.35, 0.75))
+        cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.5, 0.95))
         result = await cascade.averify(claims, passages)
         ```
 
@@ -48,7 +50,7 @@ class CascadeVerifier(JudgingVerifier):
         first: ClaimVerifier,
         second: ClaimVerifier,
         *,
-        band: tuple[float, float] = (0.35, 0.75),
+        band: tuple[float, float] = (0.5, 0.95),
         rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         for role, verifier in (("first", first), ("second", second)):

@@ -18,31 +18,24 @@ reads the claim against its best windows of the passages. The verdict rests on:
    (`rules.meaning`), an unstated qualifier or a swapped word the model does not vouch
    for vetoes `supported` with a readable reason.
 
-The model runs only where it can change a verdict (a cascade): each claim's lexical
-support is first calibrated alone (`EntailmentModel.lexical_support`); a claim scoring
-outside the model's uncertain `band`, or vetoed by a rule, is decided without the model,
-and only the claims inside the band (plus a claim that would pass with a swapped word,
-`rules.swaps`) are read, in one batch per answer. Inside the band the score is a
-logistic stack of the log-odds of 1 (both probabilities) and 2
-(`EntailmentModel.support`), kept inside the band: the model moves a claim only there.
-The stack, the lexical calibration, the band and the default `supported_at` are fitted
-on development data by `scripts/entailment_calibrate.py`, each file left out for the
-figures. A claim the model reads as contradicted (P(contradiction) at least 0.6 and
-above P(entailment), score under the threshold) is `contradicted`, with the window as
-quote. Every reason says whether the model was consulted. `entailment=False` (the
-verifier spec `"lexical"`) is the lexical verifier alone (`supported_at` 0.65);
-`band=(0, 1)` has the model read every claim.
+The model runs only where it can change a verdict: each claim's lexical support is first
+calibrated alone (`EntailmentModel.lexical_support`); only the claims inside the model's
+uncertain `band` and not vetoed by a rule (plus a claim that would pass with a swapped
+word, `rules.swaps`) are read, in one batch per answer. Inside the band the score is a
+logistic stack of 1 and 2 (`EntailmentModel.support`), kept inside the band. The stack,
+the calibration, the band and `supported_at` are fitted on development data by
+`scripts/entailment_calibrate.py`. A claim the model reads as contradicted (P(contradiction)
+at least 0.6, above P(entailment), score under the bar) is `contradicted`, the window its
+quote. `entailment=False` (spec `"lexical"`) is the lexical verifier alone (`supported_at`
+0.65). The details say whether the model was read; each score is placed on the claim
+scale (`langchain_reliable.scale`) by this verifier's `bars`.
 
 Everything is deterministic and runs offline on the embedded model. Example:
 
 ```python
-from langchain_reliable.schemas import Claim, Passage
-from langchain_reliable.verifiers.local import LocalVerifier
-
-verifier = LocalVerifier()
 passages = [Passage(index=0, text="The Treaty of Versailles was signed on 28 June 1919.")]
 claims = [Claim(text="The treaty was signed in 1920.", span=(0, 30))]
-verifier.verify(claims, passages).verdicts[0].label  # 'contradicted'
+LocalVerifier().verify(claims, passages).verdicts[0].label  # 'contradicted'
 ```
 """
 
@@ -64,6 +57,7 @@ from langchain_reliable.rules import (
     Rule,
     Rules,
 )
+from langchain_reliable.scale import on_scale
 from langchain_reliable.schemas import (
     Claim,
     ClaimVerdict,
@@ -172,14 +166,21 @@ class LocalVerifier(BlockingVerifier):
 
     @property
     def vetoed_score(self) -> float:
-        """The highest score a claim keeps when a rule vetoes it.
+        """The highest score a claim keeps when a rule vetoes it (never `supported`).
 
-        The model's fitted cap (`config.json` "cascade" "vetoed": vetoes are not
-        always right, and where they err the claim should rank with the claims left
-        open, not below every other) where it has one, kept `_UNDER_THE_BAR` under
-        `supported_at`; else half of `unsupported_below`. The label is the rule's
-        either way: a vetoed claim is never `supported`.
+        The model's fitted cap (`config.json` "cascade" "vetoed": where a veto errs, the
+        claim should rank with the claims left open) kept `_UNDER_THE_BAR` under
+        `supported_at`, else half of `unsupported_below`; on the claim scale.
         """
+        return on_scale("unsupported", self._vetoed_below_bar, self.bars)
+
+    @property
+    def bars(self) -> tuple[float, float]:
+        """`(unsupported_below, supported_at)`, by which this verifier's own scores are read."""
+        return (self.unsupported_below, self.supported_at)
+
+    @property
+    def _vetoed_below_bar(self) -> float:
         fitted = getattr(self.entailment, "vetoed", None)
         if fitted is None:
             return self.unsupported_below / 2.0
@@ -320,15 +321,15 @@ class LocalVerifier(BlockingVerifier):
             window = _window(passages, *read.against, read.contradicted, claim.text)
             where = passage_name(window.passage, window.passage_id)
             reason = f"{where} says otherwise, as the entailment model reads it: {window.quote!r}"
-            return "contradicted", reason, min(score, self.vetoed_score), window
+            return "contradicted", reason, min(score, self._vetoed_below_bar), window
         if score >= self.supported_at:
             return "supported", f"supported by {facts.where}", score, None
         label: Label = "unsupported" if score < self.unsupported_below else "uncertain"
         unsaid = _unsaid(facts.surface, facts.ctx.stems)
         return label, not_borne_out(label, facts.where, unsaid), score, None
 
-    @staticmethod
     def _settled(
+        self,
         claim: Claim,
         facts: ClaimFacts,
         label: Label,
@@ -337,7 +338,7 @@ class LocalVerifier(BlockingVerifier):
         window: Evidence | None,
         **extra: Any,
     ) -> ClaimVerdict:
-        """The verdict: a supported claim rests on its anchor sentence, quoted first."""
+        """The verdict, its score on the claim scale; a supported claim rests on its anchor."""
         evidence = list(facts.found.evidence)
         if label == "supported":  # it rests on the sentence its reason names
             unit = facts.found.units[facts.anchor]
@@ -350,7 +351,7 @@ class LocalVerifier(BlockingVerifier):
             text=claim.text,
             span=claim.span,
             label=label,
-            score=round(score, 6),
+            score=on_scale(label, score, self.bars),
             evidence=evidence[:3],
             reason=reason,
             **extra,

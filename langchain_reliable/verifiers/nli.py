@@ -48,6 +48,7 @@ from langchain_reliable.errors import install_hint
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.rules import Rule, Rules
+from langchain_reliable.scale import on_scale
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
@@ -56,6 +57,7 @@ __all__ = ["INSTALL_HINT", "NLILabels", "NLIVerifier", "resolve_labels"]
 
 INSTALL_HINT = install_hint("nli")
 
+_ENTAILED_AT = 0.5  # P(entailment) at which a claim is supported
 _UNCERTAIN_BELOW = 0.5  # the best unit's top class probability under this: probabilities split
 
 
@@ -276,7 +278,7 @@ class NLIVerifier(BlockingVerifier):
         units = [found.units[i] for i in found.top]
         if not units:
             return ClaimVerdict(
-                text=claim.text, span=claim.span, label="unsupported", score=0.0,
+                text=claim.text, span=claim.span, label="unsupported", score=0.1,
                 reason="no passage sentence to check the claim against",
             )  # fmt: skip
         entail, contra = self._columns(table)
@@ -284,7 +286,7 @@ class NLIVerifier(BlockingVerifier):
         worst = int(np.argmax(contra))
         score = float(entail[best])
         label: Label
-        if score >= 0.5:
+        if score >= _ENTAILED_AT:
             label, lead = "supported", best
             reason = f"supported by {units[best].passage_name}"
             details = f"P(entailment) {score:.2f}"
@@ -309,7 +311,7 @@ class NLIVerifier(BlockingVerifier):
             text=claim.text,
             span=claim.span,
             label=label,
-            score=round(clamp_score(score), 6),
+            score=on_scale(label, clamp_score(score), (_ENTAILED_AT, _ENTAILED_AT)),
             evidence=evidence,
             reason=reason,
             details=details,

@@ -82,7 +82,7 @@ class TwoKeysVerifier(LocalVerifier):
         """The tier that judges: "accurate" (mpnet) or "fast" (MiniLM)."""
 
     @property
-    def vetoed_score(self) -> float:
+    def _vetoed_below_bar(self) -> float:
         """The most a claim a rule vetoes scores: the keys' cap, under `supported_at`."""
         return max(0.0, min(self.keys.vetoed, self.supported_at - 0.05))
 

@@ -62,10 +62,10 @@ async def test_routes_only_unsure_claims_to_second_in_one_call():
     first = TableVerifier(
         "local",
         {
-            "A": ("supported", 0.95),  # sure: kept
-            "B": ("supported", 0.6),  # inside the band: routed
+            "A": ("supported", 0.99),  # sure: kept
+            "B": ("supported", 0.92),  # inside the band: routed
             "C": ("unsupported", 0.1),  # sure: kept
-            "D": ("unsupported", 0.35),  # on the band's edge: routed
+            "D": ("unsupported", 0.5),  # on the band's edge: routed
             # "E" is uncertain: routed
         },
         tokens=3,
@@ -115,7 +115,7 @@ async def test_weak_supported_does_not_survive_a_negative_second_opinion():
 async def test_second_uncertain_keeps_the_more_conservative_verdict():
     first = TableVerifier(
         "local",
-        {"weak yes": ("supported", 0.7), "weak no": ("unsupported", 0.4)},
+        {"weak yes": ("supported", 0.92), "weak no": ("unsupported", 0.5)},
     )
     second = TableVerifier("llm", {})  # uncertain about everything
     result = await CascadeVerifier(first, second, rules=[]).averify(  # the merging alone
@@ -128,7 +128,7 @@ async def test_second_uncertain_keeps_the_more_conservative_verdict():
     assert "local said supported" in weak_yes.reason
     # a weak "unsupported" is more conservative than uncertain: kept
     assert weak_no.label == "unsupported"
-    assert weak_no.score == 0.4
+    assert weak_no.score == 0.5
     assert "llm was uncertain" in weak_no.reason
     assert unknown.label == "uncertain"
     assert result.errors == [

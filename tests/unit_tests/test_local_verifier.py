@@ -12,6 +12,7 @@ import pytest
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.evidence.embeddings import LocalEmbeddings
+from langchain_reliable.scale import BANDS, on_scale
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier
 from langchain_reliable.verifiers.local import LocalVerifier
@@ -93,7 +94,7 @@ def test_answers_that_should_pass_are_fully_supported(
 ) -> None:
     result = verifier.verify(claims_of(answer(question, i)), passages)
     assert result.verdicts and all(v.label == "supported" for v in result.verdicts)
-    assert all(v.score >= verifier.supported_at for v in result.verdicts)
+    assert all(v.score >= BANDS["supported"][0] for v in result.verdicts)
 
 
 def test_aspirin_second_answer_flags_only_the_history(
@@ -151,7 +152,7 @@ def test_a_question_is_never_supported(verifier: LocalVerifier, passages: list[P
     text = "Was the Treaty of Versailles signed on 28 June 1919?"
     [verdict] = verifier.verify([Claim(text=text, span=(0, len(text)))], passages).verdicts
     assert verdict.label == "unsupported"
-    assert verdict.score <= verifier.vetoed_score < verifier.supported_at
+    assert verdict.score <= verifier.vetoed_score < BANDS["supported"][0]
     assert "question" in verdict.reason
 
 
@@ -166,7 +167,7 @@ def test_wrong_year_for_the_same_event_is_contradicted(
         [Claim(text="The Treaty of Versailles was signed in 1920.", span=(0, 44))], passages
     ).verdicts
     assert verdict.label == "contradicted"
-    assert verdict.score <= verifier.vetoed_score < verifier.supported_at
+    assert verdict.score <= verifier.vetoed_score < BANDS["supported"][0]
     assert "'1920'" in verdict.reason and "28 June 1919" in verdict.reason
     assert "28 June 1919" in verdict.evidence[0].quote
 
@@ -219,9 +220,9 @@ def test_quotes_are_verbatim_and_scores_sane(
             assert ev.passage_id == by_index[ev.passage].id
             assert 0.0 <= ev.score <= 1.0
         if verdict.label == "supported":
-            assert verdict.score >= verifier.supported_at
+            assert verdict.score >= BANDS["supported"][0]
         if verdict.label in ("unsupported", "contradicted"):
-            assert verdict.score <= verifier.vetoed_score < verifier.supported_at
+            assert verdict.score <= verifier.vetoed_score < BANDS["supported"][0]
 
 
 def test_deterministic(passages: list[Passage]) -> None:
@@ -254,7 +255,7 @@ def test_empty_inputs(verifier: LocalVerifier, passages: list[Passage]) -> None:
     claim = Claim(text="Aspirin relieves pain.", span=(0, 22))
     for context in ([], [Passage(index=0, text="   ")]):
         [verdict] = verifier.verify([claim], context).verdicts
-        assert verdict.label == "unsupported" and verdict.score == 0.0
+        assert verdict.label == "unsupported" and verdict.score == BANDS["unsupported"][0]
         assert "no passage" in verdict.reason
 
 
@@ -411,8 +412,11 @@ def test_not_a_swapped_word(claim: str, sentence: str) -> None:
 def test_the_vetoed_score_is_the_models_fitted_cap_kept_under_the_bar() -> None:
     shipped = LocalVerifier()
     assert shipped.entailment is not None and shipped.entailment.vetoed is not None
-    assert shipped.vetoed_score == pytest.approx(shipped.entailment.vetoed)
-    assert shipped.vetoed_score < shipped.supported_at
-    assert LocalVerifier(supported_at=0.3).vetoed_score == pytest.approx(0.25)
+    assert shipped.vetoed_score == on_scale("unsupported", shipped.entailment.vetoed, shipped.bars)
+    assert shipped.vetoed_score < BANDS["supported"][0]
+    low = LocalVerifier(supported_at=0.3)  # the cap kept under the bar, then placed
+    assert low.vetoed_score == on_scale("unsupported", 0.25, low.bars)
     lexical = LocalVerifier(entailment=False)
-    assert lexical.vetoed_score == pytest.approx(lexical.unsupported_below / 2)
+    half = lexical.unsupported_below / 2
+    assert lexical.vetoed_score == on_scale("unsupported", half, lexical.bars)
+    assert lexical.vetoed_score < 0.5

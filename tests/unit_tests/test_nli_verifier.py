@@ -21,6 +21,7 @@ transformers = pytest.importorskip(
 
 from langchain_reliable.cli import eval as eval_cli  # noqa: E402
 from langchain_reliable.eval.runner import METRIC_KEYS  # noqa: E402
+from langchain_reliable.scale import on_scale  # noqa: E402
 from langchain_reliable.schemas import LABELS, Claim, Passage  # noqa: E402
 from langchain_reliable.verifiers import get_verifier  # noqa: E402
 from langchain_reliable.verifiers.nli import (  # noqa: E402
@@ -142,7 +143,8 @@ def test_dominant_class_decides_the_label(
     result = verifier.verify(claims_of(CLAIMS_TEXT), PASSAGES)
     assert result.errors == []
     assert [v.label for v in result.verdicts] == [label] * len(CLAIMS_TEXT)
-    expected = math.exp(bias[0]) / sum(math.exp(b) for b in bias)
+    entailed = math.exp(bias[0]) / sum(math.exp(b) for b in bias)
+    expected = on_scale(label, entailed, (0.5, 0.5))  # P(entailment) on the claim scale
     assert all(v.score == pytest.approx(expected, abs=1e-5) for v in result.verdicts)
     first = result.verdicts[0]
     if label == "contradicted":
@@ -252,7 +254,7 @@ def test_broken_weights_fail_closed(random_model: Path, tmp_path: Path) -> None:
 def test_no_context_no_claims_and_bad_arguments(random_model: Path) -> None:
     verifier = NLIVerifier(random_model)
     result = verifier.verify(claims_of(CLAIMS_TEXT[:1]), [Passage(index=0, text="  ")])
-    assert [(v.label, v.score) for v in result.verdicts] == [("unsupported", 0.0)]
+    assert [(v.label, v.score) for v in result.verdicts] == [("unsupported", 0.1)]
     assert verifier.verify([], PASSAGES).verdicts == []
     with pytest.raises(TypeError, match="Claim"):
         verifier.verify(["a plain string"], PASSAGES)  # type: ignore[list-item]

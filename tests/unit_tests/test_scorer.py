@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+from langchain_reliable.scale import on_scale
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier
 from langchain_reliable.verifiers.scorer import (
@@ -68,7 +69,9 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
     assert f1.novel_words == 0 and f1.bigram_coverage == 1.0 and f1.weighted_coverage == 1.0
     assert f2.novel_words >= 4 and f2.bigram_coverage < 0.5 and f2.weighted_coverage < 0.5
     assert f1.anchor_similarity > 0.8 > f2.anchor_similarity
-    assert v1.score == pytest.approx(verifier.scorer(f1), abs=1e-6)
+    assert v1.score == pytest.approx(
+        on_scale(v1.label, verifier.scorer(f1), verifier.bars), abs=1e-6
+    )
     learned = LocalVerifier(entailment=True)
     [(v3, f3)] = learned.explain([claim(copied)], PASSAGES)
     lexical = learned.entailment.lexical_support(learned.scorer(f3))
@@ -81,7 +84,7 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
         expected = lexical
         assert "entailment model not consulted" in v3.details
     assert v3.reason == "supported by passage 1"  # the numbers stay in the details
-    assert v3.score == pytest.approx(expected, abs=1e-6)
+    assert v3.score == pytest.approx(on_scale(v3.label, expected, learned.bars), abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().
     again = verifier.verify([claim(copied), claim(novel)], PASSAGES).verdicts

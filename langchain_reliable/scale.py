@@ -1,0 +1,79 @@
+"""The one scale of claim scores: the scores each label may hold, and how they are placed.
+
+A claim's `score` is the chance that it is supported, on one scale for every verifier:
+
+| label        | score       | what it means                                            |
+| ------------ | ----------- | -------------------------------------------------------- |
+| supported    | 0.90 - 1.00 | the passage says it (a word-for-word copy near 1.00)     |
+| uncertain    | 0.50 - 0.60 | it could not be settled (a verifier or a reading failed)  |
+| unsupported  | 0.10 - 0.50 | no passage says it                                       |
+| contradicted | 0.00 - 0.10 | a passage says otherwise                                 |
+
+So a supported claim always scores at or above every preset's pass bar (`Policy.
+pass_threshold`: 0.85 balanced, 0.9 strict, 0.65 lenient) and no claim that is not
+supported reaches the lowest of them. The report's `score` is another number on the
+same 0-1 range: the share of the answer's claims that are supported (see
+`report.reliability_score`).
+
+Example:
+    >>> on_scale("supported", 0.65, bars=(0.35, 0.65))
+    0.9
+    >>> on_scale("unsupported", 0.0, bars=(0.35, 0.65))
+    0.1
+    >>> in_band("supported", 0.7)
+    0.9
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_reliable.schemas import ClaimVerdict, Label
+
+__all__ = ["BANDS", "in_band", "on_scale", "placed"]
+
+BANDS: dict[Label, tuple[float, float]] = {
+    "supported": (0.9, 1.0),
+    "uncertain": (0.5, 0.6),
+    "unsupported": (0.1, 0.5),
+    "contradicted": (0.0, 0.1),
+}
+"""The scores each label may hold (bounds included)."""
+
+
+def on_scale(label: Label, raw: float, bars: tuple[float, float]) -> float:
+    """`raw`, a verifier's own score read by its bars `(low, high)`, placed in `label`'s band.
+
+    `low` is where the verifier's `unsupported` ends, `high` where `supported` starts.
+    Where the bars gave the label, the placement keeps the order of raw scores (so a
+    ranking by score is the verifier's own); a label a rule set against the bars (a
+    vetoed claim) sits at the nearest edge of its band.
+    """
+    low, high = bars
+    reach = {"supported": (high, 1.0), "uncertain": (low, high)}.get(label, (0.0, low))
+    start, end = reach
+    share = 0.5 if end <= start else min(max((raw - start) / (end - start), 0.0), 1.0)
+    bottom, top = BANDS[label]
+    return round(bottom + share * (top - bottom), 6)
+
+
+def in_band(label: Label, score: float) -> float:
+    """`score` moved to the nearest score `label` may hold (unchanged when it may)."""
+    bottom, top = BANDS[label]
+    return min(max(score, bottom), top)
+
+
+def placed(verdicts: Sequence[ClaimVerdict]) -> list[ClaimVerdict]:
+    """`verdicts`, each score inside its label's band (`in_band`).
+
+    A rule that relabels a claim caps its score; this puts the capped score where the
+    new label's scores lie (a contradicted claim at 0.1 or under). The verifiers' last
+    step, and the report's first, so a verifier of your own is read on the scale too.
+    """
+    return [
+        v
+        if in_band(v.label, v.score) == v.score
+        else v.model_copy(update={"score": in_band(v.label, v.score)})
+        for v in verdicts
+    ]
