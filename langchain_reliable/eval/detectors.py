@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkab
 import numpy as np
 
 from langchain_reliable._aio import run_sync
+from langchain_reliable.scale import BANDS
 from langchain_reliable.schemas import Claim, Passage
 
 if TYPE_CHECKING:
@@ -119,7 +120,8 @@ class VerifierDetector(BaseDetector):
         level: ``"response"`` or ``"claim"``.
         concurrency: Items verified at the same time.
         threshold: Hallucinated when score >= threshold; by default the verifier's own
-            decision: just above ``1 - verifier.supported_at`` where it has one, else 0.5.
+            decision: a claim under the ``supported`` band of the claim scale
+            (`langchain_reliable.scale`), just above ``1 - 0.9``.
         name: Display name; defaults to the verifier's name.
 
     """
@@ -135,8 +137,7 @@ class VerifierDetector(BaseDetector):
         name: str | None = None,
     ) -> None:
         if threshold is None:
-            supported_at = getattr(verifier, "supported_at", None)
-            threshold = 0.5 if supported_at is None else math.nextafter(1.0 - supported_at, 1.0)
+            threshold = math.nextafter(1.0 - BANDS["supported"][0], 1.0)
         if level not in ("response", "claim"):
             raise ValueError(f"level must be 'response' or 'claim', got {level!r}")
         if level == "response" and extractor is None:
