@@ -6,7 +6,7 @@ A claim's `score` is the chance that it is supported, on one scale for every ver
 | ------------ | ----------- | -------------------------------------------------------- |
 | supported    | 0.90 - 1.00 | the passage says it (a word-for-word copy near 1.00)     |
 | uncertain    | 0.50 - 0.60 | it could not be settled (a verifier or a reading failed)  |
-| unsupported  | 0.10 - 0.50 | no passage says it                                       |
+| unsupported  | 0.10 - 0.50 | no passage says it (0.30 and up: one says part of it)    |
 | contradicted | 0.00 - 0.10 | a passage says otherwise                                 |
 
 So a supported claim always scores at or above every preset's pass bar (`Policy.
@@ -28,10 +28,11 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from langchain_reliable.schemas import ClaimVerdict, Label
 
-__all__ = ["BANDS", "in_band", "on_scale", "placed"]
+__all__ = ["BANDS", "PARTLY_SAID", "in_band", "on_scale", "placed"]
 
 BANDS: dict[Label, tuple[float, float]] = {
     "supported": (0.9, 1.0),
@@ -41,21 +42,32 @@ BANDS: dict[Label, tuple[float, float]] = {
 }
 """The scores each label may hold (bounds included)."""
 
+PARTLY_SAID = 0.3
+"""Where an `unsupported` claim that a passage says part of starts."""
+
 
 def on_scale(label: Label, raw: float, bars: tuple[float, float]) -> float:
     """`raw`, a verifier's own score read by its bars `(low, high)`, placed in `label`'s band.
 
-    `low` is where the verifier's `unsupported` ends, `high` where `supported` starts.
-    Where the bars gave the label, the placement keeps the order of raw scores (so a
-    ranking by score is the verifier's own); a label a rule set against the bars (a
-    vetoed claim) sits at the nearest edge of its band.
+    `high` is where the verifier's `supported` starts; an `unsupported` claim at `low` or
+    above (a passage says part of it) scores 0.30-0.50, one under it 0.10-0.30. Where the
+    bars gave the label, the placement keeps the order of raw scores (so a ranking by
+    score is the verifier's own); a label a rule set against the bars (a vetoed claim)
+    sits at the nearest edge of its band.
     """
     low, high = bars
-    reach = {"supported": (high, 1.0), "uncertain": (low, high)}.get(label, (0.0, low))
-    start, end = reach
-    share = 0.5 if end <= start else min(max((raw - start) / (end - start), 0.0), 1.0)
-    bottom, top = BANDS[label]
-    return round(bottom + share * (top - bottom), 6)
+    points = {
+        "supported": ((high, 0.9), (1.0, 1.0)),
+        "uncertain": ((low, 0.5), (high, 0.6)),
+        "unsupported": ((0.0, 0.1), (low, PARTLY_SAID), (high, 0.5)),
+        "contradicted": ((0.0, 0.0), (low, 0.1)),
+    }[label]
+    if raw <= points[0][0]:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in pairwise(points):
+        if raw < x1:
+            return round(y0 + (raw - x0) / (x1 - x0) * (y1 - y0), 6)
+    return points[-1][1]
 
 
 def in_band(label: Label, score: float) -> float:

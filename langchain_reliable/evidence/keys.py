@@ -4,7 +4,7 @@ The first key is the lexical and dense evidence: the verifier's lexical support 
 `verifiers.scorer` probability) must reach the grounding bar, and no rule may veto the
 claim. The second is the entailment model's reading: its best P(entailed) over the
 claim's windows must reach the entailment bar. Neither key outvotes the other: the score
-is the weaker of the two, each put on one scale by its own bar (`on_scale`), so a claim
+is the weaker of the two, each put on one scale by its own bar (`put_at_bar`), so a claim
 passes `supported_at` only when both keys do. The one claim the model need not read is
 an exact copy of passage text (`exact_copy`): case, whitespace, quotes and punctuation
 aside, every word the passage's, in its order, none added or dropped, and whole
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from langchain_reliable.text import split_passage_sentences
 
-__all__ = ["SUPPORTED_AT", "Keys", "exact_copy", "on_scale"]
+__all__ = ["SUPPORTED_AT", "Keys", "exact_copy", "put_at_bar"]
 
 SUPPORTED_AT = 0.5
 """Where both keys' bars sit on the verdict's scale (the default `supported_at`)."""
@@ -43,7 +43,7 @@ _WORD = re.compile(r"\w+")
 _CITATION = re.compile(r"\[\d+(?:\s*[,-]\s*\d+)*\]")
 
 
-def on_scale(value: float, bar: float, at: float = SUPPORTED_AT) -> float:
+def put_at_bar(value: float, bar: float, at: float = SUPPORTED_AT) -> float:
     """`value` put on the verdict's scale: piecewise linear, `bar` mapped to `at`, 0 and 1 kept."""
     value = min(max(float(value), 0.0), 1.0)
     if bar <= 0.0:
@@ -74,8 +74,8 @@ class Keys:
 
     def score(self, grounded: float, entailed: float | None, at: float = SUPPORTED_AT) -> float:
         """The weaker key on the verdict's scale (`entailed` None: an exact copy, read as 1)."""
-        model = 1.0 if entailed is None else on_scale(entailed, self.entailed, at)
-        return min(on_scale(grounded, self.grounded, at), model)
+        model = 1.0 if entailed is None else put_at_bar(entailed, self.entailed, at)
+        return min(put_at_bar(grounded, self.grounded, at), model)
 
 
 def _words(text: str) -> list[str]:

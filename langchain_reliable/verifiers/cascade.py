@@ -32,14 +32,14 @@ class CascadeVerifier(JudgingVerifier):
         first: The verifier run on every claim (e.g. the embedded local model).
         second: The verifier for the uncertain claims (e.g. an `LLMJudge`).
         band: Scores from `first` that count as unsure, as `(low, high)` on the claim
-            scale (`langchain_reliable.scale`); default: the top of `unsupported` (where
-            vetoed claims sit) to the lower half of `supported`.
+            scale (`langchain_reliable.scale`); default: the `unsupported` claims a
+            passage says part of (0.30 and up) to the lower half of `supported`.
         rules: The rules run on the merged verdicts (`Rules` or a list of `Rule`s);
             default `rules.DEFAULT_RULES`, reading the entailment model of `first`.
 
     Example:
         ```python
-        cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.5, 0.95))
+        cascade = CascadeVerifier(LocalVerifier(), LLMJudge(model), band=(0.3, 0.95))
         result = await cascade.averify(claims, passages)
         ```
 
@@ -50,7 +50,7 @@ class CascadeVerifier(JudgingVerifier):
         first: ClaimVerifier,
         second: ClaimVerifier,
         *,
-        band: tuple[float, float] = (0.5, 0.95),
+        band: tuple[float, float] = (0.3, 0.95),
         rules: Rules | Sequence[Rule] | None = None,
     ) -> None:
         for role, verifier in (("first", first), ("second", second)):

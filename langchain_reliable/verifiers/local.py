@@ -84,9 +84,9 @@ class LocalVerifier(BlockingVerifier):
             uses the package's shared embedded model.
         supported_at: Scores at or above this are `supported`; default: the
             entailment model's calibrated threshold (0.65 without the model).
-        unsupported_below: Scores below this are `unsupported` (or `contradicted`
-            when a rule found a contradiction); scores in between are `uncertain`.
-            Default: `supported_at - 0.3`.
+        unsupported_below: Scores under `supported_at` are `unsupported` (or
+            `contradicted`); from this one up a passage says part of the claim (0.30 and
+            up on the claim scale). Default: `supported_at - 0.3`.
         k: Evidence quotes kept per claim (at most 3 are reported).
         scorer: Maps `ClaimFeatures` to a support probability; defaults to
             `LogisticScorer.learned()` (the shipped learned weights);
@@ -324,9 +324,9 @@ class LocalVerifier(BlockingVerifier):
             return "contradicted", reason, min(score, self._vetoed_below_bar), window
         if score >= self.supported_at:
             return "supported", f"supported by {facts.where}", score, None
-        label: Label = "unsupported" if score < self.unsupported_below else "uncertain"
+        partly = facts.where if score >= self.unsupported_below else None
         unsaid = _unsaid(facts.surface, facts.ctx.stems)
-        return label, not_borne_out(label, facts.where, unsaid), score, None
+        return "unsupported", not_borne_out(unsaid, partly), score, None
 
     def _settled(
         self,
@@ -432,17 +432,17 @@ def _signals(features: ClaimFeatures, surface: Mapping[str, str], pool: frozense
     return text
 
 
-def not_borne_out(label: Label, where: str, unsaid: Sequence[str]) -> str:
-    """Why a claim is not supported, in words: what no passage says, or that it says less.
+def not_borne_out(unsaid: Sequence[str], where: str | None = None) -> str:
+    """Why a claim is not supported, in words: what no passage says, or that `where` says less.
 
     Example:
-        >>> not_borne_out("uncertain", "passage 1", ["safe"])
+        >>> not_borne_out(["safe"], "passage 1")
         "passage 1 says part of it, but no passage says 'safe'"
-        >>> not_borne_out("unsupported", "passage 2", [])
+        >>> not_borne_out([])
         'no passage says it in so many words'
     """
     words = ", ".join(repr(w) for w in unsaid[:5])
-    if label == "uncertain":
+    if where:
         if words:
             return f"{where} says part of it, but no passage says {words}"
         return f"{where} says something like it, not clearly enough to pass"

@@ -23,6 +23,7 @@ import pytest
 
 from langchain_reliable import create_reliable_rag, create_verifier
 from langchain_reliable.citations import cite
+from langchain_reliable.policy import Policy
 from langchain_reliable.report_views import render_html
 from langchain_reliable.schemas import ReliabilityReport
 from langchain_reliable.server.playground import verify_view
@@ -151,7 +152,11 @@ def test_the_rag_graph_cites_the_passage_under_filter_and_return(case) -> None:
     claim, passage, words = case
     for answer, control in ((f"{claim} {FALSE_RIDER}", False), (claim, True)):
         model = ScriptedChatModel([answer] * 3)
-        rag = create_reliable_rag(model, PASSAGES, k=3, max_retries=0, citations=True)
+        # filtered even at LOW: one of two claims supported scores 0.5
+        filtering = Policy(filter_at="LOW")
+        rag = create_reliable_rag(
+            model, PASSAGES, k=3, max_retries=0, citations=True, policy=filtering
+        )
         out = rag.invoke({"question": "What do these drugs do?"})
         assert out["decision"] == ("return" if control else "filter"), out["report"].claims
         assert "cancer" not in out["answer"]

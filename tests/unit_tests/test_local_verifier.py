@@ -12,7 +12,7 @@ import pytest
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.evidence.embeddings import LocalEmbeddings
-from langchain_reliable.scale import BANDS, on_scale
+from langchain_reliable.scale import BANDS, PARTLY_SAID, on_scale
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier
 from langchain_reliable.verifiers.local import LocalVerifier
@@ -289,13 +289,11 @@ def test_scorer_is_a_seam(passages: list[Passage]) -> None:
 
     claims = claims_of(answer("How does aspirin", 0))
     result = LocalVerifier(scorer=scorer, entailment=False).verify(claims, passages)
-    # Rules still decide the failed checks; the scorer decides the rest.
-    assert [v.label for v in result.verdicts] == [
-        "uncertain",
-        "uncertain",
-        "unsupported",
-        "unsupported",
-    ]
+    # Rules still decide the failed checks; the scorer decides the rest: 0.5 is under the
+    # bar (0.65) and over `unsupported_below` (0.35), a passage says part of it
+    assert [v.label for v in result.verdicts] == ["unsupported"] * 4
+    assert [v.score >= PARTLY_SAID for v in result.verdicts] == [True, True, False, False]
+    assert all(v.reason.startswith("passage ") for v in result.verdicts[:2])  # the part said
     assert len(seen) == 4 and seen[2].missing_numbers == 3 and seen[3].missing_names == 1
 
 

@@ -337,8 +337,11 @@ def test_a_name_said_in_full_is_no_borrowed_word(check) -> None:
 
 
 def test_the_user_is_shown_the_answers_own_words_not_the_reading(check) -> None:
-    passage = "The account is inactive after a year without logins."
-    answer = "The account is not active after a year without logins. It also earns interest."
+    passage = "The account is inactive after a year without logins. Fees are waived for students."
+    answer = (  # two of three claims supported: filtered
+        "The account is not active after a year without logins. It also earns interest. "
+        "Fees are waived for students."
+    )
     out = check.invoke({"answer": answer, "passages": [passage]})
     assert out["decision"] == "filter"
     assert out["filtered_answer"].startswith("The account is not active after a year")

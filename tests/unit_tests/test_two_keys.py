@@ -12,7 +12,8 @@ from langchain_reliable.evidence.entailment import (
     EntailmentModel,
     default_entailment_model,
 )
-from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy, on_scale
+from langchain_reliable.evidence.keys import SUPPORTED_AT, Keys, exact_copy, put_at_bar
+from langchain_reliable.scale import on_scale
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.two_keys import TwoKeysVerifier
 
@@ -41,13 +42,13 @@ def own_model(tmp_path: Path) -> EntailmentModel:
 
 def test_the_weaker_key_is_the_score() -> None:
     keys = Keys(grounded=0.3, entailed=0.6)
-    assert on_scale(0.3, 0.3) == SUPPORTED_AT and on_scale(0.6, 0.6) == SUPPORTED_AT
-    assert on_scale(0.0, 0.3) == 0.0 and on_scale(1.0, 0.3) == 1.0
+    assert put_at_bar(0.3, 0.3) == SUPPORTED_AT and put_at_bar(0.6, 0.6) == SUPPORTED_AT
+    assert put_at_bar(0.0, 0.3) == 0.0 and put_at_bar(1.0, 0.3) == 1.0
     strong_words_weak_model = keys.score(grounded=0.99, entailed=0.3)
     assert strong_words_weak_model < SUPPORTED_AT  # overlap never outvotes "not entailed"
     assert keys.score(grounded=0.2, entailed=0.99) < SUPPORTED_AT  # nor the model the evidence
     assert keys.score(grounded=0.5, entailed=0.9) >= SUPPORTED_AT
-    assert keys.score(grounded=0.5, entailed=None) == on_scale(0.5, 0.3)  # a copy: one key
+    assert keys.score(grounded=0.5, entailed=None) == put_at_bar(0.5, 0.3)  # a copy: one key
     with pytest.raises(ValueError, match="entailed bar"):
         Keys(grounded=0.3, entailed=1.5)
 
@@ -87,7 +88,11 @@ def test_kept_words_do_not_pass_without_the_model(own_model: EntailmentModel) ->
     assert v.keys is not None and v.keys.entailed is not None  # the model read it
     if v.keys.entailed < verifier.keys.entailed:
         assert v.label != "supported", v.reason
-    assert v.score <= verifier.keys.score(v.keys.grounded, v.keys.entailed) + 1e-6
+    combined = verifier.keys.score(v.keys.grounded, v.keys.entailed)  # placed on the scale
+    placed = on_scale(
+        "supported" if v.label == "supported" else "unsupported", combined, verifier.bars
+    )
+    assert v.score <= placed + 1e-6
 
 
 def test_the_report_names_the_tier_that_judged() -> None:
