@@ -16,8 +16,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from langchain_reliable.policy import Policy
-from langchain_reliable.scale import placed
+from langchain_reliable.scale import BANDS, placed
 from langchain_reliable.schemas import LABELS, ClaimVerdict, Cost, ReliabilityReport
+from langchain_reliable.text import short
 
 
 def label_counts(verdicts: Sequence[ClaimVerdict], unlisted: int = 0) -> dict[str, int]:
@@ -56,6 +57,38 @@ def hallucination_score(verdicts: Sequence[ClaimVerdict]) -> float:
     return max((1.0 - v.score for v in verdicts), default=0.0)
 
 
+def with_parts_folded(verdicts: Sequence[ClaimVerdict]) -> list[ClaimVerdict]:
+    """Each claim with the claims inside its span (what it says on the side) folded in.
+
+    A relative clause, an aside or a second verb of a sentence is checked as a claim
+    of its own (`claims.riders`) but is no claim a person would write ("which reduces
+    the production of prostaglandins"): it is shown as part of its sentence, which
+    takes the part's verdict, reason and evidence when the part fares worse.
+    """
+    out: list[ClaimVerdict] = []
+    for verdict in verdicts:
+        at = next((i for i in reversed(range(len(out))) if _inside(verdict, out[i])), None)
+        if at is None:
+            out.append(verdict)
+        elif BANDS[verdict.label] < BANDS[out[at].label]:
+            part = short(verdict.shown, 80)
+            out[at] = verdict.model_copy(
+                update={
+                    "text": out[at].text,
+                    "span": out[at].span,
+                    "said": out[at].said,
+                    "reason": f"its part {part!r} is {verdict.label}: {verdict.reason}",
+                }
+            )
+    return out
+
+
+def _inside(part: ClaimVerdict, whole: ClaimVerdict) -> bool:
+    """Whether `part`'s span lies inside `whole`'s, and is not the same span."""
+    (a, b), (c, d) = part.span, whole.span
+    return c <= a and b <= d and (a, b) != (c, d)
+
+
 def build_report(
     verdicts: Sequence[ClaimVerdict],
     policy: Policy,
@@ -81,6 +114,7 @@ def build_report(
     verdicts = placed(verdicts)  # every claim score on the one scale
     if answer is not None:
         verdicts = [v.model_copy(update={"said": answer[v.span[0] : v.span[1]]}) for v in verdicts]
+    verdicts = with_parts_folded(verdicts)
     flags = list(dict.fromkeys(flags))
     reliability = reliability_score(verdicts, unlisted)
     if not verdicts and not unlisted:  # nothing verified: an abstention is not reliable
@@ -109,4 +143,5 @@ __all__ = [
     "hallucination_score",
     "label_counts",
     "reliability_score",
+    "with_parts_folded",
 ]

@@ -86,8 +86,10 @@ def test_demo_names_passages_by_index_and_id_and_sums_up():
     assert 'evidence [2] aspirin-1: "Aspirin (acetylsalicylic acid)' in text
     assert text.splitlines()[-1] == (
         "Summary: 4 questions: 2 returned, 1 filtered, 1 refused; 3 retries; "
-        "12 claims checked in the last attempts (9 supported, 3 unsupported)."  # a rider too
+        "11 claims checked in the last attempts (8 supported, 3 unsupported)."
     )
+    # "…COX-2, which reduces the production of prostaglandins." is one claim, not two
+    assert "│ which reduces" not in text and "'which reduces" not in text
 
 
 def test_unsupported_claim_prints_no_evidence_line():
