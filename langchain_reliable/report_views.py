@@ -295,7 +295,8 @@ def print_report(
         file=out,
     )
     legend = (  # what the numbers are, for a reader who has not read the docs
-        "(SCORE: how likely a claim is supported; match: how close the quote is to the claim; "
+        "(SCORE: how likely a claim is supported, 0.90 and up when it is; match: how strongly "
+        "the quote bears on the claim (for a quote that says otherwise, how surely it does); "
         "reliability: the share of claims supported, uncertain ones counted half; hallucination "
         "rate: the share not supported)"
     )

@@ -21,6 +21,7 @@ from langchain_reliable.reading.lexicon import (
     SUBJECT_PRONOUNS,
     alternation,
 )
+from langchain_reliable.reading.parse import parsed
 from langchain_reliable.text import Span
 
 BE = alternation(BE_FORMS)
@@ -136,6 +137,9 @@ def reply_statement(question: str, reply: str) -> str:
             )
         framed = _QUESTION_FRAME.match(q)
         q = q[framed.end() :] if framed else q
+        inverted = _inverted(q, negative)
+        if inverted:
+            return inverted
         be = _QUESTION_BE_VALUE.fullmatch(q) or _QUESTION_BE.fullmatch(q)
         if be:
             verb = be.group(1).lower() + (" not" if negative else "")
@@ -149,6 +153,36 @@ def reply_statement(question: str, reply: str) -> str:
     if wh:
         return f"{_capital(wh.group(2))} {wh.group(1).lower()} {said}."
     return f"{q}? {said}."
+
+
+def _inverted(question: str, negative: bool) -> str | None:
+    """A yes/no question said as a statement, read on the parse, or None.
+
+    The subject is the noun phrase right after the opening auxiliary, with the "of"
+    phrases that complete it ("Was the Treaty of Westphalia signed in 1648" -> "The
+    Treaty of Westphalia was signed in 1648."); the auxiliary follows it, negated for
+    a "no" ("cannot" for "can").
+    """
+    doc = parsed(f"{question}?")
+    if len(doc) < 4 or doc[0].pos_ != "AUX":
+        return None
+    chunks = {c.start: c.end for c in doc.noun_chunks}
+    end = chunks.get(1) or next(  # a noun the parser read as a complement ("Is aspirin safe")
+        (i + 1 for i in range(1, len(doc) - 1)
+         if doc[i].pos_ in ("NOUN", "PROPN") and doc[i + 1].pos_ not in ("NOUN", "PROPN")),
+        None,
+    )  # fmt: skip
+    if end is None or any(t.pos_ == "AUX" for t in doc[1:end]):
+        return None
+    while end + 1 < len(doc) and doc[end].lower_ == "of" and end + 1 in chunks:
+        end = chunks[end + 1]
+    rest = doc[end:].text.rstrip(" ?")
+    if not rest:
+        return None
+    verb = doc[0].lower_
+    if negative:
+        verb = "cannot" if verb == "can" else f"{verb} not"
+    return f"{_capital(doc[1:end].text)} {verb} {rest}."
 
 
 def _capital(text: str) -> str:
