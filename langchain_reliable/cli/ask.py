@@ -22,6 +22,7 @@ from langchain_reliable.cli.common import (
     require_model,
 )
 from langchain_reliable.report_views import report_fields
+from langchain_reliable.verifiers import tier_words
 
 EXTRACTIVE_NOTE = (
     "extractive answer: the passages' sentences that best match the question, quoted "
@@ -77,7 +78,13 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
             print(f"({EXTRACTIVE_NOTE})")
         print(out["answer"])
         print()
-        print_report(out["report"], sys.stdout, decision=out["decision"], verbose=args.verbose)
+        print_report(
+            out["report"],
+            sys.stdout,
+            decision=out["decision"],
+            verbose=args.verbose,
+            tier=tier_words(out["report"].verifier),
+        )
         print(f"attempts: {out['attempts']} · level: {out['level']}")
     return decision_exit_code("ask", out["decision"], out["report"])
 

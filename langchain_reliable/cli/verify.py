@@ -24,6 +24,7 @@ from langchain_reliable.cli.progress import Progress
 from langchain_reliable.errors import InputError
 from langchain_reliable.graph.inputs import verifier_input
 from langchain_reliable.schemas import Passage
+from langchain_reliable.verifiers import tier_words
 
 
 def read_input(args: argparse.Namespace) -> dict[str, Any]:
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str))
     else:
-        print_report(report, sys.stdout, verbose=args.verbose)
+        print_report(report, sys.stdout, verbose=args.verbose, tier=tier_words(report["verifier"]))
     return decision_exit_code("verify", report["decision"], report)
 
 

@@ -143,6 +143,18 @@ def _lookup(spec: object) -> tuple[VerifierSpec, str] | None:
     return found, arg
 
 
+def tier_words(name: str) -> str:
+    """A verifier's name with what it is, in words, for the top of a report.
+
+    Example:
+        >>> tier_words("lexical")
+        'lexical (offline, lexical evidence and rules without the model)'
+
+    """
+    found = _lookup(name)
+    return f"{name} ({found[0].help})" if found else name
+
+
 def needs_model(spec: object) -> bool:
     """Whether the verifier named by `spec` judges with a chat model.
 
