@@ -217,7 +217,11 @@ class ClaimVerdict(BaseModel):
     text: str
     span: tuple[int, int]
     label: Label
-    score: Score = Field(description="Probability that the claim is supported, 0-1.")
+    score: Score = Field(
+        description="The chance the claim is supported, on the claim scale "
+        "(`langchain_reliable.scale`): supported 0.90-1.00, uncertain 0.50-0.60, "
+        "unsupported 0.10-0.50, contradicted 0.00-0.10."
+    )
     evidence: list[Evidence] = Field(
         default_factory=list,
         description="Quotes that bear on the claim; the first is the one the verdict rests on.",
