@@ -6,10 +6,14 @@
   keeps character offsets. Answers are split by pysbd instead
   (`langchain_reliable.claims.segment.split_answer_sentences`): the two differ
   on some inputs and the verdicts rest on how passages are cut, so both stay.
+- Clauses: the named breaks between them (`PART_BREAK`, `CLAUSE_END`, `CLAUSE_BREAK`,
+  `JOINED_CLAUSE`, `CONTRASTED_CLAUSE`), `split_clauses` and `piece_around` cut with them.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).
-- Words: `WORD`, `normalise` (the form the answer's grammar matches on,
-  `langchain_reliable.grammar`), `count_words` counts "1.5" and "mg/dL" as one word each.
+- Words: the one word tokeniser, `WORD` (`words`, `count_words`: "1.5" and "mg/dL" are
+  one word each), its letters alone `LETTERS` (`word_set`, what a word list is checked
+  against), `NEXT_WORD`; `normalise` (the form the answer's grammar matches on,
+  `langchain_reliable.grammar`).
 
 Example:
     >>> content_stems("It is used to relieve the pain")
@@ -52,6 +56,13 @@ from langchain_reliable.reading.lexicon import (
 )
 
 __all__ = [
+    "CLAUSE_BREAK",
+    "CLAUSE_END",
+    "CONTRASTED_CLAUSE",
+    "JOINED_CLAUSE",
+    "LETTERS",
+    "NEXT_WORD",
+    "PART_BREAK",
     "PREPOSITIONS",
     "STOPWORDS",
     "WORD",
@@ -60,13 +71,17 @@ __all__ = [
     "content_stems",
     "count_words",
     "normalise",
+    "piece_around",
     "short",
+    "split_clauses",
     "split_passage_sentences",
     "stem",
     "straight_quotes",
     "tokenize",
     "trim",
+    "word_set",
     "word_with_stem",
+    "words",
 ]
 
 Span = tuple[int, int]
@@ -184,6 +199,48 @@ def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[Span]
     if end > start:
         out.append((start, end))
     return out
+
+
+# ---------------------------------------------------------------------------
+# Clauses
+# ---------------------------------------------------------------------------
+# Where one clause of a sentence ends: the checks cut sentences with these breaks,
+# from the widest piece (a part) to the narrowest (every comma).
+
+PART_BREAK = re.compile(r";|:|\.\s|\n")
+"""Between the parts of a sentence: ";", ":", a sentence's end, a line break."""
+
+CLAUSE_END = re.compile(r";|:|\.\s|\n|,?\s+\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+"""Where a clause ends: a part break, "and", "but", "while", "whereas"; not a bare comma."""
+
+CLAUSE_BREAK = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas|then)\b", re.IGNORECASE)
+"""Every edge of a clause: a clause's end, a bare comma, "then"."""
+
+JOINED_CLAUSE = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+", re.IGNORECASE)
+"""A clause joined on to the one before (", and", ", but", ", while", ", whereas", ";")."""
+
+CONTRASTED_CLAUSE = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
+"""A clause set against the one before (";", "while", "whereas")."""
+
+
+def split_clauses(text: str, at: re.Pattern[str] = CLAUSE_END) -> list[str]:
+    """The clauses of `text` cut `at` a break (default: where a clause ends), blank ones left out.
+
+    Not at a bare comma by default: "Christopher Eubanks (born 1966), known as Chris
+    Eubank, is" names one man.
+    """
+    return [piece for piece in at.split(text) if piece.strip()]
+
+
+def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:
+    """The piece of `text` between the separators (`pattern`) around `text[start:end]`.
+
+    It begins after the last separator that ends at or before `start` and ends at the
+    first one found from `end` (default `start`) on.
+    """
+    begin = max((m.end() for m in pattern.finditer(text) if m.end() <= start), default=0)
+    after = pattern.search(text, start if end is None else end)
+    return text[begin : after.start() if after else len(text)]
 
 
 # ---------------------------------------------------------------------------
@@ -337,6 +394,23 @@ def content_stems(text: str) -> list[str]:
 WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
 """A word or number, with inner apostrophes, dots, slashes and hyphens ("1.5", "mg/dL")."""
 
+LETTERS = re.compile(r"[^\W\d_]+")
+"""A run of letters: what a word list is looked up by ("didn't" gives "didn" and "t")."""
+
+NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+"""The word right after a point, read with `NEXT_WORD.match(text, end)` ("200 items")."""
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` as written (`WORD`): "don't", "1.5" and "COX-2" are one word each."""
+    return WORD.findall(text)
+
+
+def word_set(text: str) -> set[str]:
+    """The lower-cased runs of letters of `text` (`LETTERS`), to check against a word list."""
+    return {w.lower() for w in LETTERS.findall(text)}
+
+
 _TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
 _LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
@@ -355,7 +429,7 @@ def normalise(text: str) -> str:
 
 def count_words(text: str) -> int:
     """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
-    return len(WORD.findall(text))
+    return len(words(text))
 
 
 def short(text: str, width: int) -> str:

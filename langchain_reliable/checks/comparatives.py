@@ -30,10 +30,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from langchain_reliable.checks.clauses import piece_around
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import content_stems, piece_around
 
 __all__ = ["comparative_conflict", "compared_words"]
 

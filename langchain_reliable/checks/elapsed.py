@@ -35,9 +35,8 @@ import re
 from datetime import date
 from functools import lru_cache
 
-from langchain_reliable.checks.clauses import piece_around
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import CLAUSE_BREAK, content_stems, piece_around
 
 __all__ = ["clause_around", "elapsed_spans", "told_dates"]
 
@@ -46,7 +45,6 @@ _LATER = re.compile(
 )  # "Three years later, she joined": a year the passage tells by its span
 _UNITS = {"year": None, "month": None, "week": 7, "day": 1}
 _AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE)
-_CLAUSE_EDGE = re.compile(r"[,;:]|\band\b|\bwhile\b|\bthen\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)
@@ -131,7 +129,7 @@ def _date_of(event: str, sentence: str, dates: list[Quantity]) -> Quantity | Non
 
 def clause_around(sentence: str, d: Quantity) -> str:
     """The stretch of `sentence` around quantity `d` (a date, an amount), between clause edges."""
-    return piece_around(_CLAUSE_EDGE, sentence, d.start, d.end)
+    return piece_around(CLAUSE_BREAK, sentence, d.start, d.end)
 
 
 def _between(a: tuple, b: tuple, unit: str) -> float | None:

@@ -30,11 +30,11 @@ from functools import lru_cache
 from itertools import permutations
 
 from langchain_reliable.reading.lexicon import NEGATORS
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
+from langchain_reliable.text import CLAUSE_END, STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = ["exchanged_words", "moved_negation"]
 
-_PARTS = re.compile(r"[;:]|\.\s|,?\s+\b(?:and|but|while|whereas)\b\s+|,\s+(?=not\b)", re.IGNORECASE)
+_PARTS = re.compile(rf"{CLAUSE_END.pattern}|,\s+(?=not\b)", re.IGNORECASE)  # "X, not Y" too
 _LISTED = re.compile(r"\b[a-z]+-?\d+\s*(?:,|and|or|/)\s*[a-z]+-?\d+\b", re.IGNORECASE)
 _CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
 _NEGATIONS = NEGATORS - {"nobody", "nothing", "neither"}

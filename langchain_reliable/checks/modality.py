@@ -23,6 +23,7 @@ import re
 
 from langchain_reliable.checks.swaps import word_bases
 from langchain_reliable.reading.parse import past_forms
+from langchain_reliable.text import LETTERS
 
 __all__ = ["expectation_as_fact"]
 
@@ -39,7 +40,6 @@ _HEDGE = re.compile(
     r"anticipat\w*|if)\b",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[a-z]+")
 _AUXILIARIES = frozenset("be have do get become remain".split())  # noqa: SIM905
 _MONTH = re.compile(r"(?<=\w )May\b")  # "opened in May": the month, not a hedge
 
@@ -54,7 +54,7 @@ def expectation_as_fact(claim: str, sentence: str) -> tuple[str, str, bool] | No
             continue  # "will have", "will be ridden": the act is another word's
         bases = word_bases(verb)
         tagged_past = past_forms(claim)
-        for word in _WORD.findall(claim.lower()):
+        for word in LETTERS.findall(claim.lower()):
             past = word.endswith("ed") or word in tagged_past
             if past and word not in _present(verb) and bases & word_bases(word):
                 return word, m.group(0), False  # "closed", "began": a past form

@@ -21,7 +21,7 @@ import re
 from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, alternation
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.text import CONTRASTED_CLAUSE, STOPWORDS, stem, tokenize
 
 __all__ = [
     "clause_about",
@@ -92,9 +92,6 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     return None
 
 
-_CLAUSES = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
-
-
 _LEADING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*")
 _BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECASE)
 
@@ -107,7 +104,7 @@ def clause_about(text: str, about: frozenset[str]) -> str:
     clause sharing the most of the claim's words, when one shares more than the rest,
     else the whole sentence.
     """
-    pieces = _CLAUSES.split(text)
+    pieces = CONTRASTED_CLAUSE.split(text)
     if len(pieces) < 2:
         return text
     shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from langchain_reliable.text import LETTERS
+
 __all__ = ["CARDINALS", "MULTIPLES", "ORDINALS", "SPELLED", "NumberWord", "number_words"]
 
 _ONES = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
@@ -52,7 +54,6 @@ _FRACTIONS = {
     "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
     "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10,
 }  # fmt: skip
-_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def number_words(text: str) -> list[NumberWord]:
 
 @lru_cache(maxsize=8192)
 def _number_words(text: str) -> tuple[NumberWord, ...]:
-    words = [(m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    words = [(m.group(0).lower(), m.start(), m.end()) for m in LETTERS.finditer(text)]
     out: list[NumberWord] = []
     i = 0
     while i < len(words):

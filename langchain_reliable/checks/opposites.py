@@ -18,17 +18,15 @@ Example:
 
 from __future__ import annotations
 
-import re
 from difflib import SequenceMatcher
 from functools import cache
 
 from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.values import as_values
-from langchain_reliable.text import stem
+from langchain_reliable.text import stem, words
 
 __all__ = ["opposite_in_place", "opposites"]
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _EXCHANGED = 3  # most words a side of an exchanged stretch
 
 
@@ -50,8 +48,8 @@ def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
     three of the sentence, with a matching word before or after it.
     """
     claim, sentence = as_values(claim, sentence)
-    said = _WORD.findall(claim)
-    written = _WORD.findall(sentence)
+    said = words(claim)
+    written = words(sentence)
     a_low, b_low = [w.lower() for w in said], [w.lower() for w in written]
     table = opposites()
     ops = SequenceMatcher(None, a_low, b_low, autojunk=False).get_opcodes()

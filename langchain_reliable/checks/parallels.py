@@ -39,7 +39,7 @@ from langchain_reliable.reading.lexicon import (
     PRO_FORMS,
 )
 from langchain_reliable.reading.subjects import PRONOUN
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
 __all__ = ["borrowed_word", "names_another"]
 
@@ -124,7 +124,7 @@ def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
     "Versailles" of "the Treaty of Versailles", where `home` says "the treaty": the claim
     names in full what `home` names in part.
     """
-    tokens = re.findall(r"[\w'’-]+", other.text)
+    tokens = words(other.text)
     for i, token in enumerate(tokens):
         if stem(token.lower()) != word or not token[:1].isupper():
             continue

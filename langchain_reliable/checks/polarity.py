@@ -33,7 +33,7 @@ from langchain_reliable.reading.lexicon import (
     PARTIAL_QUANTIFIERS,
     POSSIBILITY_MODALS,
 )
-from langchain_reliable.text import STOPWORDS, stem
+from langchain_reliable.text import LETTERS, STOPWORDS, stem, word_set
 
 __all__ = [
     "LEXICON_STEMS",
@@ -192,6 +192,8 @@ def counterparts(stem_: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# Its own tokens: letters with their "n't" ("didn't"), no numbers, hyphenated words apart
+# ("26-year-old" holds "year"): the scope of a negation is counted in these words.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NEGATORS = NEGATORS - NEGATING_PRONOUNS - {"neither"}
 _SCOPE = 4  # words before a polar word in which a negation turns it around
@@ -324,7 +326,6 @@ _UNIVERSAL = {
     "no": "negative",
 }
 _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
-_WORD = re.compile(r"[A-Za-z]+")
 
 
 def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | None:
@@ -344,8 +345,8 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
         The two surface words and whether the claim contradicts, or `None`.
 
     """
-    c_words = [(w, w.lower()) for w in _WORD.findall(claim)]
-    s_lower = {w.lower() for w in _WORD.findall(sentence)}
+    c_words = [(w, w.lower()) for w in LETTERS.findall(claim)]
+    s_lower = word_set(sentence)
     for word, lower in c_words:
         kind = _UNIVERSAL.get(lower)
         if kind is None or lower in s_lower:
@@ -356,7 +357,7 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
             continue
         c_lower = {w for _, w in c_words}
         hedge = next(
-            (w for w in _WORD.findall(sentence) if w.lower() in _PARTIAL - c_lower),
+            (w for w in LETTERS.findall(sentence) if w.lower() in _PARTIAL - c_lower),
             None,
         )
         if hedge is not None:

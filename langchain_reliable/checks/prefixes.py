@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from langchain_reliable.checks.opposites import opposites
 from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, alternation
-from langchain_reliable.text import stem
+from langchain_reliable.text import stem, words
 
 PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
 NOT_PREFIXED = frozenset(
@@ -31,12 +31,11 @@ NOT_PREFIXED = frozenset(
 _NOT_PREFIXED_STEMS = frozenset(stem(w) for w in NOT_PREFIXED)
 _NEGATORS = NEGATING_ADVERBS | {"no"}
 _NOT = alternation(NEGATING_ADVERBS)
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
 def words_of(text: str) -> list[str]:
     """The lower-cased words of `text`, hyphenated words whole ("non-transferable")."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in words(text)]
 
 
 def _fits(prefix: str, base: str) -> bool:

@@ -37,11 +37,10 @@ from langchain_reliable.checks.negation import negation_cue, negative_word
 from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS
-from langchain_reliable.text import STOPWORDS, stem
+from langchain_reliable.text import STOPWORDS, stem, words
 
 __all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
 _SUBJECT_PRONOUNS = SUBJECT_PRONOUNS
 _AROUND = 3  # most words of an exchange: its content word and function words around it
@@ -128,7 +127,7 @@ def _clauses(claim: str) -> list[str]:
     A claim that puts its sentence's clauses in another order ("Yes, as long as they
     fail X, there is no rule") is read clause by clause.
     """
-    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_WORD.findall(p)) >= _CLAUSE_WORDS]
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(words(p)) >= _CLAUSE_WORDS]
     return [claim, *parts] if len(parts) > 1 else [claim]
 
 
@@ -203,8 +202,8 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
     A sentence opening with a pronoun ("It lowers ...") is read as about the claim's
     subject, as a reader does.
     """
-    said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
-    written = _WORD.findall(sentence)
+    said = [_one_article(w.lower()) for w in words(claim)]
+    written = words(sentence)
     held = [_one_article(w.lower()) for w in written]
     if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
         held[0] = said[0]

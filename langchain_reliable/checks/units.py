@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import re
 
+from langchain_reliable.text import word_set
+
 UNIT_ALIASES = {
     "%": ["%", "percent", "per cent", "percentage points", "percentage point", "pct"],
     "bp": ["bp", "bps", "basis points", "basis point"],
@@ -218,7 +220,7 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
         ('2550 mg per kg', '2550 mg')
     """
     said = _rates(sentence)
-    words = {w.lower() for w in re.findall(r"[^\W\d_]+", sentence)}
+    words = word_set(sentence)
     for number, per, phrase in _rates(claim):
         same = [(p, ph) for n, p, ph in said if n == number]
         if per and {per, _ADVERB.get(per, per)} & words:

@@ -53,13 +53,12 @@ from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit
 from langchain_reliable.evidence.select import ClaimEvidence
-from langchain_reliable.text import STOPWORDS, content_stems, stem, tokenize
+from langchain_reliable.text import NEXT_WORD, STOPWORDS, content_stems, stem, tokenize
 
 __all__ = ["ClaimFacts"]
 
 _HOLDS = 0.6  # share of the claim's plain words a sentence holds when it holds them
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
 _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
@@ -374,7 +373,7 @@ class ClaimFacts:
 
 def _counted(text: str, end: int) -> str | None:
     """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
-    m = _NEXT_WORD.match(text, end)
+    m = NEXT_WORD.match(text, end)
     return stem(m.group(1).lower()) if m else None
 
 

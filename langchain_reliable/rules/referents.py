@@ -36,11 +36,10 @@ from langchain_reliable.reading.lexicon import (
 )
 from langchain_reliable.rules.base import Finding
 from langchain_reliable.rules.meaning import MeaningRule
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import WORD, content_stems
 
 __all__ = ["ElidedPredicate", "SaidOfAnother"]
 
-_WORD = re.compile(r"[\w'’-]+")
 _PRONOUN = re.compile(
     rf"(?:{alternation(SUBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, NEAR_DEMONSTRATIVES)})\b",
     re.IGNORECASE,
@@ -55,7 +54,7 @@ def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
     interactions than warfarin": "Warfarin", and the stems from "fewer" on.
     """
     first = content_stems(rest)[:1]
-    for m in _WORD.finditer(claim):
+    for m in WORD.finditer(claim):
         if first and first[0] in content_stems(m.group()):
             words = claim[: m.start()].split()
             while words and not content_stems(words[-1]):
