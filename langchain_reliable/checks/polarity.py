@@ -26,10 +26,10 @@ from functools import lru_cache
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import (
     HEDGING_ADVERBS,
-    MAGNITUDES,
     NEGATING_ADVERBS,
     NEGATING_PRONOUNS,
     NEGATORS,
+    OPPOSITES,
     PARTIAL_QUANTIFIERS,
     POSSIBILITY_MODALS,
 )
@@ -48,130 +48,8 @@ def _forms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in text.split())
 
 
-# (group A, group B, converse): converse pairs describe one relation from either
-# end ("A is older than B" = "B is younger than A"), so swapped sides cancel them.
-_PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
-    (_forms(a), _forms(b), converse)
-    for a, b, converse in [
-        (
-            "increase increases increased increasing rise rises rising rose risen raise "
-            "raises raised raising boost boosts boosted grow grows grew grown growing",
-            "decrease decreases decreased decreasing fall falls fell fallen falling drop "
-            "drops dropped dropping reduce reduces reduced reducing decline declines "
-            "declined declining lower lowers lowered lowering shrink shrinks shrank",
-            False,
-        ),
-        ("higher highest", "lower lowest", True),
-        ("upper", "lower", False),
-        ("high", "low", False),
-        ("more", "less fewer", True),
-        ("most", "least fewest", False),
-        ("greater greatest larger largest bigger biggest", "smaller smallest lesser", True),
-        ("longer longest", "shorter shortest", True),
-        ("older oldest", "younger youngest newer newest", True),
-        ("earlier earliest", "later latest", True),
-        ("faster fastest", "slower slowest", True),
-        ("heavier heaviest", "lighter lightest", True),
-        ("stronger strongest strong", "weaker weakest weak", True),
-        ("before", "after", True),
-        ("above", "below beneath", True),
-        ("precede precedes preceded", "follow follows followed", True),
-        ("maximum max", "minimum min", False),
-        ("first", "last final", False),
-        ("majority", "minority", False),
-        ("north northern", "south southern", False),
-        ("east eastern", "west western", False),
-        ("inside internal inner", "outside external outer", False),
-        ("import imports imported", "export exports exported", False),
-        (
-            "allow allows allowed allowing permit permits permitted permitting legal lawful",
-            "forbid forbids forbade forbidden prohibit prohibits prohibited ban bans banned "
-            "illegal unlawful",
-            False,
-        ),
-        ("mandatory compulsory required", "optional voluntary", False),
-        ("safe", "unsafe dangerous", False),
-        ("effective", "ineffective", False),
-        ("valid", "invalid", False),
-        ("compatible", "incompatible", False),
-        ("supported", "unsupported deprecated", False),
-        ("possible", "impossible", False),
-        ("likely", "unlikely", False),
-        ("common commonly frequent", "rare rarely uncommon infrequent", False),
-        ("positive", "negative", False),
-        ("benign", "malignant", False),
-        ("acute", "chronic", False),
-        ("guilty convicted", "innocent acquitted", False),
-        (
-            "approve approves approved approving accept accepts accepted grant grants "
-            "granted uphold upholds upheld",
-            "reject rejects rejected rejecting deny denies denied refuse refuses refused "
-            "overturn overturns overturned",
-            False,
-        ),
-        (
-            "win wins won winning beat beats defeated victory",
-            "lose loses lost losing defeat",
-            True,
-        ),
-        ("open opens opened opening", "close closes closed closing shut shuts", False),
-        ("gain gains gained profit profits", "loss losses lost", False),
-        ("surplus", "deficit", False),
-        (
-            "acquire acquires acquired acquiring buy buys bought buying purchase purchased",
-            "sell sells sold selling",
-            True,
-        ),
-        ("best better", "worst worse", True),
-        ("enforceable", "unenforceable", False),
-        (
-            "keep keeps kept preserve preserves preserved retain retains retained",
-            "erase erases erased delete deletes deleted wipe wipes wiped",
-            False,
-        ),
-        ("enable enables enabled", "disable disables disabled", False),
-        ("encrypt encrypts encrypted", "decrypt decrypts decrypted unencrypted", False),
-        ("include includes included including", "exclude excludes excluded excluding", False),
-        ("add adds added", "remove removes removed delete deletes deleted", False),
-        ("start starts started", "stop stops stopped", False),
-        ("online", "offline", False),
-        ("succeed succeeds succeeded success successful", "fail fails failed failure", False),
-        (
-            "activate activates activated stimulate stimulates stimulated",
-            "inhibit inhibits inhibited block blocks blocked suppress suppresses suppressed",
-            False,
-        ),
-        ("dilate dilates dilated", "constrict constricts constricted", False),
-        ("born", "died", False),
-        ("recommended indicated", "contraindicated discouraged", False),
-        ("plaintiff", "defendant", False),
-        ("landlord", "tenant", False),
-        ("employer", "employee", False),
-        ("lender", "borrower", False),
-        ("buyer", "seller", False),
-        ("home", "away", False),
-    ]
-]
-# Frequencies, time units, scales and units of measure: two of one family cannot both
-# describe the same dose, rate or amount ("once daily" where the passage says weekly).
-_EXCLUSIVE = [
-    ["hourly", "daily", "weekly fortnightly", "monthly", "yearly annually annual"],
-    ["minute minutes", "hour hours", "day days", "week weeks", "month months", "year years"],
-    list(MAGNITUDES),
-    [
-        "microgram micrograms mcg",
-        "mg milligram milligrams",
-        "g gram grams",
-        "kg kilogram kilograms",
-    ],
-    ["kb kilobyte kilobytes", "mb megabyte megabytes", "gb gigabyte gigabytes", "tb terabyte"],
-]
-_PAIRS += [
-    (_forms(a), _forms(b), False)
-    for family in _EXCLUSIVE
-    for i, a in enumerate(family)
-    for b in family[i + 1 :]
-]
+# (group A, group B, converse), in the lexicon's order: the rise/fall pair first.
+_PAIRS = [(_forms(a), _forms(b), converse) for a, b, converse in OPPOSITES]
 
 LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
 """Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
