@@ -1,18 +1,28 @@
-"""Polarity: a curated lexicon of opposites, and quantifiers that make a claim stronger.
+"""Polarity: a claim that says the opposite of its sentence, or more than it.
 
-`opposite_words` finds a word of the claim whose opposite the passage sentence
-says instead ("increases" where the passage says "decreases");
-`stronger_quantifier` finds a claim that generalises what the sentence hedges
-("all" where it says "most"). Both compare one claim with one sentence; which
-sentence is the claim's is decided in `rules.meaning`.
+- `opposite_words`: a word of the claim whose opposite the sentence says instead
+  ("increases" where it says "decreases"), from the lexicon's hand-made `OPPOSITES`
+  (pairs of word groups that cannot both describe one thing, with their inflections).
+- `opposite_in_place`: the same from WordNet (`opposites`: `data/opposites.tsv`, 5,000
+  pairs derived from WordNet 3.0's antonyms by `scripts/build_lexicons.py`, each member
+  of a synset standing for it), only where the two words stand in the same place (the
+  claim is the sentence with one stretch exchanged), so a word with another sense
+  elsewhere in the sentence is not read.
+- `opposite_direction`: a figure that moves the other way ("down 8%" against "up 8%").
+- `stronger_quantifier`: a claim that generalises what the sentence hedges ("all" where
+  it says "most").
 
-The lexicon is small and hand-made on purpose: each entry is a pair of word
-groups that cannot both describe the same thing, with their inflections.
+Each compares one claim with one sentence; which sentence is the claim's is decided in
+`rules.meaning`.
 
 Example:
     >>> opposite_words("Metformin increases insulin sensitivity.",
     ...                "Metformin decreases insulin sensitivity.")
     ('increases', 'decreases')
+    >>> opposite_in_place("Metformin elevates blood glucose.", "Metformin lowers blood glucose.")
+    ('elevates', 'lowers')
+    >>> opposite_in_place("Take it on a full stomach.", "Take it on an empty stomach.")
+    ('full', 'empty')
     >>> stronger_quantifier("All patients respond.", "Most patients respond.")
     ('All', 'Most', False)
 
@@ -21,7 +31,8 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from difflib import SequenceMatcher
+from functools import cache, lru_cache
 
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import (
@@ -32,14 +43,17 @@ from langchain_reliable.reading.lexicon import (
     OPPOSITES,
     PARTIAL_QUANTIFIERS,
     POSSIBILITY_MODALS,
+    word_pairs,
 )
-from langchain_reliable.text import LETTERS, STOPWORDS, stem, word_set
+from langchain_reliable.text import LETTERS, STOPWORDS, stem, word_set, words
 
 __all__ = [
     "LEXICON_STEMS",
     "counterparts",
     "opposite_direction",
+    "opposite_in_place",
     "opposite_words",
+    "opposites",
     "stronger_quantifier",
 ]
 
@@ -300,4 +314,48 @@ def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:
         other = "down" if way == "up" else "up"
         if (figure, other) in said and (figure, way) not in said:
             return f"{way} {figure}", f"{other} {figure}"
+    return None
+
+
+_EXCHANGED = 3  # most words a side of an exchanged stretch
+
+
+@cache
+def opposites() -> dict[str, frozenset[str]]:
+    """Stem -> the stems of its opposites (loaded once)."""
+    table: dict[str, set[str]] = {}
+    for a, others in word_pairs("opposites.tsv").items():
+        for b in others:
+            table.setdefault(stem(a), set()).add(stem(b))
+            table.setdefault(stem(b), set()).add(stem(a))
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(claim word, sentence word) of opposite sense standing in the same place, or `None`.
+
+    The same place: a stretch of at most three words the claim exchanges for at most
+    three of the sentence, with a matching word before or after it.
+    """
+    claim, sentence = as_values(claim, sentence)
+    said = words(claim)
+    written = words(sentence)
+    a_low, b_low = [w.lower() for w in said], [w.lower() for w in written]
+    table = opposites()
+    ops = SequenceMatcher(None, a_low, b_low, autojunk=False).get_opcodes()
+    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if tag != "replace" or a2 - a1 > _EXCHANGED or b2 - b1 > _EXCHANGED:
+            continue
+        anchored = (i and ops[i - 1][0] == "equal") or (
+            i + 1 < len(ops) and ops[i + 1][0] == "equal"
+        )
+        if not anchored:
+            continue
+        for x in range(a1, a2):
+            against = table.get(stem(a_low[x]))
+            if not against:
+                continue
+            for y in range(b1, b2):
+                if stem(b_low[y]) in against:
+                    return said[x], written[y]
     return None

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from langchain_reliable.checks.opposites import opposites
+from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, alternation
 from langchain_reliable.text import stem, words
 
@@ -94,7 +94,7 @@ def prefix_change(
 def negated_base(word: str) -> str | None:
     """The word a negating prefix turns around in `word` ("effective" for "ineffective").
 
-    Only where WordNet gives the two as opposites (`checks.opposites`): "interested" is
+    Only where WordNet gives the two as opposites (`checks.polarity`): "interested" is
     no "in-" + "terested".
     """
     word = word.lower()

@@ -32,11 +32,10 @@ import re
 from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 
-from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.negation import negation_cue, negative_word
 from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.values import as_values
-from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS
+from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, word_pairs
 from langchain_reliable.text import STOPWORDS, stem, words
 
 __all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]

@@ -29,8 +29,7 @@ from langchain_reliable.checks.bounds import borne_out
 from langchain_reliable.checks.changes import proved_changes
 from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
 from langchain_reliable.checks.ellipsis import elision_of
-from langchain_reliable.checks.entities import labels_another
-from langchain_reliable.checks.names import extract_names, name_words
+from langchain_reliable.checks.names import extract_names, labels_another, name_words
 from langchain_reliable.checks.negation import (
     clause_about,
     negation_cue,

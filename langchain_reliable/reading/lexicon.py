@@ -2,7 +2,8 @@
 
 A check that needs "a pronoun that may stand for the subject" takes `SUBJECT_PRONOUNS`
 here (or a pattern of it, `alternation`) rather than writing its own list. Open classes
-(verbs, nouns, their forms) come from the parse (`reading.parse`), not from lists.
+(verbs, nouns, their forms) come from the parse (`reading.parse`), not from lists; the
+word lexicons shipped in `data/` (WordNet's opposites, verb forms) from `word_pairs`.
 
 Example:
     >>> alternation(SUBJECT_PRONOUNS)
@@ -12,6 +13,9 @@ Example:
 """
 
 from __future__ import annotations
+
+from functools import cache
+from importlib import resources
 
 __all__ = [
     "ADDITIVE_QUANTIFIERS",
@@ -68,6 +72,7 @@ __all__ = [
     "WEEKDAYS",
     "WH_WORDS",
     "alternation",
+    "word_pairs",
 ]
 
 SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
@@ -392,3 +397,17 @@ def alternation(*classes: frozenset[str] | set[str]) -> str:
     """The words of `classes` as a regular-expression alternation, longest first."""
     words = set().union(*classes)
     return "|".join(sorted(words, key=lambda w: (-len(w), w), reverse=False))
+
+
+@cache
+def word_pairs(name: str) -> dict[str, tuple[str, ...]]:
+    """`data/<name>`, one tab-separated pair a line, as first word -> its second words.
+
+    The files are built by `scripts/build_lexicons.py`.
+    """
+    text = resources.files("langchain_reliable").joinpath(f"data/{name}").read_text("utf-8")
+    out: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        first, second = line.split("\t")
+        out[first] = (*out.get(first, ()), second)
+    return out

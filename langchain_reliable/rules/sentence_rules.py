@@ -2,7 +2,7 @@
 
 Each entry pairs a check (claim, sentence) -> hit with the words of its reason; a finding
 needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`). The
-checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.proportions`
+checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.counts`
 ("most" for "few"), `checks.frequency`, `checks.units` ("%" against percentage points, per
 which period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.exchanges` (words or a "not" moved
@@ -23,7 +23,7 @@ from langchain_reliable.checks.clauses import negated_for_another_value, value_o
 from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
 from langchain_reliable.checks.conditions import dropped_condition, widened_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
-from langchain_reliable.checks.counts import count_conflict
+from langchain_reliable.checks.counts import count_conflict, proportion_conflict
 from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.modality import expectation_as_fact
@@ -36,7 +36,6 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.proportions import proportion_conflict
 from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import swapped_roles
 from langchain_reliable.checks.sequence import (
