@@ -32,8 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 
-from langchain_reliable.checks.negation import negation_cue, negative_word
-from langchain_reliable.checks.prefixes import prefixed_negation
+from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, word_pairs
 from langchain_reliable.text import STOPWORDS, stem, words

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from langchain_reliable.checks.prefixes import without_double_negation
+from langchain_reliable.checks.negation import without_double_negation
 from langchain_reliable.claims.antecedents import referents, resolve
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import Block, blocks

@@ -26,18 +26,22 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.changes import proved_changes
-from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
+from langchain_reliable.checks.derived import (
+    elapsed_spans,
+    proved_changes,
+    proved_ratios,
+    told_dates,
+)
 from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.names import extract_names, labels_another, name_words
 from langchain_reliable.checks.negation import (
     clause_about,
     negation_cue,
     negative_word,
+    prefixed_negation,
     without_restriction,
 )
 from langchain_reliable.checks.parallels import names_another
-from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.quantities import (
     Quantity,
     conflicts,
@@ -45,7 +49,6 @@ from langchain_reliable.checks.quantities import (
     is_unit_word,
     matches,
 )
-from langchain_reliable.checks.ratios import proved_ratios
 from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
@@ -162,8 +165,8 @@ class ClaimFacts:
     def computed(self) -> list[Quantity]:
         """The claim's spans, changes and years the passages prove.
 
-        1998 and 2006 prove "eight years after" (`checks.elapsed`), "from 2 to 2.5 percent"
-        "by 50 basis points" (`checks.changes`), "in 1990. Three years later" 1993.
+        1998 and 2006 prove "eight years after", "from 2 to 2.5 percent"
+        "by 50 basis points" (`checks.derived`), "in 1990. Three years later" 1993.
         """
         units, text = self.ctx.units, self.text
         proved = told_dates(text, tuple(p.text for p in self.ctx.passages))

@@ -13,8 +13,7 @@ import re
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
-from langchain_reliable.checks.negation import sentential_negation
-from langchain_reliable.checks.prefixes import prefix_change, words_of
+from langchain_reliable.checks.negation import prefix_change, sentential_negation, words_of
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
@@ -309,7 +308,7 @@ class MissingFacts(Rule):
 
         "thirty" where a passage says "30"; "eight years after" where a sentence's dates
         are eight years apart, and the like (`ClaimFacts.computed`); "twice" where its
-        values are (`checks.ratios`).
+        values are (`checks.derived`).
         """
         ctx = claim.ctx
         spelled = [

@@ -24,6 +24,7 @@ from langchain_reliable.checks.comparatives import comparative_conflict, compare
 from langchain_reliable.checks.conditions import dropped_condition, widened_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict, proportion_conflict
+from langchain_reliable.checks.derived import ratio_conflict
 from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
 from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.modality import expectation_as_fact
@@ -36,7 +37,6 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import swapped_roles
 from langchain_reliable.checks.sequence import (
     order_against_years,
