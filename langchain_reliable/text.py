@@ -7,13 +7,14 @@
   (`langchain_reliable.claims.segment.split_answer_sentences`): the two differ
   on some inputs and the verdicts rest on how passages are cut, so both stay.
 - Clauses: the named breaks between them (`PART_BREAK`, `CLAUSE_END`, `CLAUSE_BREAK`,
-  `JOINED_CLAUSE`, `CONTRASTED_CLAUSE`), `split_clauses` and `piece_around` cut with them.
+  `JOINED_CLAUSE`, `CONTRASTED_CLAUSE`, `CONTRASTED_PART`); `split_clauses` and
+  `piece_around` cut with them.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).
 - Words: the one word tokeniser, `WORD` (`words`, `count_words`: "1.5" and "mg/dL" are
   one word each), its letters alone `LETTERS` (`word_set`, what a word list is checked
-  against), `NEXT_WORD`; `normalise` (the form the answer's grammar matches on,
-  `langchain_reliable.grammar`).
+  against), `NEXT_WORD`, `BARE_WORD` (every mark a break); `normalise` (the form the
+  answer's grammar matches on, `langchain_reliable.grammar`).
 
 Example:
     >>> content_stems("It is used to relieve the pain")
@@ -56,9 +57,11 @@ from langchain_reliable.reading.lexicon import (
 )
 
 __all__ = [
+    "BARE_WORD",
     "CLAUSE_BREAK",
     "CLAUSE_END",
     "CONTRASTED_CLAUSE",
+    "CONTRASTED_PART",
     "JOINED_CLAUSE",
     "LETTERS",
     "NEXT_WORD",
@@ -222,6 +225,9 @@ JOINED_CLAUSE = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+", re.IGNORECA
 CONTRASTED_CLAUSE = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
 """A clause set against the one before (";", "while", "whereas")."""
 
+CONTRASTED_PART = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
+"""A part set against the one before: a contrasted clause, one after "but", a new sentence."""
+
 
 def split_clauses(text: str, at: re.Pattern[str] = CLAUSE_END) -> list[str]:
     """The clauses of `text` cut `at` a break (default: where a clause ends), blank ones left out.
@@ -292,6 +298,8 @@ _NUMBER_WORDS = {
     "thousand": "1000",
 }
 
+# The stems' own tokens: numbers with their separators (normalised by `tokenize`), words
+# with inner hyphens and apostrophes (split or trimmed by `tokenize`), never "mg/dL" whole.
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:[-'’][^\W_]+)*")
 
 
@@ -399,6 +407,11 @@ LETTERS = re.compile(r"[^\W\d_]+")
 
 NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 """The word right after a point, read with `NEXT_WORD.match(text, end)` ("200 items")."""
+
+
+BARE_WORD = re.compile(r"\w+")
+"""A run of word characters, every mark a break ("don't" is "don", "t"): for texts compared
+word for word whatever their quotes, dots and dashes."""
 
 
 def words(text: str) -> list[str]:

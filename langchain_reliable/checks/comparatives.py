@@ -50,7 +50,7 @@ _WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | _SLOWER))
 _COMPARED = re.compile(
     rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
 )
-_SEGMENT = re.compile(
+_SEGMENT = re.compile(  # the stretch a compared value belongs to: also "compared with", "from"
     r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|\bfrom\b|"
     r",\s*(?=(?:the|a|an)\b)"
 )

@@ -32,6 +32,7 @@ _BOTH = re.compile(
     r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
     re.IGNORECASE,
 )
+# Its own clause breaks: not at "and" (it joins the conjuncts), at a comma before a contrast
 _CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
 
 

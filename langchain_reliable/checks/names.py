@@ -50,6 +50,7 @@ __all__ = [
     "strip_possessive",
 ]
 
+# A name's word: it starts with a letter, not inside a word or after a dot ("U.S.", "x2").
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’\-]*")
 _CONNECTORS = frozenset(
     "of the de la le du von van der den di da del des al bin for y".split()  # noqa: SIM905

@@ -79,6 +79,7 @@ _ADVERBS = (
 )
 _BE = EVERY_BE_FORM
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
+# Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
 _ROLE_WORDS = "|".join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))
 _NAME = r"(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"

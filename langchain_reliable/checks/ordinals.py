@@ -35,6 +35,7 @@ _AFTER = 3
 
 
 _DETERMINERS = POSSESSIVE_PRONOUNS | {"the", "a", "our", "this"}
+# Words and the marks that end a phrase: what an ordinal ranks stops at them.
 _TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,.;:()]")
 
 

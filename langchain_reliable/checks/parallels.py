@@ -25,7 +25,6 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -39,11 +38,17 @@ from langchain_reliable.reading.lexicon import (
     PRO_FORMS,
 )
 from langchain_reliable.reading.subjects import PRONOUN
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
+from langchain_reliable.text import (
+    CONTRASTED_PART,
+    STOPWORDS,
+    stem,
+    tokenize,
+    word_with_stem,
+    words,
+)
 
 __all__ = ["borrowed_word", "names_another"]
 
-_PARTS = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
 _PRO_FORMS = PRO_FORMS | {"former", "latter"}  # "the new one"
 _TIME = frozenset(stem(w) for w in TIME_UNIT_WORDS) | {"daily", "annual"}
 """Stems of spans and rates of time: values, not names."""
@@ -63,7 +68,7 @@ class _Part:
 @lru_cache(maxsize=4096)
 def _parts(text: str) -> tuple[_Part, ...]:
     out = []
-    for piece in _PARTS.split(text):
+    for piece in CONTRASTED_PART.split(text):
         tokens = tokenize(piece)
         content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
         if content:

@@ -74,7 +74,7 @@ __all__ = [
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
 _SUBJECT_PRONOUNS = SUBJECT_PRONOUNS
 _AROUND = 3  # most words of an exchange: its content word and function words around it
-_CLAUSE_BREAK = re.compile(r"[,;:]\s")
+_CLAUSE_BREAK = re.compile(r"[,;:]\s")  # a claim's clauses read alone: at every mark, no word
 _CLAUSE_WORDS = 4  # least words of a clause read alone
 _CLAUSE_SIDE = 3  # least matching words on each side of a swap in a clause read alone
 

@@ -85,7 +85,7 @@ _CONNECTOR = re.compile(
     r"for instance)\b,?\s+",
     re.IGNORECASE,
 )
-_NEXT_WORD = re.compile(r"\w+\s+")
+_NEXT_WORD = re.compile(r"\w+\s+")  # the word at a point, with the spaces after it
 
 # --- clause splitting ---------------------------------------------------------------
 

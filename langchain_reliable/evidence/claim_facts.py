@@ -61,7 +61,7 @@ __all__ = ["ClaimFacts"]
 
 _HOLDS = 0.6  # share of the claim's plain words a sentence holds when it holds them
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
-_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")  # a name's word, or a sentence's first
 _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
