@@ -6,9 +6,6 @@
   keeps character offsets. Answers are split by pysbd instead
   (`langchain_reliable.claims.segment.split_answer_sentences`): the two differ
   on some inputs and the verdicts rest on how passages are cut, so both stay.
-- Clauses: the named breaks between them (`PART_BREAK`, `CLAUSE_END`, `CLAUSE_BREAK`,
-  `JOINED_CLAUSE`, `CONTRASTED_CLAUSE`, `CONTRASTED_PART`); `split_clauses` and
-  `piece_around` cut with them.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).
 - Words: the one word tokeniser, `WORD` (`words`, `count_words`: "1.5" and "mg/dL" are
@@ -58,14 +55,8 @@ from langchain_reliable.reading.lexicon import (
 
 __all__ = [
     "BARE_WORD",
-    "CLAUSE_BREAK",
-    "CLAUSE_END",
-    "CONTRASTED_CLAUSE",
-    "CONTRASTED_PART",
-    "JOINED_CLAUSE",
     "LETTERS",
     "NEXT_WORD",
-    "PART_BREAK",
     "PREPOSITIONS",
     "STOPWORDS",
     "WORD",
@@ -74,9 +65,7 @@ __all__ = [
     "content_stems",
     "count_words",
     "normalise",
-    "piece_around",
     "short",
-    "split_clauses",
     "split_passage_sentences",
     "stem",
     "straight_quotes",
@@ -202,51 +191,6 @@ def _trim_and_cap(text: str, start: int, end: int, max_chars: int) -> list[Span]
     if end > start:
         out.append((start, end))
     return out
-
-
-# ---------------------------------------------------------------------------
-# Clauses
-# ---------------------------------------------------------------------------
-# Where one clause of a sentence ends: the checks cut sentences with these breaks,
-# from the widest piece (a part) to the narrowest (every comma).
-
-PART_BREAK = re.compile(r";|:|\.\s|\n")
-"""Between the parts of a sentence: ";", ":", a sentence's end, a line break."""
-
-CLAUSE_END = re.compile(r";|:|\.\s|\n|,?\s+\b(?:and|but|while|whereas)\b", re.IGNORECASE)
-"""Where a clause ends: a part break, "and", "but", "while", "whereas"; not a bare comma."""
-
-CLAUSE_BREAK = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas|then)\b", re.IGNORECASE)
-"""Every edge of a clause: a clause's end, a bare comma, "then"."""
-
-JOINED_CLAUSE = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+", re.IGNORECASE)
-"""A clause joined on to the one before (", and", ", but", ", while", ", whereas", ";")."""
-
-CONTRASTED_CLAUSE = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
-"""A clause set against the one before (";", "while", "whereas")."""
-
-CONTRASTED_PART = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
-"""A part set against the one before: a contrasted clause, one after "but", a new sentence."""
-
-
-def split_clauses(text: str, at: re.Pattern[str] = CLAUSE_END) -> list[str]:
-    """The clauses of `text` cut `at` a break (default: where a clause ends), blank ones left out.
-
-    Not at a bare comma by default: "Christopher Eubanks (born 1966), known as Chris
-    Eubank, is" names one man.
-    """
-    return [piece for piece in at.split(text) if piece.strip()]
-
-
-def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:
-    """The piece of `text` between the separators (`pattern`) around `text[start:end]`.
-
-    It begins after the last separator that ends at or before `start` and ends at the
-    first one found from `end` (default `start`) on.
-    """
-    begin = max((m.end() for m in pattern.finditer(text) if m.end() <= start), default=0)
-    after = pattern.search(text, start if end is None else end)
-    return text[begin : after.start() if after else len(text)]
 
 
 # ---------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, CLAUSE_END, PART_BREAK, piece_around
 from langchain_reliable.reading.lexicon import (
     NEAR_DEMONSTRATIVES,
     OBJECT_PRONOUNS,
@@ -41,17 +42,7 @@ from langchain_reliable.reading.lexicon import (
     RELATIVE_PRONOUNS,
     SUBJECT_PRONOUNS,
 )
-from langchain_reliable.text import (
-    CLAUSE_BREAK,
-    CLAUSE_END,
-    NEXT_WORD,
-    PART_BREAK,
-    content_stems,
-    piece_around,
-    stem,
-    tokenize,
-    word_set,
-)
+from langchain_reliable.text import NEXT_WORD, content_stems, stem, tokenize, word_set
 
 __all__ = [
     "negated_for_another_value",

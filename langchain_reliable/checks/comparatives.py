@@ -32,7 +32,8 @@ from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
-from langchain_reliable.text import content_stems, piece_around
+from langchain_reliable.reading.clauses import piece_around
+from langchain_reliable.text import content_stems
 
 __all__ = ["comparative_conflict", "compared_words"]
 

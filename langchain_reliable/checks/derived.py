@@ -78,7 +78,8 @@ from itertools import pairwise
 from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
-from langchain_reliable.text import CLAUSE_BREAK, content_stems, piece_around
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, piece_around
+from langchain_reliable.text import content_stems
 
 __all__ = [
     "clause_around",

@@ -18,13 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
     DEMONSTRATIVES,
     NEGATED_AUXILIARIES,
     SUBJECT_PRONOUNS,
     alternation,
 )
-from langchain_reliable.text import JOINED_CLAUSE, content_stems, split_passage_sentences
+from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["Elision", "elision_of", "elisions"]
 

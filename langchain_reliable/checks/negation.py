@@ -35,8 +35,9 @@ from functools import lru_cache
 from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import UNIT_OF
+from langchain_reliable.reading.clauses import CONTRASTED_CLAUSE
 from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, SUBJECT_PRONOUNS, alternation
-from langchain_reliable.text import CONTRASTED_CLAUSE, STOPWORDS, stem, tokenize, words
+from langchain_reliable.text import STOPWORDS, stem, tokenize, words
 
 __all__ = [
     "NOT_PREFIXED",

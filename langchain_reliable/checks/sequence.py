@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.text import CLAUSE_BREAK, content_stems, split_clauses
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
+from langchain_reliable.text import content_stems
 
 __all__ = ["order_against_years", "other_side_of_period", "turned_span"]
 

@@ -58,8 +58,9 @@ from itertools import permutations
 
 from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
 from langchain_reliable.checks.values import as_values
+from langchain_reliable.reading.clauses import CLAUSE_END
 from langchain_reliable.reading.lexicon import NEGATORS, SUBJECT_PRONOUNS, word_pairs
-from langchain_reliable.text import CLAUSE_END, STOPWORDS, stem, tokenize, word_with_stem, words
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
 __all__ = [
     "dropped_negation",

@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.evidence.facts import Referent
+from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
     BE_FORMS,
     DEMONSTRATIVES,
@@ -51,7 +52,7 @@ from langchain_reliable.reading.lexicon import (
 )
 from langchain_reliable.reading.subjects import PRONOUN, names_a_thing
 from langchain_reliable.schemas import Claim
-from langchain_reliable.text import JOINED_CLAUSE, PREPOSITIONS, split_passage_sentences
+from langchain_reliable.text import PREPOSITIONS, split_passage_sentences
 
 __all__ = ["referents", "resolve"]
 

@@ -43,13 +43,14 @@ from langchain_reliable.checks.roles import (
 )
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.reading.clauses import split_clauses
 from langchain_reliable.reading.lexicon import (
     OBJECT_PRONOUNS,
     POSSESSIVE_PRONOUNS,
     SUBJECT_PRONOUNS,
 )
 from langchain_reliable.rules.base import Finding, Rule, stems_of
-from langchain_reliable.text import content_stems, split_clauses, stem
+from langchain_reliable.text import content_stems, stem
 
 __all__ = [
     "OTHER_WAY",

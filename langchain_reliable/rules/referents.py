@@ -13,16 +13,6 @@ no other sentence says of the claim's subject, is unsupported (`SaidOfAnother`).
 Aria 5 Lite does not." says the sentence before's predicate of the Lite, negated: a claim
 negated otherwise is contradicted (`ElidedPredicate`, `checks.ellipsis`).
 
-Example:
-    ```python
-    from langchain_reliable import create_verifier
-
-    passage = "Warfarin requires regular blood tests. Apixaban does not, and it has fewer "
-    passage += "food interactions than warfarin."
-    answer = "Warfarin has fewer food interactions than apixaban."
-    create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
-    ```
-
 A claim that says one part of the passages with a word of a parallel part in it: "The
 family plan allows 3 devices" against "The standard plan costs $12 a month and allows
 3 devices; the family plan costs $20 and allows 6 devices": every word is the passage's,
@@ -31,6 +21,12 @@ passages say nothing of the family plan's three devices.
 
 Example:
     ```python
+    from langchain_reliable import create_verifier
+
+    passage = "Warfarin requires regular blood tests. Apixaban does not, and it has fewer "
+    passage += "food interactions than warfarin."
+    answer = "Warfarin has fewer food interactions than apixaban."
+    create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
     passage = "The older formulation did not require refrigeration; the new one must be "
     passage += "kept cold."
     answer = "The new formulation does not require refrigeration."
