@@ -12,9 +12,9 @@ import re
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
-from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.negation import prefix_change, sentential_negation, words_of
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
 from langchain_reliable.grammar import is_question, last_question

@@ -3,7 +3,7 @@
 Each entry pairs a check (claim, sentence) -> hit with the words of its reason; a finding
 needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`). The
 checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.counts`
-("most" for "few"), `checks.frequency`, `checks.units` ("%" against percentage points, per
+("most" for "few"), `checks.units`, `checks.units` ("%" against percentage points, per
 which period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.swaps` (words or a "not" moved
 between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
@@ -25,7 +25,6 @@ from langchain_reliable.checks.conditions import dropped_condition, widened_cond
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict, proportion_conflict
 from langchain_reliable.checks.derived import ratio_conflict
-from langchain_reliable.checks.frequency import frequencies, frequency_conflict
 from langchain_reliable.checks.order import reversed_pair, reversed_roles, swapped_subject
 from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
@@ -42,7 +41,12 @@ from langchain_reliable.checks.sequence import (
     turned_span,
 )
 from langchain_reliable.checks.swaps import exchanged_words, moved_negation
-from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
+from langchain_reliable.checks.units import (
+    frequencies,
+    frequency_conflict,
+    per_period_conflict,
+    percent_points_conflict,
+)
 from langchain_reliable.reading.arguments import shares_a_verb, swapped_arguments
 from langchain_reliable.rules.meaning import OTHER_WAY, SentenceRule
 from langchain_reliable.text import stem, tokenize
