@@ -30,8 +30,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
-from langchain_reliable.checks.ordinals import ordinal_place
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, ordinal_place
 from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import TIME_UNIT_WORDS
 from langchain_reliable.reading.clauses import CONTRASTED_PART

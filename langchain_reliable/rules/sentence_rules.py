@@ -9,7 +9,7 @@ gives for another of the things it says), `checks.swaps` (words or a "not" moved
 between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
 `checks.comparatives`, `checks.conditions` (a condition dropped or widened),
 `checks.certainty` (an expectation stated as done), `checks.sequence` (before and after),
-`checks.ordinals`, `checks.certainty` (a cause where it reports an association),
+`checks.number_words`, `checks.certainty` (a cause where it reports an association),
 `reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
 and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
 in this order.
@@ -25,8 +25,8 @@ from langchain_reliable.checks.conditions import dropped_condition, widened_cond
 from langchain_reliable.checks.conjuncts import one_conjunct_only
 from langchain_reliable.checks.counts import count_conflict, proportion_conflict
 from langchain_reliable.checks.derived import ratio_conflict
+from langchain_reliable.checks.number_words import other_ordinal
 from langchain_reliable.checks.order import reversed_pair, reversed_roles, swapped_subject
-from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     counterparts,
