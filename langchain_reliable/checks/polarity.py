@@ -36,6 +36,7 @@ from functools import cache, lru_cache
 
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import (
+    DIRECTIONS,
     HEDGING_ADVERBS,
     NEGATING_ADVERBS,
     NEGATING_PRONOUNS,
@@ -257,17 +258,7 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
     return None
 
 
-# Direction words said with a figure: "up 8%", "fell 3%", "a 5% drop".
-_UP = _forms(
-    "up increase increases increased increasing rise rises rising rose risen grow grows grew "
-    "grown growing gain gains gained climb climbs climbed jump jumps jumped surge surges "
-    "surged higher"
-)
-_DOWN = _forms(
-    "down decrease decreases decreased decreasing fall falls fell fallen falling drop drops "
-    "dropped dropping decline declines declined declining reduce reduced shrink shrank "
-    "shrunk slip slipped slide slid plunge plunged dip dipped lower loss"
-)
+_UP, _DOWN = map(_forms, DIRECTIONS)
 _FIGURE = r"[$€£]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|percentage points?)?"
 _BEFORE = re.compile(
     rf"\b(?P<w>[A-Za-z]+)\s+(?:by\s+|of\s+)?(?:about\s+|nearly\s+|almost\s+|some\s+|"

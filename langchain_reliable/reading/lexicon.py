@@ -30,6 +30,7 @@ __all__ = [
     "CONTRASTIVES",
     "COORDINATORS",
     "DEMONSTRATIVES",
+    "DIRECTIONS",
     "DO_FORMS",
     "EVERY_BE_FORM",
     "EXCLUSIVE_FAMILIES",
@@ -381,6 +382,17 @@ OPPOSITES = (
 )
 """Every pair of opposites `(one group, the other, converse)`: senses, roles, and two members
 of one exclusive family."""
+
+DIRECTIONS = (
+    "up increase increases increased increasing rise rises rising rose risen grow grows grew "
+    "grown growing gain gains gained climb climbs climbed jump jumps jumped surge surges "
+    "surged higher",
+    "down decrease decreases decreased decreasing fall falls fell fallen falling drop drops "
+    "dropped dropping decline declines declined declining reduce reduced shrink shrank "
+    "shrunk slip slipped slide slid plunge plunged dip dipped lower loss",
+)
+"""The two directions a figure moves in, up then down, as said with it ("up 8%", "fell
+3%", "a 5% drop")."""
 
 
 NEGATING_ADVERBS = frozenset({"not", "never"})
