@@ -8,8 +8,10 @@
   on some inputs and the verdicts rest on how passages are cut, so both stay.
 - Offset-keeping helpers: `trim` (a span without its surrounding blanks) and
   `blank_line_breaks` (line breaks read as spaces, same length).
-- Words: `WORD`, `normalise` (the form the answer's grammar matches on,
-  `langchain_reliable.grammar`), `count_words` counts "1.5" and "mg/dL" as one word each.
+- Words: the one word tokeniser, `WORD` (`words`, `count_words`: "1.5" and "mg/dL" are
+  one word each), its letters alone `LETTERS` (`word_set`, what a word list is checked
+  against), `NEXT_WORD`, `BARE_WORD` (every mark a break); `normalise` (the form the
+  answer's grammar matches on, `langchain_reliable.grammar`).
 
 Example:
     >>> content_stems("It is used to relieve the pain")
@@ -52,6 +54,9 @@ from langchain_reliable.reading.lexicon import (
 )
 
 __all__ = [
+    "BARE_WORD",
+    "LETTERS",
+    "NEXT_WORD",
     "PREPOSITIONS",
     "STOPWORDS",
     "WORD",
@@ -66,7 +71,9 @@ __all__ = [
     "straight_quotes",
     "tokenize",
     "trim",
+    "word_set",
     "word_with_stem",
+    "words",
 ]
 
 Span = tuple[int, int]
@@ -235,6 +242,8 @@ _NUMBER_WORDS = {
     "thousand": "1000",
 }
 
+# The stems' own tokens: numbers with their separators (normalised by `tokenize`), words
+# with inner hyphens and apostrophes (split or trimmed by `tokenize`), never "mg/dL" whole.
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:[-'’][^\W_]+)*")
 
 
@@ -337,6 +346,28 @@ def content_stems(text: str) -> list[str]:
 WORD = re.compile(r"[^\W_]+(?:['’./-][^\W_]+)*")
 """A word or number, with inner apostrophes, dots, slashes and hyphens ("1.5", "mg/dL")."""
 
+LETTERS = re.compile(r"[^\W\d_]+")
+"""A run of letters: what a word list is looked up by ("didn't" gives "didn" and "t")."""
+
+NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+"""The word right after a point, read with `NEXT_WORD.match(text, end)` ("200 items")."""
+
+
+BARE_WORD = re.compile(r"\w+")
+"""A run of word characters, every mark a break ("don't" is "don", "t"): for texts compared
+word for word whatever their quotes, dots and dashes."""
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` as written (`WORD`): "don't", "1.5" and "COX-2" are one word each."""
+    return WORD.findall(text)
+
+
+def word_set(text: str) -> set[str]:
+    """The lower-cased runs of letters of `text` (`LETTERS`), to check against a word list."""
+    return {w.lower() for w in LETTERS.findall(text)}
+
+
 _TRAILING = re.compile(r"[\s.!?,:;…)\]*_~\"'`\u2600-\u27bf\U0001f000-\U0001faff]+$")
 _LEADING = re.compile(r"^[\s(\[*_~\"'`]+")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
@@ -355,7 +386,7 @@ def normalise(text: str) -> str:
 
 def count_words(text: str) -> int:
     """Count the words of `text`; "1.5", "mg/dL" and "don't" count as one each."""
-    return len(WORD.findall(text))
+    return len(words(text))
 
 
 def short(text: str, width: int) -> str:

@@ -1,6 +1,6 @@
 """Build the lexicons the rules read (WordNet 3.0, XTAG), in langchain_reliable/data/.
 
-- `opposites.tsv`: word pairs of opposite sense (`checks.opposites`). WordNet's antonym
+- `opposites.tsv`: word pairs of opposite sense (`checks.polarity`). WordNet's antonym
   pointers join two words ("raise" / "lower"); each word stands for its synset, so every
   single-word member of one synset is read as the opposite of every single-word member
   of the other ("elevate" / "lower"). Verbs and adjectives (with adverbs), the parts of

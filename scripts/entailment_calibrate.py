@@ -50,8 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
-from langchain_reliable.evidence.entailment import WINDOW_WORDS, EntailmentModel
 from langchain_reliable.eval import metrics
+from langchain_reliable.evidence.entailment import WINDOW_WORDS, EntailmentModel
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT, SwappedWord
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.text import split_passage_sentences

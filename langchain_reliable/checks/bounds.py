@@ -27,12 +27,11 @@ from functools import lru_cache
 
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
-from langchain_reliable.text import STOPWORDS
+from langchain_reliable.text import NEXT_WORD, STOPWORDS
 
 __all__ = ["NEGATED_BOUND", "Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
 
 _INF = math.inf
-_COUNTED = re.compile(r"\s+([A-Za-z]+)")  # the word a count counts: "200 items"
 _AGED = re.compile(  # a bound on whom a count qualifies: "adults over 65", "children under 12"
     r"\b(?:aged?|ages|adults?|child(?:ren)?|kids?|infants?|people|patients?|persons?|men|women|"
     r"those|anyone|seniors?)\s+(?:\w+\s+){0,2}$",
@@ -227,7 +226,7 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
         count, text = (a, a_text) if a.kind == "count" else (b, b_text)
         if _AGED.search(text, 0, count.start):
             return False  # "adults over 65": an age, not an amount
-        counted = _COUNTED.match(text, count.end)
+        counted = NEXT_WORD.match(text, count.end)  # the word it counts
         return counted is None or counted.group(1).lower() in STOPWORDS
     return _same_kind(a, b)
 

@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, CLAUSE_END, PART_BREAK, piece_around
 from langchain_reliable.reading.lexicon import (
     NEAR_DEMONSTRATIVES,
     OBJECT_PRONOUNS,
@@ -41,39 +42,13 @@ from langchain_reliable.reading.lexicon import (
     RELATIVE_PRONOUNS,
     SUBJECT_PRONOUNS,
 )
-from langchain_reliable.text import content_stems, stem, tokenize
+from langchain_reliable.text import NEXT_WORD, content_stems, stem, tokenize, word_set
 
 __all__ = [
-    "clauses_of",
     "negated_for_another_value",
-    "piece_around",
     "value_for_another_case",
     "value_of_another_clause",
 ]
-
-_PART = re.compile(r";|:|\.\s|\n")
-_CLAUSE = re.compile(r";|:|,|\.\s|\n|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
-_CLAUSE_END = re.compile(r";|:|\.\s|\n|,?\s+\b(?:and|but|while|whereas)\b", re.IGNORECASE)
-
-
-def clauses_of(text: str) -> list[str]:
-    """The clauses of `text`, split where one ends: ";", ":", "and", "but", "while", "whereas".
-
-    Not at a bare comma: "Christopher Eubanks (born 1966), known as Chris Eubank, is"
-    names one man.
-    """
-    return [piece for piece in _CLAUSE_END.split(text) if piece.strip()]
-
-
-def piece_around(pattern: re.Pattern[str], text: str, start: int, end: int | None = None) -> str:
-    """The piece of `text` between the separators (`pattern`) around `text[start:end]`.
-
-    It begins after the last separator that ends at or before `start` and ends at the
-    first one found from `end` (default `start`) on.
-    """
-    begin = max((m.end() for m in pattern.finditer(text) if m.end() <= start), default=0)
-    after = pattern.search(text, start if end is None else end)
-    return text[begin : after.start() if after else len(text)]
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
@@ -127,8 +102,8 @@ def _borrows(sentence: str, q: Quantity) -> bool:
     A pronoun ("it is 5 mg"), or no word but the value ("on the Starter plan, within
     14 days").
     """
-    clause = piece_around(_CLAUSE, sentence, q.start)
-    if any(w.lower() in _PRONOUNS for w in re.findall(r"[A-Za-z]+", clause)):
+    clause = piece_around(CLAUSE_BREAK, sentence, q.start)
+    if word_set(clause) & _PRONOUNS:
         return True
     return not set(content_stems(clause)) - set(content_stems(q.text))
 
@@ -181,17 +156,17 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
         return None
     claimed = _quantities(claim)
     values = {w for q in claimed for w in content_stems(q.text)}
-    opening = set(content_stems(piece_around(_CLAUSE, sentence, 0)))
+    opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))
     words = set(content_stems(claim)) - values - opening
-    for part in _PART.split(sentence):  # words a part without a value says: not the values'
+    for part in PART_BREAK.split(sentence):  # words a part without a value says: not the values'
         if not _quantities(part):
             words -= set(content_stems(part))
     if not words:
         return None
 
     def weight(q: Quantity) -> int:
-        return 2 * _held(words, piece_around(_CLAUSE, sentence, q.start)) + _held(
-            words, piece_around(_PART, sentence, q.start)
+        return 2 * _held(words, piece_around(CLAUSE_BREAK, sentence, q.start)) + _held(
+            words, piece_around(PART_BREAK, sentence, q.start)
         )
 
     for c, stating, others in _rivals(claim, sentence, claimed, said):
@@ -202,7 +177,7 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
             return c.text, best_other.text, False
     if len(claimed) < 2:
         return None
-    pieces = [p for p in _CLAUSE.split(claim) if len(_quantities(p)) == 1]
+    pieces = [p for p in CLAUSE_BREAK.split(claim) if len(_quantities(p)) == 1]
     return next(
         (
             found
@@ -213,17 +188,14 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
     )
 
 
-_COUNTED = re.compile(r"\s+([A-Za-z]+)")
-
-
 def _counts_alike(piece: str, sentence: str) -> bool:
     """Whether the piece's value counts what the sentence's counts ("200 territories")."""
     (q,) = _quantities(piece)
-    after = _COUNTED.match(piece, q.end)
+    after = NEXT_WORD.match(piece, q.end)
     if after is None or not content_stems(after.group(1)):
         return False
     for s in _quantities(sentence):
-        there = _COUNTED.match(sentence, s.end)
+        there = NEXT_WORD.match(sentence, s.end)
         if matches(q, s) and there and stem(there.group(1).lower()) == stem(after.group(1).lower()):
             return True
     return False
@@ -249,7 +221,7 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         ('0.2 percent', '0.9 percent', 'retail')
 
     """
-    opening = set(content_stems(piece_around(_CLAUSE, sentence, 0)))  # the subject all share
+    opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))  # the subject all share
     focus = set(content_stems(asked)) - set(content_stems(claim)) - opening
     said = _quantities(sentence)
     if not focus or len(said) < 2:
@@ -257,10 +229,10 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
     claimed = _quantities(claim)
 
     def held(q: Quantity) -> set[str]:
-        clause = focus & set(content_stems(piece_around(_CLAUSE, sentence, q.start)))
+        clause = focus & set(content_stems(piece_around(CLAUSE_BREAK, sentence, q.start)))
         if clause:
             return clause
-        part = piece_around(_PART, sentence, q.start)
+        part = piece_around(PART_BREAK, sentence, q.start)
         alone = sum(_same_kind(q, x) for x in _quantities(part)) <= 1  # `q` alone of its kind
         return focus & set(content_stems(part)) if alone else set()
 
@@ -289,12 +261,12 @@ def negated_for_another_value(claim: str, sentence: str) -> tuple[str, str, bool
     negated = negation_cue(claim) is not None
 
     def denies(q: Quantity) -> bool:
-        return negation_cue(piece_around(_CLAUSE_END, sentence, q.start)) is not None
+        return negation_cue(piece_around(CLAUSE_END, sentence, q.start)) is not None
 
     for c, stating, others in _rivals(claim, sentence, _quantities(claim), tuple(said)):
-        clauses = {piece_around(_CLAUSE_END, sentence, q.start) for q in stating + others}
+        clauses = {piece_around(CLAUSE_END, sentence, q.start) for q in stating + others}
         if len(clauses) < 2:
             continue
         if all(denies(q) != negated for q in stating) and any(denies(q) == negated for q in others):
-            return c.text, piece_around(_CLAUSE_END, sentence, stating[0].start).strip(), False
+            return c.text, piece_around(CLAUSE_END, sentence, stating[0].start).strip(), False
     return None

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from langchain_reliable.checks.clauses import piece_around
 from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import in_base
+from langchain_reliable.reading.clauses import piece_around
 from langchain_reliable.text import content_stems
 
 __all__ = ["comparative_conflict", "compared_words"]
@@ -51,7 +51,7 @@ _WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | _SLOWER))
 _COMPARED = re.compile(
     rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
 )
-_SEGMENT = re.compile(
+_SEGMENT = re.compile(  # the stretch a compared value belongs to: also "compared with", "from"
     r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|\bfrom\b|"
     r",\s*(?=(?:the|a|an)\b)"
 )

@@ -46,6 +46,7 @@ _RESTRICTIVE = re.compile(  # "women over 30 who owned property were allowed"
     re.IGNORECASE,
 )
 
+# Its own clause breaks: not at "and" ("if you are over 65 and take warfarin" is one condition)
 _BREAK = re.compile(r"[;:,\n]|\bbut\b|\brather\b", re.IGNORECASE)
 _HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
 

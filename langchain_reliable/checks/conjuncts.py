@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from langchain_reliable.checks.number_words import CARDINALS
-from langchain_reliable.text import STOPWORDS, content_stems
+from langchain_reliable.text import STOPWORDS, content_stems, words
 
 __all__ = ["one_conjunct_only"]
 
@@ -32,13 +32,13 @@ _BOTH = re.compile(
     r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
     re.IGNORECASE,
 )
+# Its own clause breaks: not at "and" (it joins the conjuncts), at a comma before a contrast
 _CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
-_WORD = re.compile(r"[\w'’-]+")
 
 
 def _words(text: str) -> set[str]:
     """Lower-cased words but stopwords (a letter counts: "influenza B" is not "influenza A")."""
-    return {w.lower() for w in _WORD.findall(text) if w.lower() not in STOPWORDS or w.isupper()}
+    return {w.lower() for w in words(text) if w.lower() not in STOPWORDS or w.isupper()}
 
 
 def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:

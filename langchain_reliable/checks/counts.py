@@ -2,6 +2,21 @@
 
 `count_conflict` reads the counts of a claim and of its sentence alike, in digits or in
 words, and tells where they count the same thing differently.
+
+Proportions: "most" where the sentence says "few", or "only two of the twelve".
+
+A claim that says most of a group ("most", "the majority", "the bulk") where the
+sentence says a small part of it ("few", "a minority", "only 2 of the 12"), or the
+reverse ("few" where it says "most" or "9 of the 12"), contradicts it. A proportion
+the sentence gives in numbers is read as a share: more than half is "most", less than
+half "few"; exactly half neither.
+
+Example:
+    >>> proportion_conflict("Most of the delegates voted no.", "Only two of the twelve voted no.")
+    ('Most', 'two of the twelve', True)
+    >>> proportion_conflict("Most delegates voted no.", "Nine of the twelve voted no.") is None
+    True
+
 """
 
 from __future__ import annotations
@@ -9,14 +24,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from langchain_reliable.checks.number_words import ORDINALS, SPELLED, number_words
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
 from langchain_reliable.checks.quantities import MONTH_WORDS
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.reading.lexicon import (
     MAGNITUDES,
 )
 
-__all__ = ["count_conflict"]
+__all__ = ["count_conflict", "proportion_conflict"]
 
 _COUNT = rf"(?P<n>{SPELLED.pattern}|(?<![\w.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
 _COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
@@ -95,4 +110,40 @@ def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
         other = next((v for v, w in sorted(said) if w == word), None)
         if other is not None:
             return f"{value:g} {word}", f"{other:g} {word}"
+    return None
+
+
+_MOST = re.compile(r"\b(?:most|the majority|the bulk|a majority)\b", re.IGNORECASE)
+_FEW = re.compile(r"(?<!\ba )(?<!\bquite a )\b(?:few|a minority|very few)\b", re.IGNORECASE)
+_SHARE = re.compile(
+    r"\b(?P<n>\d+|[a-z]+)\s+(?:out\s+)?of\s+(?:the\s+|its\s+|their\s+|all\s+)?(?P<m>\d+|[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _part_value(word: str) -> float | None:
+    """The value of a part or a whole of a share ("two" of "twelve")."""
+    return float(word) if word.isdigit() else CARDINALS.get(word.lower())
+
+
+def _said(text: str) -> list[tuple[str, str]]:
+    """("most" | "few", the words) for each proportion `text` states."""
+    found = [("most", m.group()) for m in _MOST.finditer(text)]
+    found += [("few", m.group()) for m in _FEW.finditer(text)]
+    for m in _SHARE.finditer(text):
+        n, of = _part_value(m["n"]), _part_value(m["m"])
+        if n is not None and of and n <= of and n != of / 2:
+            found.append(("most" if n > of / 2 else "few", m.group()))
+    return found
+
+
+def proportion_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's words, sentence's words, True)` where one says most and the other few."""
+    stated = _said(sentence)
+    if not stated or {kind for kind, _ in stated} == {"most", "few"}:
+        return None  # the sentence says both ("most ..., but few ..."): read elsewhere
+    (kind, words), *_ = stated
+    for mine, said in _said(claim):
+        if mine != kind:
+            return said, words, True
     return None

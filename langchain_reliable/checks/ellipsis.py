@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
     DEMONSTRATIVES,
     NEGATED_AUXILIARIES,
@@ -34,7 +35,6 @@ _ELIDED = re.compile(
     rf"(?P<aux>{_AUX}|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't)(?P<not>\s+not)?"
     r"(?:\s+(?:either|too|as well|also))?\s*[.!]?\s*$"
 )
-_CLAUSE_END = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+")
 # the sentence before: its subject, then a verb (an auxiliary, or a word in -s or -ed)
 _SAID = re.compile(
     rf"^(?P<subject>.{{1,60}}?)\s+(?:(?:{_AUX})(?:\s+not|n't)?\s+|never\s+|"
@@ -67,7 +67,7 @@ def elisions(text: str) -> tuple[Elision, ...]:
     previous: str | None = None
     for a, b in split_passage_sentences(text):
         sentence = text[a:b].strip()
-        first = _CLAUSE_END.split(sentence, maxsplit=1)[0]
+        first = JOINED_CLAUSE.split(sentence, maxsplit=1)[0]
         elided = _ELIDED.match(first)
         said = _SAID.match(previous) if previous else None
         if (

@@ -13,6 +13,18 @@ Example:
     >>> names_pertained("belgian")
     ('belgium',)
 
+Entities told apart by a letter: "sample A" and "sample B", "drug X" and "drug Y".
+
+A passage that reports on another entity of the claim's kind speaks of something else:
+its values neither bear out nor contradict the claim's. `labels_another` says whether a
+sentence labels another of the claim's kind, and not the claim's own.
+
+Example:
+    >>> labels_another("Sample A melted at 960 C.", "Sample B, an alloy, melted at 960 C.")
+    True
+    >>> labels_another("Sample A melted at 1,085 C.", "Sample A and sample B were heated.")
+    False
+
 """
 
 from __future__ import annotations
@@ -20,17 +32,25 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from langchain_reliable.checks.lexicons import word_pairs
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.reading.lexicon import (
     COMPANY_ABBREVIATIONS,
     HONORIFICS,
     WEEKDAYS,
+    word_pairs,
 )
 from langchain_reliable.text import STOPWORDS
 
-__all__ = ["extract_names", "name_form", "name_words", "names_pertained", "strip_possessive"]
+__all__ = [
+    "extract_names",
+    "labels_another",
+    "name_form",
+    "name_words",
+    "names_pertained",
+    "strip_possessive",
+]
 
+# A name's word: it starts with a letter, not inside a word or after a dot ("U.S.", "x2").
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’\-]*")
 _CONNECTORS = frozenset(
     "of the de la le du von van der den di da del des al bin for y".split()  # noqa: SIM905
@@ -135,3 +155,21 @@ def _name_words(name: str) -> tuple[str, ...]:
 def names_pertained(word: str) -> tuple[str, ...]:
     """The names (lowercased) the adjective `word` is of: "turkish" -> ("turkey",)."""
     return word_pairs("pertains.tsv").get(word, ())
+
+
+_LABEL = re.compile(r"\b([A-Za-z]{3,})\s+([A-Z])\b(?![.’'])")  # "sample A", "drug X"
+
+
+def labels_another(claim: str, sentence: str) -> bool:
+    """Whether `sentence` labels another of the claim's kind ("drug Y" for "drug X")."""
+    stated = _labels(sentence)
+    return any(
+        kind == other and label != mark and (kind, label) not in stated
+        for kind, label in _labels(claim)
+        for other, mark in stated
+    )
+
+
+def _labels(text: str) -> set[tuple[str, str]]:
+    """The things `text` tells apart by a letter: ("sample", "A") for "Sample A"."""
+    return {(kind.lower(), mark) for kind, mark in _LABEL.findall(text)}

@@ -1,4 +1,4 @@
-"""Negation: the cue that makes a sentence say the opposite ("not", "never", "without").
+"""Negation: the cue ("not", "never", "without") or prefix that says the opposite.
 
 Example:
     >>> negation_cue("The drug is not approved for children.")
@@ -12,23 +12,47 @@ Example:
     >>> negation_cue("It is not true that antibiotics do not work.") is None
     True
 
+Negating prefixes: a claim that adds one to a word the passages use plainly, or drops
+one: "unprofitable" where the passages say "profitable", "reversibly" where they say
+"irreversibly", "transferable" where they say only "non-transferable" ("not legally"
+says what "illegally" does). A prefix counts only where it negates: "im" before b, m
+or p, "ir" before r, "il" before l, and never on the few words a prefix turns into
+another word ("income", "displayed").
+
+Example:
+    >>> stems = {stem(w) for w in words_of("Aspirin irreversibly inhibits COX-1.")}
+    >>> prefix_change(words_of("Aspirin reversibly inhibits COX-1."), stems, ())
+    ('reversibly', 'irreversibly')
+
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from langchain_reliable.checks.bounds import NEGATED_BOUND
+from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import UNIT_OF
-from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS, alternation
-from langchain_reliable.text import STOPWORDS, stem, tokenize
+from langchain_reliable.reading.clauses import CONTRASTED_CLAUSE
+from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.text import STOPWORDS, stem, tokenize, words
 
 __all__ = [
+    "NOT_PREFIXED",
+    "PREFIXES",
     "clause_about",
+    "in_passage_terms",
+    "negated_base",
     "negation_cue",
     "negative_word",
+    "prefix_change",
+    "prefixed_negation",
     "sentential_negation",
+    "without_double_negation",
     "without_restriction",
+    "words_of",
 ]
 
 _NEGATION = re.compile(
@@ -92,9 +116,6 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     return None
 
 
-_CLAUSES = re.compile(r";|,?\s+\b(?:while|whereas)\b", re.IGNORECASE)
-
-
 _LEADING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*")
 _BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECASE)
 
@@ -107,7 +128,7 @@ def clause_about(text: str, about: frozenset[str]) -> str:
     clause sharing the most of the claim's words, when one shares more than the rest,
     else the whole sentence.
     """
-    pieces = _CLAUSES.split(text)
+    pieces = CONTRASTED_CLAUSE.split(text)
     if len(pieces) < 2:
         return text
     shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]
@@ -170,3 +191,190 @@ def without_restriction(text: str, claim: str) -> str:
     if _UNIVERSAL.search(claim):
         return text
     return _RESTRICTION.sub(lambda m: m["q"], text)
+
+
+PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
+NOT_PREFIXED = frozenset(
+    ("come", "form", "port", "tend", "tent", "vent", "cover", "play", "press", "sure", "side")
+)
+"""Words a prefix turns into another word, not their negation ("income", "display")."""
+_NOT_PREFIXED_STEMS = frozenset(stem(w) for w in NOT_PREFIXED)
+_NEGATORS = NEGATING_ADVERBS | {"no"}
+_NOT = alternation(NEGATING_ADVERBS)
+
+
+def words_of(text: str) -> list[str]:
+    """The lower-cased words of `text`, hyphenated words whole ("non-transferable")."""
+    return [w.lower() for w in words(text)]
+
+
+def _fits(prefix: str, base: str) -> bool:
+    needs = {"im": "bmp", "ir": "r", "il": "l"}.get(prefix)
+    return needs is None or base[:1] in needs
+
+
+def _prefixed(word: str, stems: Iterable[str]) -> str | None:
+    """The passages' form of `word` with a negating prefix added or dropped, if any."""
+    for prefix in PREFIXES:
+        base = word.removeprefix(prefix)
+        if base != word and len(base) >= 4 and _fits(prefix, base) and stem(base) in stems:
+            return base
+        if (
+            len(word) >= 4
+            and stem(word) not in _NOT_PREFIXED_STEMS
+            and _fits(prefix, word)
+            and stem(prefix + word) in stems
+        ):
+            return prefix + word
+    return None
+
+
+@lru_cache(maxsize=64)
+def _passage_words(texts: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The passages' words, and those they use only after "non-" ("transferable")."""
+    words = frozenset(w for text in texts for w in words_of(text))
+    negated = {w.removeprefix("non-") for w in words if w.startswith("non-")}
+    return words, frozenset(negated - words)
+
+
+def prefix_change(
+    words: Sequence[str], stems: Iterable[str], passages: tuple[str, ...]
+) -> tuple[str, str] | None:
+    """(the claim's word, the passages' form) for the first word whose negation differs.
+
+    Args:
+        words: the claim's words (`words_of`).
+        stems: the stems of the passages' words.
+        passages: the passages' texts (their words as written, and those used only after "non-").
+    """
+    written, only_negated = _passage_words(passages)
+    for before, word in zip(["", *words], words, strict=False):
+        if before in _NEGATORS:  # "not legally" says what "illegally" does
+            continue
+        if word in only_negated:
+            return word, f"non-{word}"
+        if word in written or stem(word) in stems:  # "non-selective" as the passages write it
+            continue
+        said = _prefixed(word, stems)
+        if said:
+            return word, said
+    return None
+
+
+def negated_base(word: str) -> str | None:
+    """The word a negating prefix turns around in `word` ("effective" for "ineffective").
+
+    Only where WordNet gives the two as opposites (`checks.polarity`): "interested" is
+    no "in-" + "terested".
+    """
+    word = word.lower()
+    for prefix in PREFIXES:
+        base = word.removeprefix(prefix)
+        fits = base != word and len(base) >= 3 and _fits(prefix, base)
+        if fits and stem(base) in opposites().get(stem(word), ()):
+            return base
+    return None
+
+
+def prefixed_negation(text: str) -> str | None:
+    """The first word of `text` that says "not" by its prefix ("ineffective", "unsafe")."""
+    return next((w for w in words_of(text) if negated_base(w)), None)
+
+
+_DOUBLE = re.compile(rf"\b(?:{_NOT})\s+(?:at\s+all\s+)?([A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
+
+
+_PRIVATIVE = {  # a word that says "not": after "not", the plain word it negates
+    "prohibited": "allowed", "forbidden": "allowed", "banned": "allowed", "barred": "allowed",
+    "waive": "charge", "waives": "charges", "waived": "charged",
+    "lack": "have", "lacks": "has", "lacked": "had",
+    "exempt": "liable", "exempted": "liable",
+}  # fmt: skip
+_NOT_PRIVATIVE = re.compile(
+    rf"\b(?:{_NOT})\s+(?:be\s+|been\s+)?(?P<word>" + "|".join(_PRIVATIVE) + r")\b"
+    r"(?P<from>\s+from\b)?",
+    re.IGNORECASE,
+)
+
+
+def without_double_negation(text: str) -> tuple[str, str | None]:
+    """`text` with "not" before a word that says "not" read plainly, and how it was read.
+
+    "The cream is not ineffective" says "The cream is effective", "tenants are not
+    prohibited from subletting" says "tenants are allowed to sublet", "the bank does not
+    waive the fee" says "the bank does charge the fee": a reader reads the two negations
+    as none, and so do the checks. A word negated by its prefix counts where WordNet gives
+    the two as opposites; a word that says "not" by its meaning, from a short list.
+
+    Example:
+        >>> without_double_negation("The cream is not ineffective against mould.")
+        ('The cream is effective against mould.', "'not ineffective' read as 'effective'")
+    """
+    m = next((m for m in _DOUBLE.finditer(text) if negated_base(m.group(1))), None)
+    if m is not None:
+        base = negated_base(m.group(1))
+        plain = f"{text[: m.start()]}{base}{text[m.end() :]}"
+        return plain, f"'{m.group(0)}' read as '{base}'"
+    m = _NOT_PRIVATIVE.search(text)
+    if m is None:
+        return text, None
+    said = _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else "")
+    plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
+    return plain, f"'{m.group(0).strip()}' read as '{said}'"
+
+
+_NOT_WORD = re.compile(rf"\b(?:{_NOT})\s+([A-Za-z]{{4,}})\b", re.IGNORECASE)
+_CANNOT_BE = re.compile(r"\b(?:cannot|can\s+not|can['’]t)\s+be\s+([A-Za-z]{3,})\b", re.IGNORECASE)
+_ABLE = re.compile(r"(?:able|ible)$")
+
+
+@lru_cache(maxsize=64)
+def _negated_forms(words: frozenset[str]) -> dict[str, str]:
+    """Per stem a negating prefix turns around, the passages' prefixed word ("activ": "inactive").
+
+    A word ending "-able" or "-ible" is kept under its verb too ("enforc|able": "unenforceable").
+    """
+    out: dict[str, str] = {}
+    for word in words:
+        for prefix in PREFIXES:
+            base = word.removeprefix(prefix)
+            if base == word or len(base) < 4 or not _fits(prefix, base):
+                continue
+            if stem(base) in _NOT_PREFIXED_STEMS:
+                continue
+            out.setdefault(stem(base), word)
+            if _ABLE.search(base):
+                verb = _ABLE.sub("", base)
+                for form in (verb, verb + "e"):
+                    out.setdefault(stem(form) + "|able", word)
+    return out
+
+
+def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
+    """`text` with a negated word said as the passages say it, and how it was read.
+
+    "The virus is not active" where a passage says "inactive" reads "The virus is
+    inactive"; "the clause cannot be enforced" where one says "unenforceable" reads "the
+    clause is unenforceable": the same statement in the passages' word, which the checks
+    and the model then read as the passages' own.
+
+    Example:
+        >>> in_passage_terms("The virus is not active.", ("The virus is inactive.",))
+        ('The virus is inactive.', "'not active' read as 'inactive'")
+    """
+    written, _ = _passage_words(passages)
+    forms = _negated_forms(written)
+    if not forms:
+        return text, None
+    for m in _CANNOT_BE.finditer(text):
+        said = forms.get(stem(m.group(1).lower()) + "|able")
+        if said is not None:
+            plain = f"{text[: m.start()]}is {said}{text[m.end() :]}"
+            return plain, f"'{m.group(0)}' read as 'is {said}'"
+    for m in _NOT_WORD.finditer(text):
+        word = m.group(1).lower()
+        said = forms.get(stem(word))
+        if said is not None and word not in written and said.endswith(word):
+            plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
+            return plain, f"'{m.group(0)}' read as '{said}'"
+    return text, None

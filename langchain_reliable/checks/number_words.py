@@ -1,4 +1,4 @@
-"""Numbers written in words, read as the values a reader takes them for.
+"""Numbers written in words, read as the values a reader takes them for, and ordinals.
 
 "twenty-one" is 21 (not 20 and 1), "one and a half" 1.5, "a dozen" 12, "half a dozen"
 6, "two-thirds" 2/3, "three quarters" 0.75, "two hundred and fifty" 250, "thrice" 3.
@@ -11,6 +11,21 @@ Example:
     >>> [(n.text, round(n.value, 3), n.fraction) for n in number_words("About two-thirds voted.")]
     [('two-thirds', 0.667, True)]
 
+Another ordinal (`other_ordinal`): "the first appeal" where the sentence says "the third
+appeal". An ordinal is read with the words after it (up to three content words): the
+claim's ordinal is another than the sentence's when the sentence puts another ordinal
+before the same thing ("third consecutive quarterly loss" for the claim's "first quarterly
+loss") and never its own. "Last" and "final" are one; "second" and "last" are not the
+opposites of "first", only other places. A superlative the sentence ranks ("the
+second-largest lender") is not the claim's bare "largest".
+
+Example:
+    >>> other_ordinal("Her first appeal failed.", "Her third appeal failed.")
+    ('first appeal', 'third appeal', True)
+    >>> other_ordinal("The bank was the largest lender.", "The bank was the second-largest lender.")
+    ('largest', 'second-largest', True)
+    >>> other_ordinal("The final step creates the account.", "The last step creates the account.")
+
 """
 
 from __future__ import annotations
@@ -19,7 +34,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["CARDINALS", "MULTIPLES", "ORDINALS", "SPELLED", "NumberWord", "number_words"]
+from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS
+from langchain_reliable.text import LETTERS, STOPWORDS, stem
+
+__all__ = [
+    "CARDINALS",
+    "MULTIPLES",
+    "ORDINALS",
+    "SPELLED",
+    "NumberWord",
+    "number_words",
+    "ordinal_place",
+    "other_ordinal",
+]
 
 _ONES = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: SIM905
@@ -52,7 +79,6 @@ _FRACTIONS = {
     "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
     "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10,
 }  # fmt: skip
-_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True)
@@ -86,7 +112,7 @@ def number_words(text: str) -> list[NumberWord]:
 
 @lru_cache(maxsize=8192)
 def _number_words(text: str) -> tuple[NumberWord, ...]:
-    words = [(m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    words = [(m.group(0).lower(), m.start(), m.end()) for m in LETTERS.finditer(text)]
     out: list[NumberWord] = []
     i = 0
     while i < len(words):
@@ -184,3 +210,73 @@ def _below_hundred(
         if unit in _ONES[1:]:
             return value + CARDINALS[unit], i + 2
     return value, i + 1
+
+
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "last": -1, "final": -1,
+}  # fmt: skip
+_RANKED = re.compile(r"\b(?P<o>" + "|".join(_ORDINALS) + r")-(?P<w>[a-z]+est)\b", re.IGNORECASE)
+_AFTER = 3
+
+
+_DETERMINERS = POSSESSIVE_PRONOUNS | {"the", "a", "our", "this"}
+# Words and the marks that end a phrase: what an ordinal ranks stops at them.
+_TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,.;:()]")
+
+
+def _places(text: str) -> list[tuple[int, str, set[str], str]]:
+    """(place, word as written, the content stems after it in its clause, the next one).
+
+    "Last" and "final" are places only after a determiner ("the last step", not "last
+    season" or "would not last the round").
+    """
+    tokens = _TOKEN.findall(text)
+    out = []
+    for i, word in enumerate(tokens):
+        place = _ORDINALS.get(word.lower())
+        if place is None:
+            continue
+        if place == -1 and (i == 0 or tokens[i - 1].lower() not in _DETERMINERS):
+            continue
+        after: list[str] = []
+        for w in tokens[i + 1 :]:
+            if w in ",.;:()" or len(after) == _AFTER:
+                break
+            if w.lower() not in STOPWORDS and w.lower() not in _ORDINALS:
+                after.append(stem(w.lower()))
+        out.append((place, word, set(after), after[0] if after else ""))
+    return out
+
+
+def ordinal_place(word: str) -> int | None:
+    """The place an ordinal word names (1 for "first", -1 for "last" or "final"), or `None`."""
+    return _ORDINALS.get(word.lower())
+
+
+def _other_places(a: int, b: int) -> bool:
+    """Whether two places differ as a reader counts them.
+
+    "Last" differs from "first" only: "the last trimester" may be the third.
+    """
+    if a == b:
+        return False
+    return -1 not in (a, b) or 1 in (a, b)
+
+
+def other_ordinal(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's ordinal and its noun, the sentence's, True)`, or `None`."""
+    for ranked in _RANKED.finditer(sentence):
+        superlative = ranked.group("w").lower()
+        bare = re.search(rf"(?<![\w-]){superlative}\b", claim, re.IGNORECASE)
+        if bare is not None and not _RANKED.search(claim):
+            return bare.group(0), ranked.group(0), True
+    said = _places(sentence)
+    for place, word, after, nxt in _places(claim):
+        if any(p == place and a & after for p, _, a, _ in said):
+            continue  # the sentence says the claim's own place of it
+        other = next((w for p, w, a, _ in said if _other_places(p, place) and a & after), None)
+        if other is not None:
+            return f"{word} {nxt}".strip(), f"{other} {nxt}".strip(), True
+    return None

@@ -47,6 +47,7 @@ from langchain_reliable.reading.lexicon import (
     FOCUS_ADVERBS,
     FREQUENCY_ADVERBS,
     NEGATING_ADVERBS,
+    OPPOSITE_ROLES,
     SEQUENCE_ADVERBS,
     SYMMETRIC_RELATIONS,
 )
@@ -78,21 +79,9 @@ _ADVERBS = (
 )
 _BE = EVERY_BE_FORM
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
+# Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
-_ROLES: list[tuple[str, str]] = [
-    ("plaintiff", "defendant"),
-    ("claimant", "defendant"),
-    ("appellant", "respondent"),
-    ("landlord", "tenant"),
-    ("lessor", "lessee"),
-    ("employer", "employee"),
-    ("lender", "borrower"),
-    ("creditor", "debtor"),
-    ("buyer", "seller"),
-    ("winner", "loser"),
-    ("prosecutor", "defendant"),
-]
-_ROLE_WORDS = "|".join(sorted({w for pair in _ROLES for w in pair}))
+_ROLE_WORDS = "|".join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))
 _NAME = r"(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
 _ROLE_PATTERNS = [  # (pattern, group of the name)
     re.compile(rf"\b(?P<role>{_ROLE_WORDS})s?,?\s+(?P<name>{_NAME})", re.IGNORECASE),
@@ -359,7 +348,7 @@ def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     for name, roles in claimed.items():
         given = stated.get(name, frozenset())
         for role in roles - given:
-            partners = {b if a == role else a for a, b in _ROLES if role in (a, b)}
+            partners = {b if a == role else a for a, b in OPPOSITE_ROLES if role in (a, b)}
             other = next((p for p in sorted(partners) if p in given), None)
             if other is not None:
                 return role, other

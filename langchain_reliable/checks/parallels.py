@@ -25,25 +25,23 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
-from langchain_reliable.checks.opposites import opposites
-from langchain_reliable.checks.ordinals import ordinal_place
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, ordinal_place
+from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import TIME_UNIT_WORDS
+from langchain_reliable.reading.clauses import CONTRASTED_PART
 from langchain_reliable.reading.lexicon import (
     PRO_FORMS,
 )
 from langchain_reliable.reading.subjects import PRONOUN
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
 __all__ = ["borrowed_word", "names_another"]
 
-_PARTS = re.compile(r";|\.\s|,?\s+\b(?:but|while|whereas)\b\s+", re.IGNORECASE)
 _PRO_FORMS = PRO_FORMS | {"former", "latter"}  # "the new one"
 _TIME = frozenset(stem(w) for w in TIME_UNIT_WORDS) | {"daily", "annual"}
 """Stems of spans and rates of time: values, not names."""
@@ -63,7 +61,7 @@ class _Part:
 @lru_cache(maxsize=4096)
 def _parts(text: str) -> tuple[_Part, ...]:
     out = []
-    for piece in _PARTS.split(text):
+    for piece in CONTRASTED_PART.split(text):
         tokens = tokenize(piece)
         content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
         if content:
@@ -124,7 +122,7 @@ def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
     "Versailles" of "the Treaty of Versailles", where `home` says "the treaty": the claim
     names in full what `home` names in part.
     """
-    tokens = re.findall(r"[\w'’-]+", other.text)
+    tokens = words(other.text)
     for i, token in enumerate(tokens):
         if stem(token.lower()) != word or not token[:1].isupper():
             continue

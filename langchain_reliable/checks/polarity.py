@@ -1,18 +1,28 @@
-"""Polarity: a curated lexicon of opposites, and quantifiers that make a claim stronger.
+"""Polarity: a claim that says the opposite of its sentence, or more than it.
 
-`opposite_words` finds a word of the claim whose opposite the passage sentence
-says instead ("increases" where the passage says "decreases");
-`stronger_quantifier` finds a claim that generalises what the sentence hedges
-("all" where it says "most"). Both compare one claim with one sentence; which
-sentence is the claim's is decided in `rules.meaning`.
+- `opposite_words`: a word of the claim whose opposite the sentence says instead
+  ("increases" where it says "decreases"), from the lexicon's hand-made `OPPOSITES`
+  (pairs of word groups that cannot both describe one thing, with their inflections).
+- `opposite_in_place`: the same from WordNet (`opposites`: `data/opposites.tsv`, 5,000
+  pairs derived from WordNet 3.0's antonyms by `scripts/build_lexicons.py`, each member
+  of a synset standing for it), only where the two words stand in the same place (the
+  claim is the sentence with one stretch exchanged), so a word with another sense
+  elsewhere in the sentence is not read.
+- `opposite_direction`: a figure that moves the other way ("down 8%" against "up 8%").
+- `stronger_quantifier`: a claim that generalises what the sentence hedges ("all" where
+  it says "most").
 
-The lexicon is small and hand-made on purpose: each entry is a pair of word
-groups that cannot both describe the same thing, with their inflections.
+Each compares one claim with one sentence; which sentence is the claim's is decided in
+`rules.meaning`.
 
 Example:
     >>> opposite_words("Metformin increases insulin sensitivity.",
     ...                "Metformin decreases insulin sensitivity.")
     ('increases', 'decreases')
+    >>> opposite_in_place("Metformin elevates blood glucose.", "Metformin lowers blood glucose.")
+    ('elevates', 'lowers')
+    >>> opposite_in_place("Take it on a full stomach.", "Take it on an empty stomach.")
+    ('full', 'empty')
     >>> stronger_quantifier("All patients respond.", "Most patients respond.")
     ('All', 'Most', False)
 
@@ -21,25 +31,30 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from difflib import SequenceMatcher
+from functools import cache, lru_cache
 
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.lexicon import (
+    DIRECTIONS,
     HEDGING_ADVERBS,
-    MAGNITUDES,
     NEGATING_ADVERBS,
     NEGATING_PRONOUNS,
     NEGATORS,
+    OPPOSITES,
     PARTIAL_QUANTIFIERS,
     POSSIBILITY_MODALS,
+    word_pairs,
 )
-from langchain_reliable.text import STOPWORDS, stem
+from langchain_reliable.text import LETTERS, STOPWORDS, stem, word_set, words
 
 __all__ = [
     "LEXICON_STEMS",
     "counterparts",
     "opposite_direction",
+    "opposite_in_place",
     "opposite_words",
+    "opposites",
     "stronger_quantifier",
 ]
 
@@ -48,130 +63,8 @@ def _forms(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in text.split())
 
 
-# (group A, group B, converse): converse pairs describe one relation from either
-# end ("A is older than B" = "B is younger than A"), so swapped sides cancel them.
-_PAIRS: list[tuple[frozenset[str], frozenset[str], bool]] = [
-    (_forms(a), _forms(b), converse)
-    for a, b, converse in [
-        (
-            "increase increases increased increasing rise rises rising rose risen raise "
-            "raises raised raising boost boosts boosted grow grows grew grown growing",
-            "decrease decreases decreased decreasing fall falls fell fallen falling drop "
-            "drops dropped dropping reduce reduces reduced reducing decline declines "
-            "declined declining lower lowers lowered lowering shrink shrinks shrank",
-            False,
-        ),
-        ("higher highest", "lower lowest", True),
-        ("upper", "lower", False),
-        ("high", "low", False),
-        ("more", "less fewer", True),
-        ("most", "least fewest", False),
-        ("greater greatest larger largest bigger biggest", "smaller smallest lesser", True),
-        ("longer longest", "shorter shortest", True),
-        ("older oldest", "younger youngest newer newest", True),
-        ("earlier earliest", "later latest", True),
-        ("faster fastest", "slower slowest", True),
-        ("heavier heaviest", "lighter lightest", True),
-        ("stronger strongest strong", "weaker weakest weak", True),
-        ("before", "after", True),
-        ("above", "below beneath", True),
-        ("precede precedes preceded", "follow follows followed", True),
-        ("maximum max", "minimum min", False),
-        ("first", "last final", False),
-        ("majority", "minority", False),
-        ("north northern", "south southern", False),
-        ("east eastern", "west western", False),
-        ("inside internal inner", "outside external outer", False),
-        ("import imports imported", "export exports exported", False),
-        (
-            "allow allows allowed allowing permit permits permitted permitting legal lawful",
-            "forbid forbids forbade forbidden prohibit prohibits prohibited ban bans banned "
-            "illegal unlawful",
-            False,
-        ),
-        ("mandatory compulsory required", "optional voluntary", False),
-        ("safe", "unsafe dangerous", False),
-        ("effective", "ineffective", False),
-        ("valid", "invalid", False),
-        ("compatible", "incompatible", False),
-        ("supported", "unsupported deprecated", False),
-        ("possible", "impossible", False),
-        ("likely", "unlikely", False),
-        ("common commonly frequent", "rare rarely uncommon infrequent", False),
-        ("positive", "negative", False),
-        ("benign", "malignant", False),
-        ("acute", "chronic", False),
-        ("guilty convicted", "innocent acquitted", False),
-        (
-            "approve approves approved approving accept accepts accepted grant grants "
-            "granted uphold upholds upheld",
-            "reject rejects rejected rejecting deny denies denied refuse refuses refused "
-            "overturn overturns overturned",
-            False,
-        ),
-        (
-            "win wins won winning beat beats defeated victory",
-            "lose loses lost losing defeat",
-            True,
-        ),
-        ("open opens opened opening", "close closes closed closing shut shuts", False),
-        ("gain gains gained profit profits", "loss losses lost", False),
-        ("surplus", "deficit", False),
-        (
-            "acquire acquires acquired acquiring buy buys bought buying purchase purchased",
-            "sell sells sold selling",
-            True,
-        ),
-        ("best better", "worst worse", True),
-        ("enforceable", "unenforceable", False),
-        (
-            "keep keeps kept preserve preserves preserved retain retains retained",
-            "erase erases erased delete deletes deleted wipe wipes wiped",
-            False,
-        ),
-        ("enable enables enabled", "disable disables disabled", False),
-        ("encrypt encrypts encrypted", "decrypt decrypts decrypted unencrypted", False),
-        ("include includes included including", "exclude excludes excluded excluding", False),
-        ("add adds added", "remove removes removed delete deletes deleted", False),
-        ("start starts started", "stop stops stopped", False),
-        ("online", "offline", False),
-        ("succeed succeeds succeeded success successful", "fail fails failed failure", False),
-        (
-            "activate activates activated stimulate stimulates stimulated",
-            "inhibit inhibits inhibited block blocks blocked suppress suppresses suppressed",
-            False,
-        ),
-        ("dilate dilates dilated", "constrict constricts constricted", False),
-        ("born", "died", False),
-        ("recommended indicated", "contraindicated discouraged", False),
-        ("plaintiff", "defendant", False),
-        ("landlord", "tenant", False),
-        ("employer", "employee", False),
-        ("lender", "borrower", False),
-        ("buyer", "seller", False),
-        ("home", "away", False),
-    ]
-]
-# Frequencies, time units, scales and units of measure: two of one family cannot both
-# describe the same dose, rate or amount ("once daily" where the passage says weekly).
-_EXCLUSIVE = [
-    ["hourly", "daily", "weekly fortnightly", "monthly", "yearly annually annual"],
-    ["minute minutes", "hour hours", "day days", "week weeks", "month months", "year years"],
-    list(MAGNITUDES),
-    [
-        "microgram micrograms mcg",
-        "mg milligram milligrams",
-        "g gram grams",
-        "kg kilogram kilograms",
-    ],
-    ["kb kilobyte kilobytes", "mb megabyte megabytes", "gb gigabyte gigabytes", "tb terabyte"],
-]
-_PAIRS += [
-    (_forms(a), _forms(b), False)
-    for family in _EXCLUSIVE
-    for i, a in enumerate(family)
-    for b in family[i + 1 :]
-]
+# (group A, group B, converse), in the lexicon's order: the rise/fall pair first.
+_PAIRS = [(_forms(a), _forms(b), converse) for a, b, converse in OPPOSITES]
 
 LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
 """Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
@@ -192,6 +85,8 @@ def counterparts(stem_: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# Its own tokens: letters with their "n't" ("didn't"), no numbers, hyphenated words apart
+# ("26-year-old" holds "year"): the scope of a negation is counted in these words.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NEGATORS = NEGATORS - NEGATING_PRONOUNS - {"neither"}
 _SCOPE = 4  # words before a polar word in which a negation turns it around
@@ -324,7 +219,6 @@ _UNIVERSAL = {
     "no": "negative",
 }
 _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
-_WORD = re.compile(r"[A-Za-z]+")
 
 
 def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | None:
@@ -344,8 +238,8 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
         The two surface words and whether the claim contradicts, or `None`.
 
     """
-    c_words = [(w, w.lower()) for w in _WORD.findall(claim)]
-    s_lower = {w.lower() for w in _WORD.findall(sentence)}
+    c_words = [(w, w.lower()) for w in LETTERS.findall(claim)]
+    s_lower = word_set(sentence)
     for word, lower in c_words:
         kind = _UNIVERSAL.get(lower)
         if kind is None or lower in s_lower:
@@ -356,7 +250,7 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
             continue
         c_lower = {w for _, w in c_words}
         hedge = next(
-            (w for w in _WORD.findall(sentence) if w.lower() in _PARTIAL - c_lower),
+            (w for w in LETTERS.findall(sentence) if w.lower() in _PARTIAL - c_lower),
             None,
         )
         if hedge is not None:
@@ -364,17 +258,7 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
     return None
 
 
-# Direction words said with a figure: "up 8%", "fell 3%", "a 5% drop".
-_UP = _forms(
-    "up increase increases increased increasing rise rises rising rose risen grow grows grew "
-    "grown growing gain gains gained climb climbs climbed jump jumps jumped surge surges "
-    "surged higher"
-)
-_DOWN = _forms(
-    "down decrease decreases decreased decreasing fall falls fell fallen falling drop drops "
-    "dropped dropping decline declines declined declining reduce reduced shrink shrank "
-    "shrunk slip slipped slide slid plunge plunged dip dipped lower loss"
-)
+_UP, _DOWN = map(_forms, DIRECTIONS)
 _FIGURE = r"[$€£]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|percentage points?)?"
 _BEFORE = re.compile(
     rf"\b(?P<w>[A-Za-z]+)\s+(?:by\s+|of\s+)?(?:about\s+|nearly\s+|almost\s+|some\s+|"
@@ -421,4 +305,48 @@ def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:
         other = "down" if way == "up" else "up"
         if (figure, other) in said and (figure, way) not in said:
             return f"{way} {figure}", f"{other} {figure}"
+    return None
+
+
+_EXCHANGED = 3  # most words a side of an exchanged stretch
+
+
+@cache
+def opposites() -> dict[str, frozenset[str]]:
+    """Stem -> the stems of its opposites (loaded once)."""
+    table: dict[str, set[str]] = {}
+    for a, others in word_pairs("opposites.tsv").items():
+        for b in others:
+            table.setdefault(stem(a), set()).add(stem(b))
+            table.setdefault(stem(b), set()).add(stem(a))
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(claim word, sentence word) of opposite sense standing in the same place, or `None`.
+
+    The same place: a stretch of at most three words the claim exchanges for at most
+    three of the sentence, with a matching word before or after it.
+    """
+    claim, sentence = as_values(claim, sentence)
+    said = words(claim)
+    written = words(sentence)
+    a_low, b_low = [w.lower() for w in said], [w.lower() for w in written]
+    table = opposites()
+    ops = SequenceMatcher(None, a_low, b_low, autojunk=False).get_opcodes()
+    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if tag != "replace" or a2 - a1 > _EXCHANGED or b2 - b1 > _EXCHANGED:
+            continue
+        anchored = (i and ops[i - 1][0] == "equal") or (
+            i + 1 < len(ops) and ops[i + 1][0] == "equal"
+        )
+        if not anchored:
+            continue
+        for x in range(a1, a2):
+            against = table.get(stem(a_low[x]))
+            if not against:
+                continue
+            for y in range(b1, b2):
+                if stem(b_low[y]) in against:
+                    return said[x], written[y]
     return None

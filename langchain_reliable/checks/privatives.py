@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 
 from langchain_reliable.checks.swaps import word_bases
+from langchain_reliable.text import LETTERS, word_set
 
 __all__ = ["PRIVATIVES", "in_privative_terms"]
 
@@ -48,7 +49,6 @@ _NOT_VERB = re.compile(
 )
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
 _FORM = {"does": 1, "doesn't": 1, "did": 2, "didn't": 2}
-_WORD = re.compile(r"[a-z]+", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +71,7 @@ def _negates(privative: str, verb: str) -> bool:
 @lru_cache(maxsize=64)
 def _privatives_in(passages: tuple[str, ...]) -> frozenset[str]:
     """The privative verbs the passages use, by their base ("avoid"); cached per answer."""
-    words = {w.lower() for p in passages for w in _WORD.findall(p)}
+    words = set().union(*map(word_set, passages))
     return frozenset(_forms()[w] for w in words if w in _forms())
 
 
@@ -94,7 +94,7 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
                     new = f"{m['aux']} {forms[0]}"  # "should not take": "should avoid"
                 plain = f"{text[: m.start()]}{new}{text[m.end() :]}"
                 return plain, f"'{m.group(0)}' read as '{new}'"
-    for m in _WORD.finditer(text):  # "lacks" where they say "does not support"
+    for m in LETTERS.finditer(text):  # "lacks" where they say "does not support"
         base = _forms().get(m.group(0).lower())
         if base is None or base in held or _NEGATED_BEFORE.search(text, 0, m.start()):
             continue  # "did not skip": two negations, left as written

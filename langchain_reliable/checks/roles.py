@@ -37,11 +37,10 @@ from langchain_reliable.reading.lexicon import (
     alternation,
 )
 from langchain_reliable.reading.parse import opens_with_name
-from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
+from langchain_reliable.text import PREPOSITIONS, STOPWORDS, WORD, stem
 
 __all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _PRONOUN_SUBJECT = re.compile(  # not "Its rival X"
     rf"\W*(?:{alternation(SUBJECT_PRONOUNS)})\b(?!['’])", re.I
 )
@@ -83,7 +82,7 @@ _OPENERS = (
 def _words(text: str) -> tuple[tuple[str, str], ...]:
     """(surface, stem) of each word, "'s" apart (cached: passage sentences recur)."""
     out = []
-    for m in _WORD.finditer(text):
+    for m in WORD.finditer(text):
         word = m.group(0)
         low = word.lower().replace("’", "'")
         if low.endswith("'s"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
 from langchain_reliable.text import content_stems
 
 __all__ = ["order_against_years", "other_side_of_period", "turned_span"]
@@ -31,7 +32,6 @@ _SPAN = re.compile(
 )
 _AFTER = ("after", "following")
 _ORDER = re.compile(r"^(?P<a>.+?)\s+(?P<rel>before|after)\s+(?P<b>.+?)\W*$", re.IGNORECASE)
-_CLAUSE = re.compile(r";|,?\s+\b(?:and|but|while|whereas|then)\b\s+|,\s+", re.IGNORECASE)
 _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 
 
@@ -109,7 +109,7 @@ def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | No
     order = _ORDER.match(claim.strip())
     if order is None or _YEAR.search(claim):
         return None
-    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    clauses = split_clauses(sentence, at=CLAUSE_BREAK)
     dated = [(c, int(y[0])) for c in clauses if len(y := _YEAR.findall(c)) == 1]
     if len(dated) < 2:
         return None

@@ -1,10 +1,10 @@
-"""Swapped words: a claim that is a passage's sentence with one content word exchanged.
+"""Swapped words: a claim that is a passage's sentence with a word exchanged or moved.
 
-"Metformin lowers blood pressure" where the sentence says "lowers blood glucose":
-the words around the swap match, so lexical evidence reads the claim as the sentence.
-Whether the new word means the old one ("blood sugar") or something else ("blood
-pressure") no overlap can tell; `verifiers.local` asks the entailment model, and
-the LLM judge's quote check asks it too.
+One content word exchanged (`swapped_word`): "Metformin lowers blood pressure" where the
+sentence says "lowers blood glucose": the words around the swap match, so lexical evidence
+reads the claim as the sentence. Whether the new word means the old one ("blood sugar") or
+something else ("blood pressure") no overlap can tell; `verifiers.local` asks the
+entailment model, and the LLM judge's quote check asks it too.
 
 Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
@@ -24,28 +24,58 @@ Example:
     ...                  "Aspirin is not recommended for children.")
     ('safe', 'not recommended')
 
+Words exchanged between the parts of a sentence (`exchanged_words`): every word kept, two
+of them moved. "Northwind raised its mortgage rate to 4.1 percent and cut its savings rate
+to 5.3 percent" against "... raised its savings rate to 4.1 percent and cut its mortgage
+rate to 5.3 percent": each word of the claim is the sentence's, but "mortgage" and
+"savings" have changed parts. Claim and sentence are cut into parts (at ";", ":", ", and",
+"and", "but", "while", "whereas", ", not"), each claim part is paired with the sentence
+part it shares most with (parts given in another order pair as a reader pairs them), and a
+word that marks one claim part (said in no other part of the claim) but stands in another
+part of the sentence, exchanged for a word that marks the paired sentence part, is an
+exchange. Only a claim whose words are all the sentence's (one of the sentence's may be
+left out), in parts of three content words or more ("Aspirin and ibuprofen relieve pain"
+is a list), is read.
+
+Example:
+    >>> sentence = "The left ventricle pumps blood to the body, and the right ventricle pumps "
+    >>> sentence += "blood to the lungs."
+    >>> exchanged_words("The left ventricle pumps blood to the lungs.", sentence)
+    ('lungs', 'body')
+    >>> exchanged_words("The right ventricle pumps blood to the lungs.", sentence) is None
+    True
+
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
+from itertools import permutations
 
-from langchain_reliable.checks.lexicons import word_pairs
-from langchain_reliable.checks.negation import negation_cue, negative_word
-from langchain_reliable.checks.prefixes import prefixed_negation
+from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
 from langchain_reliable.checks.values import as_values
-from langchain_reliable.reading.lexicon import SUBJECT_PRONOUNS
-from langchain_reliable.text import STOPWORDS, stem
+from langchain_reliable.reading.clauses import CLAUSE_END
+from langchain_reliable.reading.lexicon import NEGATORS, SUBJECT_PRONOUNS, word_pairs
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
-__all__ = ["dropped_negation", "first_new", "swapped_word", "swapped_words", "word_bases"]
+__all__ = [
+    "dropped_negation",
+    "exchanged_words",
+    "first_new",
+    "moved_negation",
+    "swapped_word",
+    "swapped_words",
+    "word_bases",
+]
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
 _SUBJECT_PRONOUNS = SUBJECT_PRONOUNS
 _AROUND = 3  # most words of an exchange: its content word and function words around it
-_CLAUSE_BREAK = re.compile(r"[,;:]\s")
+_CLAUSE_BREAK = re.compile(r"[,;:]\s")  # a claim's clauses read alone: at every mark, no word
 _CLAUSE_WORDS = 4  # least words of a clause read alone
 _CLAUSE_SIDE = 3  # least matching words on each side of a swap in a clause read alone
 
@@ -128,7 +158,7 @@ def _clauses(claim: str) -> list[str]:
     A claim that puts its sentence's clauses in another order ("Yes, as long as they
     fail X, there is no rule") is read clause by clause.
     """
-    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_WORD.findall(p)) >= _CLAUSE_WORDS]
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(words(p)) >= _CLAUSE_WORDS]
     return [claim, *parts] if len(parts) > 1 else [claim]
 
 
@@ -203,8 +233,8 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
     A sentence opening with a pronoun ("It lowers ...") is read as about the claim's
     subject, as a reader does.
     """
-    said = [_one_article(w.lower()) for w in _WORD.findall(claim)]
-    written = _WORD.findall(sentence)
+    said = [_one_article(w.lower()) for w in words(claim)]
+    written = words(sentence)
     held = [_one_article(w.lower()) for w in written]
     if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
         held[0] = said[0]
@@ -219,3 +249,157 @@ def _in_context(ops: list, i: int, at_end: bool, side: int = 1) -> bool:
     left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
     right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
     return left >= side and (right >= side or at_end) and left + right >= max(_CONTEXT, 2 * side)
+
+
+_PARTS = re.compile(rf"{CLAUSE_END.pattern}|,\s+(?=not\b)", re.IGNORECASE)  # "X, not Y" too
+_LISTED = re.compile(r"\b[a-z]+-?\d+\s*(?:,|and|or|/)\s*[a-z]+-?\d+\b", re.IGNORECASE)
+_CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
+_NEGATIONS = NEGATORS - {"nobody", "nothing", "neither"}
+_BRACKETS = re.compile(r"\([^()]*\)")
+_MOST_PARTS = 4  # parts paired by trying every order
+_LEAST_WORDS = 3  # content words of a part that says something of its own
+
+
+@dataclass(frozen=True)
+class _Part:
+    words: tuple[str, ...]  # the stem of every word, in order
+    content: frozenset[str]  # the stems of its content words
+    negated: bool  # it says "not", "no", "never" or "-n't"
+    text: str
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[_Part, ...]:
+    """Each part of `text` that says something (outside brackets, which a part keeps whole)."""
+    out = []
+    for piece in _PARTS.split(_BRACKETS.sub(" ", text)):
+        tokens = tokenize(piece)
+        content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
+        if content:
+            negated = any(t in _NEGATIONS or t.endswith(("n't", "n’t")) for t in tokens)
+            out.append(_Part(tuple(stem(t) for t in tokens), content, negated, piece.strip()))
+    return tuple(out)
+
+
+def _marking(parts: Sequence[frozenset[str]]) -> list[set[str]]:
+    """Per part, its words said in no other part."""
+    return [
+        set(p).difference(*(q for j, q in enumerate(parts) if j != i)) for i, p in enumerate(parts)
+    ]
+
+
+def _in_place(word: str, mine: _Part, other: str, theirs: _Part) -> bool:
+    """Whether `word` stands where `other` stands: after the same word, or before it."""
+    i, j = mine.words.index(word), theirs.words.index(other)
+    before = i > 0 and j > 0 and mine.words[i - 1] == theirs.words[j - 1]
+    after = (
+        i + 1 < len(mine.words)
+        and j + 1 < len(theirs.words)
+        and mine.words[i + 1] == theirs.words[j + 1]
+    )
+    return before or after
+
+
+def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
+    """`(the claim's word, the sentence's word)` two parts exchanged, or `None`.
+
+    Every way of pairing the claim's parts with the sentence's that shares the most
+    words must show the exchange (two readings that tie must both disagree).
+    """
+    mine, theirs = _parts(claim), _parts(sentence)
+    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+        return None
+    if min(len(p.content) for p in mine + theirs) < _LEAST_WORDS:
+        return None  # "Aspirin and ibuprofen relieve pain": a list, not two clauses
+    said = frozenset().union(*(p.content for p in theirs))
+    words = frozenset().union(*(p.content for p in mine))
+    if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
+        return None
+    found = None
+    codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
+    for order in _pairings(mine, theirs):
+        exchange = _exchange(mine, theirs, order, codes)
+        if exchange is None:
+            return None
+        found = found or exchange
+    return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
+
+
+def _pairings(mine: tuple[_Part, ...], theirs: tuple[_Part, ...]) -> list[tuple[int, ...]]:
+    """Each pairing of the claim's parts with the sentence's that shares the most words."""
+    orders = list(permutations(range(len(theirs)), len(mine)))
+    shared = [
+        sum(len(m.content & theirs[j].content) for m, j in zip(mine, o, strict=True))
+        for o in orders
+    ]
+    return [o for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+
+
+def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
+    """`(the claim's part, the sentence's)` where one says "not" and the other does not.
+
+    "The drug is recommended for children but not approved for adults" against "The drug
+    is not recommended for children, but it is approved for adults": each part of the
+    claim is paired with the sentence part it shares most with (every pairing that ties
+    must disagree), and one of them, holding only that part's words, says "not" where
+    the part does not, or the other way round.
+    """
+    mine, theirs = _parts(claim), _parts(sentence)
+    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+        return None
+    found = None
+    for order in _pairings(mine, theirs):
+        flipped = next(
+            (
+                (m.text, theirs[j].text)
+                for m, j in zip(mine, order, strict=True)
+                if len(m.content) >= 2 and m.content <= theirs[j].content
+                and len(theirs[j].content - m.content) <= 1  # that part, not a piece of it
+                and m.negated != theirs[j].negated
+            ),
+            None,
+        )  # fmt: skip
+        if flipped is None:
+            return None
+        found = found or flipped
+    return found
+
+
+def _exchange(
+    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...], codes: bool
+) -> tuple[str, str] | None:
+    """A claim word that another sentence part says, where its paired part says another.
+
+    The two sentence parts say alike things ("... pumps blood to the body, and ... pumps
+    blood to the lungs"), or the two words are codes of one family ("WPA2", "WPA3");
+    with as many parts as the sentence, the claim's other part takes the sentence part's
+    word in exchange.
+    """
+    my_marks = _marking([p.content for p in mine])
+    their_marks = _marking([p.content for p in theirs])
+    whole = len(mine) == len(theirs)
+    for i, j in enumerate(order):
+        here, there = mine[i].content, theirs[j].content
+        moved, lost = my_marks[i] - there, their_marks[j] - here
+        if not whole and (len(here - there) > 2 or len(lost) != 1):
+            continue  # a part of the sentence rewritten ("USA" for "United States"): no exchange
+        for word in sorted(moved):
+            homes = [k for k, part in enumerate(theirs) if k != j and word in part.content]
+            alike = [k for k in homes if len(theirs[k].content & there) >= 2]
+            for other in sorted(lost):
+                if not (alike or (codes and homes and _one_code(word, other))):
+                    continue
+                if not _in_place(word, mine[i], other, theirs[j]):
+                    continue
+                if whole and not any(
+                    other in mine[n].content for n, k in enumerate(order) if k in alike
+                ):
+                    continue  # the claim's other part must take the word in exchange
+                return word, other
+    return None
+
+
+def _one_code(a: str, b: str) -> bool:
+    """Whether two words are codes of one family ("wpa2", "wpa3"): letters alike, digits not."""
+    x, y = _CODE.fullmatch(a), _CODE.fullmatch(b)
+    return bool(x and y and x["letters"] == y["letters"] and x["digits"] != y["digits"])

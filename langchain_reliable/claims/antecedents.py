@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 
 from langchain_reliable.claims.riders import sentence_subject
 from langchain_reliable.evidence.facts import Referent
+from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
     BE_FORMS,
     DEMONSTRATIVES,
@@ -83,7 +84,6 @@ _PAIR = re.compile(
 # a passage's own "The drug" is its wording, not a reference to read; its pronouns are
 _POINTER = re.compile(r"(?:it|its|he|she|his|the former|the latter)$", re.IGNORECASE)
 _PAIR_REF = re.compile(rf"^{_JOINER}the (?:former|latter)\b", re.IGNORECASE)
-_CLAUSES = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+", re.IGNORECASE)
 # a clause whose verb is left out after a name: "A won the first match and B the second"
 _GAPPED = re.compile(
     r",?\s+and\s+(?P<b>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})\s+(?![A-Z])(?!(?:and|or)\b)\w"
@@ -237,7 +237,7 @@ def _two_things(sentence: str, verbish: Callable[[str], bool]) -> tuple[str, str
     gapped = _GAPPED.search(sentence)
     if subject and gapped and subject.split()[-1][:1].isupper() and gapped["b"] != subject:
         return subject, gapped["b"]  # "A returned 9 percent and B 4 percent"
-    clauses = _CLAUSES.split(sentence.strip())
+    clauses = JOINED_CLAUSE.split(sentence.strip())
     if len(clauses) == 2 and subject and clauses[0].startswith(subject):
         second = _subject(clauses[1], verbish)
         if second:
@@ -313,7 +313,7 @@ def referents(text: str, verbish: Callable[[str], bool]) -> list[Referent]:
     for a, b in split_passage_sentences(text):
         before = previous
         start = a
-        for piece_end in [m.start() for m in _CLAUSES.finditer(text, a, b)] + [b]:
+        for piece_end in [m.start() for m in JOINED_CLAUSE.finditer(text, a, b)] + [b]:
             piece = text[start:piece_end]
             lead = len(piece) - len(piece.lstrip())
             leans = previous if _PAIR_REF.match(piece.lstrip()) else before
@@ -325,7 +325,7 @@ def referents(text: str, verbish: Callable[[str], bool]) -> list[Referent]:
                     ref, rest, (target,), _ = found
                     out.append(Referent(start + lead, piece_end, ref, rest.strip(), target))
             before = piece
-            clause = _CLAUSES.match(text, piece_end)
+            clause = JOINED_CLAUSE.match(text, piece_end)
             start = clause.end() if clause else piece_end
         previous = text[a:b]
     return out

@@ -31,7 +31,7 @@ from langchain_reliable.claims.mapping import mismatch, overlapping, uncarried, 
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, Span
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape
 from langchain_reliable.schemas import Claim, Cost
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import BARE_WORD, content_stems
 
 WEAK_MATCH = 0.5  # below this similarity a located span is reported in `errors`
 
@@ -255,7 +255,6 @@ _CHAR_MAP = str.maketrans(
 )
 _IGNORED = frozenset("*_`")
 _EDGE = " \t\r\n\"'`*_.…"
-_WORDS = re.compile(r"\w+")
 
 
 def _normalise(text: str) -> tuple[str, list[int]]:
@@ -300,11 +299,11 @@ def closest(answer: str, texts: list[str], candidates: list[Span]) -> tuple[Span
     Similarity is difflib's ratio over lower-cased words (0-1); ties go to the higher
     ratio over characters, then to the earlier span.
     """
-    targets = [(_normalise(t)[0], _WORDS.findall(_normalise(t)[0])) for t in texts if t.strip()]
+    targets = [(_normalise(t)[0], BARE_WORD.findall(_normalise(t)[0])) for t in texts if t.strip()]
     best, best_key = candidates[0], (-1.0, -1.0)
     for span in candidates:
         norm, _ = _normalise(answer[span[0] : span[1]])
-        words = _WORDS.findall(norm)
+        words = BARE_WORD.findall(norm)
         key = (
             max(
                 (

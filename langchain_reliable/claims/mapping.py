@@ -28,7 +28,6 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names
@@ -43,6 +42,7 @@ from langchain_reliable.reading.lexicon import (
     RELATIVE_PRONOUNS,
 )
 from langchain_reliable.schemas import Claim, Passage
+from langchain_reliable.text import words
 
 __all__ = ["GLUE_WORDS", "is_glue", "mismatch", "uncarried", "uncovered"]
 
@@ -58,8 +58,6 @@ GLUE_WORDS = (
 )
 """Connectives that carry nothing checkable between two claims."""
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-
 
 def is_glue(text: str) -> bool:
     """Whether `text` carries nothing checkable: no digit, no word outside `GLUE_WORDS`.
@@ -71,7 +69,7 @@ def is_glue(text: str) -> bool:
     """
     if any(ch.isdigit() for ch in text):
         return False
-    return all(w.lower() in GLUE_WORDS for w in _WORD.findall(text))
+    return all(w.lower() in GLUE_WORDS for w in words(text))
 
 
 def _facts(text: str) -> PassageFacts:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from langchain_reliable.checks.prefixes import without_double_negation
+from langchain_reliable.checks.negation import without_double_negation
 from langchain_reliable.claims.antecedents import referents, resolve
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.claims.markdown import Block, blocks
@@ -85,7 +85,7 @@ _CONNECTOR = re.compile(
     r"for instance)\b,?\s+",
     re.IGNORECASE,
 )
-_NEXT_WORD = re.compile(r"\w+\s+")
+_NEXT_WORD = re.compile(r"\w+\s+")  # the word at a point, with the spaces after it
 
 # --- clause splitting ---------------------------------------------------------------
 

@@ -26,19 +26,22 @@ from typing import Any
 import numpy as np
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.changes import proved_changes
-from langchain_reliable.checks.elapsed import elapsed_spans, told_dates
+from langchain_reliable.checks.derived import (
+    elapsed_spans,
+    proved_changes,
+    proved_ratios,
+    told_dates,
+)
 from langchain_reliable.checks.ellipsis import elision_of
-from langchain_reliable.checks.entities import labels_another
-from langchain_reliable.checks.names import extract_names, name_words
+from langchain_reliable.checks.names import extract_names, labels_another, name_words
 from langchain_reliable.checks.negation import (
     clause_about,
     negation_cue,
     negative_word,
+    prefixed_negation,
     without_restriction,
 )
 from langchain_reliable.checks.parallels import names_another
-from langchain_reliable.checks.prefixes import prefixed_negation
 from langchain_reliable.checks.quantities import (
     Quantity,
     conflicts,
@@ -46,21 +49,19 @@ from langchain_reliable.checks.quantities import (
     is_unit_word,
     matches,
 )
-from langchain_reliable.checks.ratios import proved_ratios
 from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit
 from langchain_reliable.evidence.select import ClaimEvidence
-from langchain_reliable.text import STOPWORDS, content_stems, stem, tokenize
+from langchain_reliable.text import NEXT_WORD, STOPWORDS, content_stems, stem, tokenize
 
 __all__ = ["ClaimFacts"]
 
 _HOLDS = 0.6  # share of the claim's plain words a sentence holds when it holds them
 _RELEVANCE_MARGIN = 0.15  # how much less relevant than the anchor a number's sentence may be
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
-_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+")  # a name's word, or a sentence's first
 _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
@@ -164,8 +165,8 @@ class ClaimFacts:
     def computed(self) -> list[Quantity]:
         """The claim's spans, changes and years the passages prove.
 
-        1998 and 2006 prove "eight years after" (`checks.elapsed`), "from 2 to 2.5 percent"
-        "by 50 basis points" (`checks.changes`), "in 1990. Three years later" 1993.
+        1998 and 2006 prove "eight years after", "from 2 to 2.5 percent"
+        "by 50 basis points" (`checks.derived`), "in 1990. Three years later" 1993.
         """
         units, text = self.ctx.units, self.text
         proved = told_dates(text, tuple(p.text for p in self.ctx.passages))
@@ -374,7 +375,7 @@ class ClaimFacts:
 
 def _counted(text: str, end: int) -> str | None:
     """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
-    m = _NEXT_WORD.match(text, end)
+    m = NEXT_WORD.match(text, end)
     return stem(m.group(1).lower()) if m else None
 
 

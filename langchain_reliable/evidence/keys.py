@@ -32,14 +32,13 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langchain_reliable.text import split_passage_sentences
+from langchain_reliable.text import BARE_WORD, split_passage_sentences
 
 __all__ = ["SUPPORTED_AT", "Keys", "exact_copy", "put_at_bar"]
 
 SUPPORTED_AT = 0.5
 """Where both keys' bars sit on the verdict's scale (the default `supported_at`)."""
 
-_WORD = re.compile(r"\w+")
 _CITATION = re.compile(r"\[\d+(?:\s*[,-]\s*\d+)*\]")
 
 
@@ -80,7 +79,7 @@ class Keys:
 
 def _words(text: str) -> list[str]:
     """The words of `text`, case and compatibility forms folded, punctuation dropped."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+    return BARE_WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
 def exact_copy(claim: str, passages: Sequence[str]) -> int | None:

@@ -84,6 +84,7 @@ _GROUPS = (  # populations a question may ask about: one is not the other
     frozenset("adult adults grown-up grown-ups".split()),  # noqa: SIM905
     frozenset("elderly older seniors senior".split()),  # noqa: SIM905
 )
+# A figure's clause: "and" cuts only where a figure follows ("rose 5% and fell 3%")
 _CLAUSES = re.compile(r";|,\s*(?:while|whereas|but)\s+|\s+and\s+(?=[^,;]*\d)", re.IGNORECASE)
 _LEANS = re.compile(  # a clause whose subject is the question's: "It was ...", "In 1889, it ..."
     r"^\W*(?:(?:in|on|at|for|by|during|after|before)\b[^,]{0,40},\s*)?"

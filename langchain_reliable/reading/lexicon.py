@@ -2,7 +2,8 @@
 
 A check that needs "a pronoun that may stand for the subject" takes `SUBJECT_PRONOUNS`
 here (or a pattern of it, `alternation`) rather than writing its own list. Open classes
-(verbs, nouns, their forms) come from the parse (`reading.parse`), not from lists.
+(verbs, nouns, their forms) come from the parse (`reading.parse`), not from lists; the
+word lexicons shipped in `data/` (WordNet's opposites, verb forms) from `word_pairs`.
 
 Example:
     >>> alternation(SUBJECT_PRONOUNS)
@@ -12,6 +13,9 @@ Example:
 """
 
 from __future__ import annotations
+
+from functools import cache
+from importlib import resources
 
 __all__ = [
     "ADDITIVE_QUANTIFIERS",
@@ -26,8 +30,10 @@ __all__ = [
     "CONTRASTIVES",
     "COORDINATORS",
     "DEMONSTRATIVES",
+    "DIRECTIONS",
     "DO_FORMS",
     "EVERY_BE_FORM",
+    "EXCLUSIVE_FAMILIES",
     "FOCUS_ADVERBS",
     "FREQUENCY_ADVERBS",
     "FUTURE_MODALS",
@@ -44,6 +50,9 @@ __all__ = [
     "NEGATORS",
     "OBJECT_PRONOUNS",
     "OBLIGATION_MODALS",
+    "OPPOSITES",
+    "OPPOSITE_ROLES",
+    "OPPOSITE_SENSES",
     "OTHER_PRONOUN_FORMS",
     "PARTIAL_QUANTIFIERS",
     "PERSONAL_PRONOUNS",
@@ -64,6 +73,7 @@ __all__ = [
     "WEEKDAYS",
     "WH_WORDS",
     "alternation",
+    "word_pairs",
 ]
 
 SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
@@ -232,6 +242,159 @@ MAGNITUDES = ("thousand", "million", "billion", "trillion")
 """The words of scale after a number, smallest first."""
 
 
+OPPOSITE_SENSES: tuple[tuple[str, str, bool], ...] = (
+    (
+        "increase increases increased increasing rise rises rising rose risen raise "
+        "raises raised raising boost boosts boosted grow grows grew grown growing",
+        "decrease decreases decreased decreasing fall falls fell fallen falling drop "
+        "drops dropped dropping reduce reduces reduced reducing decline declines "
+        "declined declining lower lowers lowered lowering shrink shrinks shrank",
+        False,
+    ),
+    ("higher highest", "lower lowest", True),
+    ("upper", "lower", False),
+    ("high", "low", False),
+    ("more", "less fewer", True),
+    ("most", "least fewest", False),
+    ("greater greatest larger largest bigger biggest", "smaller smallest lesser", True),
+    ("longer longest", "shorter shortest", True),
+    ("older oldest", "younger youngest newer newest", True),
+    ("earlier earliest", "later latest", True),
+    ("faster fastest", "slower slowest", True),
+    ("heavier heaviest", "lighter lightest", True),
+    ("stronger strongest strong", "weaker weakest weak", True),
+    ("before", "after", True),
+    ("above", "below beneath", True),
+    ("precede precedes preceded", "follow follows followed", True),
+    ("maximum max", "minimum min", False),
+    ("first", "last final", False),
+    ("majority", "minority", False),
+    ("north northern", "south southern", False),
+    ("east eastern", "west western", False),
+    ("inside internal inner", "outside external outer", False),
+    ("import imports imported", "export exports exported", False),
+    (
+        "allow allows allowed allowing permit permits permitted permitting legal lawful",
+        "forbid forbids forbade forbidden prohibit prohibits prohibited ban bans banned "
+        "illegal unlawful",
+        False,
+    ),
+    ("mandatory compulsory required", "optional voluntary", False),
+    ("safe", "unsafe dangerous", False),
+    ("effective", "ineffective", False),
+    ("valid", "invalid", False),
+    ("compatible", "incompatible", False),
+    ("supported", "unsupported deprecated", False),
+    ("possible", "impossible", False),
+    ("likely", "unlikely", False),
+    ("common commonly frequent", "rare rarely uncommon infrequent", False),
+    ("positive", "negative", False),
+    ("benign", "malignant", False),
+    ("acute", "chronic", False),
+    ("guilty convicted", "innocent acquitted", False),
+    (
+        "approve approves approved approving accept accepts accepted grant grants "
+        "granted uphold upholds upheld",
+        "reject rejects rejected rejecting deny denies denied refuse refuses refused "
+        "overturn overturns overturned",
+        False,
+    ),
+    (
+        "win wins won winning beat beats defeated victory",
+        "lose loses lost losing defeat",
+        True,
+    ),
+    ("open opens opened opening", "close closes closed closing shut shuts", False),
+    ("gain gains gained profit profits", "loss losses lost", False),
+    ("surplus", "deficit", False),
+    (
+        "acquire acquires acquired acquiring buy buys bought buying purchase purchased",
+        "sell sells sold selling",
+        True,
+    ),
+    ("best better", "worst worse", True),
+    ("enforceable", "unenforceable", False),
+    (
+        "keep keeps kept preserve preserves preserved retain retains retained",
+        "erase erases erased delete deletes deleted wipe wipes wiped",
+        False,
+    ),
+    ("enable enables enabled", "disable disables disabled", False),
+    ("encrypt encrypts encrypted", "decrypt decrypts decrypted unencrypted", False),
+    ("include includes included including", "exclude excludes excluded excluding", False),
+    ("add adds added", "remove removes removed delete deletes deleted", False),
+    ("start starts started", "stop stops stopped", False),
+    ("online", "offline", False),
+    ("succeed succeeds succeeded success successful", "fail fails failed failure", False),
+    (
+        "activate activates activated stimulate stimulates stimulated",
+        "inhibit inhibits inhibited block blocks blocked suppress suppresses suppressed",
+        False,
+    ),
+    ("dilate dilates dilated", "constrict constricts constricted", False),
+    ("born", "died", False),
+    ("recommended indicated", "contraindicated discouraged", False),
+    ("home", "away", False),
+)
+"""Pairs of word groups that cannot both describe one thing, with their inflections
+("increases" / "decreases"): `(one group, the other, converse)`. A converse pair says one
+relation from either end ("A is older than B" is "B is younger than A")."""
+
+OPPOSITE_ROLES = (
+    ("plaintiff", "defendant"),
+    ("claimant", "defendant"),
+    ("appellant", "respondent"),
+    ("landlord", "tenant"),
+    ("lessor", "lessee"),
+    ("employer", "employee"),
+    ("lender", "borrower"),
+    ("creditor", "debtor"),
+    ("buyer", "seller"),
+    ("winner", "loser"),
+    ("prosecutor", "defendant"),
+)
+"""Roles that come in pairs: whoever holds one of a pair does not hold the other."""
+
+EXCLUSIVE_FAMILIES = (
+    ("hourly", "daily", "weekly fortnightly", "monthly", "yearly annually annual"),
+    ("minute minutes", "hour hours", "day days", "week weeks", "month months", "year years"),
+    MAGNITUDES,
+    (
+        "microgram micrograms mcg",
+        "mg milligram milligrams",
+        "g gram grams",
+        "kg kilogram kilograms",
+    ),
+    ("kb kilobyte kilobytes", "mb megabyte megabytes", "gb gigabyte gigabytes", "tb terabyte"),
+)
+"""Families of words two of which cannot describe the same dose, rate or amount
+(frequencies, time units, scales, units of measure): "once daily" is not "weekly"."""
+
+OPPOSITES = (
+    *OPPOSITE_SENSES,
+    *((a, b, False) for a, b in OPPOSITE_ROLES),
+    *(
+        (a, b, False)
+        for family in EXCLUSIVE_FAMILIES
+        for i, a in enumerate(family)
+        for b in family[i + 1 :]
+    ),
+)
+"""Every pair of opposites `(one group, the other, converse)`: senses, roles, and two members
+of one exclusive family."""
+
+DIRECTIONS = (
+    "up increase increases increased increasing rise rises rising rose risen grow grows grew "
+    "grown growing gain gains gained climb climbs climbed jump jumps jumped surge surges "
+    "surged higher",
+    "down decrease decreases decreased decreasing fall falls fell fallen falling drop drops "
+    "dropped dropping decline declines declined declining reduce reduced shrink shrank "
+    "shrunk slip slipped slide slid plunge plunged dip dipped lower loss",
+)
+"""The two directions a figure moves in, up then down, as said with it ("up 8%", "fell
+3%", "a 5% drop")."""
+
+
 NEGATING_ADVERBS = frozenset({"not", "never"})
 """The adverbs that negate the verb they stand by."""
 
@@ -246,3 +409,17 @@ def alternation(*classes: frozenset[str] | set[str]) -> str:
     """The words of `classes` as a regular-expression alternation, longest first."""
     words = set().union(*classes)
     return "|".join(sorted(words, key=lambda w: (-len(w), w), reverse=False))
+
+
+@cache
+def word_pairs(name: str) -> dict[str, tuple[str, ...]]:
+    """`data/<name>`, one tab-separated pair a line, as first word -> its second words.
+
+    The files are built by `scripts/build_lexicons.py`.
+    """
+    text = resources.files("langchain_reliable").joinpath(f"data/{name}").read_text("utf-8")
+    out: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        first, second = line.split("\t")
+        out[first] = (*out.get(first, ()), second)
+    return out

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from langchain_reliable.checks.kinds import other_kind
-from langchain_reliable.checks.opposites import opposite_in_place
+from langchain_reliable.checks.polarity import opposite_in_place
 from langchain_reliable.checks.quantities import matches
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
 from langchain_reliable.checks.units import per_unit_conflict
@@ -120,7 +120,7 @@ class OppositeSense(Rule):
     """A word of opposite sense in the place where its sentence says the other (WordNet).
 
     "elevates" where the sentence says "lowers", "a full stomach" where it says "an
-    empty stomach" (`checks.opposites`). A claim negated where the sentence is not (or
+    empty stomach" (`checks.polarity`). A claim negated where the sentence is not (or
     the reverse) may say the same thing with the opposite word: not read.
     """
 

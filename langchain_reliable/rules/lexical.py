@@ -12,17 +12,15 @@ import re
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
-from langchain_reliable.checks.frequency import frequencies, frequency_conflict
-from langchain_reliable.checks.negation import sentential_negation
-from langchain_reliable.checks.prefixes import prefix_change, words_of
+from langchain_reliable.checks.negation import prefix_change, sentential_negation, words_of
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
 from langchain_reliable.grammar import is_question, last_question
 from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
-from langchain_reliable.text import stem, tokenize
+from langchain_reliable.text import WORD, stem, tokenize, word_set
 
-_WORD = re.compile(r"[^\W_]", re.UNICODE)
 _ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
 
 __all__ = [
@@ -65,7 +63,7 @@ class NothingFound(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported (never contradicted: no passage speaks of it), naming the words."""
-        if not claim.stems and not _WORD.search(claim.text):
+        if not claim.stems and not WORD.search(claim.text):
             return self.finding(
                 "unsupported", "the claim holds no word: nothing a passage could bear out"
             )
@@ -310,7 +308,7 @@ class MissingFacts(Rule):
 
         "thirty" where a passage says "30"; "eight years after" where a sentence's dates
         are eight years apart, and the like (`ClaimFacts.computed`); "twice" where its
-        values are (`checks.ratios`).
+        values are (`checks.derived`).
         """
         ctx = claim.ctx
         spelled = [
@@ -380,7 +378,7 @@ class UnstatedQualifier(Rule):
             return self.finding(
                 "unsupported", f"the claim says '{found[0]}' where the passages say '{found[1]}'"
             )
-        anchor = {w.lower() for w in re.findall(r"[A-Za-z]+", claim.ctx.units[claim.anchor].text)}
+        anchor = word_set(claim.ctx.units[claim.anchor].text)
         if sentential_negation(claim.text) and None not in claim.negation:
             anchor |= {"false", "untrue"}  # "It is false that X" where the sentence says not X
         sentence = claim.ctx.units[claim.anchor].text

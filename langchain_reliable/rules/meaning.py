@@ -29,7 +29,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from langchain_reliable.checks.clauses import clauses_of
 from langchain_reliable.checks.order import (
     swapped_role,
 )
@@ -44,6 +43,7 @@ from langchain_reliable.checks.roles import (
 )
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
+from langchain_reliable.reading.clauses import split_clauses
 from langchain_reliable.reading.lexicon import (
     OBJECT_PRONOUNS,
     POSSESSIVE_PRONOUNS,
@@ -286,8 +286,8 @@ def _in_clause(
     strain B7 did not survive it": B7 is in the sentence, but in a clause that says
     little of the rest ("the first in Peru, San Marcos, was founded in 1551" says it).
     """
-    pieces = clauses_of(sentence)
-    if len(pieces) < 2 or not rest or len(clauses_of(claim)) > 1:
+    pieces = split_clauses(sentence)
+    if len(pieces) < 2 or not rest or len(split_clauses(claim)) > 1:
         return None
     name = set(content_stems(names[0]))
     homes = [p for p in pieces if name <= set(content_stems(p))]

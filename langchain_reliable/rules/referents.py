@@ -1,4 +1,7 @@
-"""A claim read against a passage clause that leans on another: a reference, an ellipsis.
+"""A claim that says of one subject what the passages say of another.
+
+Through a passage clause that leans on another (a reference, an ellipsis), or with a word
+of a parallel part (`BorrowedWord`).
 
 "Warfarin has fewer food interactions than apixaban" against "Warfarin requires regular
 blood tests. Apixaban does not, and it has fewer food interactions than warfarin": the
@@ -10,6 +13,12 @@ no other sentence says of the claim's subject, is unsupported (`SaidOfAnother`).
 Aria 5 Lite does not." says the sentence before's predicate of the Lite, negated: a claim
 negated otherwise is contradicted (`ElidedPredicate`, `checks.ellipsis`).
 
+A claim that says one part of the passages with a word of a parallel part in it: "The
+family plan allows 3 devices" against "The standard plan costs $12 a month and allows
+3 devices; the family plan costs $20 and allows 6 devices": every word is the passage's,
+but what the claim says is the standard plan's (`checks.parallels`). Unsupported: the
+passages say nothing of the family plan's three devices.
+
 Example:
     ```python
     from langchain_reliable import create_verifier
@@ -18,7 +27,12 @@ Example:
     passage += "food interactions than warfarin."
     answer = "Warfarin has fewer food interactions than apixaban."
     create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
+    passage = "The older formulation did not require refrigeration; the new one must be "
+    passage += "kept cold."
+    answer = "The new formulation does not require refrigeration."
+    create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
     ```
+
 """
 
 from __future__ import annotations
@@ -27,6 +41,7 @@ import re
 
 from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.negation import negation_cue
+from langchain_reliable.checks.parallels import borrowed_word
 from langchain_reliable.evidence.facts import PassageFacts, Referent
 from langchain_reliable.reading.lexicon import (
     NEAR_DEMONSTRATIVES,
@@ -36,11 +51,10 @@ from langchain_reliable.reading.lexicon import (
 )
 from langchain_reliable.rules.base import Finding
 from langchain_reliable.rules.meaning import MeaningRule
-from langchain_reliable.text import content_stems
+from langchain_reliable.text import WORD, content_stems
 
-__all__ = ["ElidedPredicate", "SaidOfAnother"]
+__all__ = ["BorrowedWord", "ElidedPredicate", "SaidOfAnother"]
 
-_WORD = re.compile(r"[\w'’-]+")
 _PRONOUN = re.compile(
     rf"(?:{alternation(SUBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, NEAR_DEMONSTRATIVES)})\b",
     re.IGNORECASE,
@@ -55,7 +69,7 @@ def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
     interactions than warfarin": "Warfarin", and the stems from "fewer" on.
     """
     first = content_stems(rest)[:1]
-    for m in _WORD.finditer(claim):
+    for m in WORD.finditer(claim):
         if first and first[0] in content_stems(m.group()):
             words = claim[: m.start()].split()
             while words and not content_stems(words[-1]):
@@ -145,4 +159,30 @@ class ElidedPredicate(MeaningRule):
             "contradicted",
             f"{where} says '{e.subject} {said}' ({e.predicate}); the claim "
             f"{'does' if e.negated else 'does not'}",
+        )
+
+
+class BorrowedWord(MeaningRule):
+    """A part's statement claimed with the word a parallel part says in its place."""
+
+    name = "borrowed_word"
+
+    def check(self, text: str, facts: PassageFacts) -> Finding | None:
+        """Unsupported, naming the two parts; else `None`.
+
+        Not where an elided clause ("The premium account does.") says the claim: that
+        clause borrows its predicate as the claim does (`ElidedPredicate` reads it).
+        """
+        if elision_of(text, [p.text for p in facts.passages]) is not None:
+            return None
+        units = [facts.units[i] for i in facts.sentences]
+        found = borrowed_word(text, tuple(u.text for u in units))
+        if found is None:
+            return None
+        word, theirs, other, home = found
+        where = next((u.passage_name for u in units if home in u.text), "the passage")
+        return self.finding(
+            "unsupported",
+            f"{where} says '{home.rstrip('.')}' of '{theirs}', not '{word}': '{word}' is "
+            f"another part's ('{other.rstrip('.')}')",
         )

@@ -57,9 +57,8 @@ from langchain_reliable.rules.lexical import (
     UnstatedQualifier,
 )
 from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
-from langchain_reliable.rules.parallels import BorrowedWord
 from langchain_reliable.rules.reading import as_read
-from langchain_reliable.rules.referents import ElidedPredicate, SaidOfAnother
+from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
 from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage

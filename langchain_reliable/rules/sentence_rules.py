@@ -2,14 +2,14 @@
 
 Each entry pairs a check (claim, sentence) -> hit with the words of its reason; a finding
 needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`). The
-checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.proportions`
-("most" for "few"), `checks.frequency`, `checks.units` ("%" against percentage points, per
+checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.counts`
+("most" for "few"), `checks.units`, `checks.units` ("%" against percentage points, per
 which period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
-gives for another of the things it says), `checks.exchanges` (words or a "not" moved
+gives for another of the things it says), `checks.swaps` (words or a "not" moved
 between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
 `checks.comparatives`, `checks.conditions` (a condition dropped or widened),
-`checks.modality` (an expectation stated as done), `checks.sequence` (before and after),
-`checks.ordinals`, `checks.causation` (a cause where it reports an association),
+`checks.certainty` (an expectation stated as done), `checks.sequence` (before and after),
+`checks.number_words`, `checks.certainty` (a cause where it reports an association),
 `reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
 and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
 in this order.
@@ -18,17 +18,15 @@ in this order.
 from __future__ import annotations
 
 from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.causation import cause_for_association
+from langchain_reliable.checks.certainty import cause_for_association, expectation_as_fact
 from langchain_reliable.checks.clauses import negated_for_another_value, value_of_another_clause
 from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
 from langchain_reliable.checks.conditions import dropped_condition, widened_condition
 from langchain_reliable.checks.conjuncts import one_conjunct_only
-from langchain_reliable.checks.counts import count_conflict
-from langchain_reliable.checks.exchanges import exchanged_words, moved_negation
-from langchain_reliable.checks.frequency import frequencies, frequency_conflict
-from langchain_reliable.checks.modality import expectation_as_fact
+from langchain_reliable.checks.counts import count_conflict, proportion_conflict
+from langchain_reliable.checks.derived import ratio_conflict
+from langchain_reliable.checks.number_words import other_ordinal
 from langchain_reliable.checks.order import reversed_pair, reversed_roles, swapped_subject
-from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     counterparts,
@@ -36,15 +34,19 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.proportions import proportion_conflict
-from langchain_reliable.checks.ratios import ratio_conflict
 from langchain_reliable.checks.roles import swapped_roles
 from langchain_reliable.checks.sequence import (
     order_against_years,
     other_side_of_period,
     turned_span,
 )
-from langchain_reliable.checks.units import per_period_conflict, percent_points_conflict
+from langchain_reliable.checks.swaps import exchanged_words, moved_negation
+from langchain_reliable.checks.units import (
+    frequencies,
+    frequency_conflict,
+    per_period_conflict,
+    percent_points_conflict,
+)
 from langchain_reliable.reading.arguments import shares_a_verb, swapped_arguments
 from langchain_reliable.rules.meaning import OTHER_WAY, SentenceRule
 from langchain_reliable.text import stem, tokenize

@@ -19,7 +19,7 @@ from contextlib import nullcontext
 from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
-from langchain_reliable.checks.prefixes import in_passage_terms
+from langchain_reliable.checks.negation import in_passage_terms
 from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
@@ -251,7 +251,7 @@ def in_passage_words(claims: list[Claim], passages: list[Passage]) -> list[Claim
     """`claims`, each negation said as the passages say it.
 
     A negated word in the passages' prefixed form ("not active": "inactive",
-    `checks.prefixes.in_passage_terms`), or with their privative verb ("should not be
+    `checks.negation.in_passage_terms`), or with their privative verb ("should not be
     taken": "should be avoided", "lacks": "does not support", `checks.privatives`).
 
     The claim's span is kept (the user is shown its own words); its reading names the

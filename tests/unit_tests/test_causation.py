@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.causation import cause_for_association
+from langchain_reliable.checks.certainty import cause_for_association
 
 PASSAGE = "Patients who walked daily were associated with lower rates of hip fracture in the trial."
 STATED = "In the trial, daily walking reduces hip fracture, and it is linked to better sleep."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.elapsed import elapsed_spans
+from langchain_reliable.checks.derived import elapsed_spans
 
 PASSAGE = "The bridge was designed in 1921, and it carried its first trains in 1927."
 THREE = "The survey ran in 1950, the report appeared in 1956, and a revision followed in 1961."

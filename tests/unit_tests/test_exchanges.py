@@ -1,10 +1,10 @@
-"""Words exchanged between the parts of a sentence (`checks.exchanges`), through the verifier."""
+"""Words exchanged between the parts of a sentence (`checks.swaps`), through the verifier."""
 
 from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.exchanges import exchanged_words
+from langchain_reliable.checks.swaps import exchanged_words
 
 PLANS = "The Lite plan includes 20 GB of storage, while the Pro plan includes 2 TB of storage."
 DOSING = (

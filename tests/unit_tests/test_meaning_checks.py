@@ -436,7 +436,7 @@ def test_meaning_edit_set_floor(bench) -> None:
 )
 def test_frequency_conflict(claim: str, sentence: str, conflict: str | None) -> None:
     """How often, read as a rate: other words for the same rate agree, another rate does not."""
-    from langchain_reliable.checks.frequency import frequency_conflict
+    from langchain_reliable.checks.units import frequency_conflict
 
     found = frequency_conflict(claim, sentence)
     assert (found and found[0]) == conflict

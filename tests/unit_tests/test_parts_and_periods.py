@@ -14,9 +14,12 @@ import pytest
 from langchain_reliable.checks.clauses import negated_for_another_value
 from langchain_reliable.checks.comparatives import comparative_conflict
 from langchain_reliable.checks.conditions import dropped_condition
-from langchain_reliable.checks.negation import without_restriction
+from langchain_reliable.checks.negation import (
+    in_passage_terms,
+    without_double_negation,
+    without_restriction,
+)
 from langchain_reliable.checks.parallels import borrowed_word, names_another
-from langchain_reliable.checks.prefixes import in_passage_terms, without_double_negation
 from langchain_reliable.checks.privatives import in_privative_terms
 from langchain_reliable.checks.sequence import other_side_of_period
 from langchain_reliable.checks.swaps import dropped_negation

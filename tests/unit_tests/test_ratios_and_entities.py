@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.ratios import proved_ratios
+from langchain_reliable.checks.derived import proved_ratios
 
 RATIO = "The basic plan stores 50 GB of files, while the premium plan stores 150 GB."
 FUNDS = [

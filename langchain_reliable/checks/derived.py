@@ -1,0 +1,316 @@
+"""Derived values: a ratio, a change, a span of time that a sentence's own values prove.
+
+Ratios ("twice", "four times", "half"). An answer may compare two values the passage
+gives ("the fine for a second offence is four times the fine for a first", where the
+passage gives $500 and $2,000): the multiplier is in no passage as a word, yet the
+passage states it. `proved_ratios` returns the multiplier words of a claim that a
+sentence proves, each in full:
+
+- the claim's side before the multiplier and the side after it each get a value: the
+  claim's own amount nearest the multiplier on that side, or else the sentence's amount
+  whose clause shares the most words with that side (and more than any other's);
+- the two values are of one kind (and dimension), and the first is the multiplier
+  times the second, exactly.
+
+Anything else is not proved, and the word stays unread; where both sides get values
+and the ratio is not theirs, `ratio_conflict` says so ("four times" of $500 and $1,500).
+
+Example:
+    >>> proved_ratios("The large box holds twice as much as the small box.",
+    ...               "The large box holds 8 kg and the small box holds 4 kg.")
+    ('twice',)
+    >>> proved_ratios("The small box holds twice as much as the large box.",
+    ...               "The large box holds 8 kg and the small box holds 4 kg.")
+    ()
+
+Changes: a rise or fall in points that a sentence's "from A to B" proves. "The bank
+lifted its rate by 50 basis points" where the passage says "from 2 percent to 2.5
+percent": the change is in no passage as words, yet the passage states it.
+`proved_changes` finds the claim's changes said in points (percentage points, basis
+points: an absolute change, never a relative "by 25 percent") that equal the difference
+between the two values of a "from A to B" in the sentence. Which way it went is the word
+checks' business ("cut" where the sentence says "raised").
+
+Example:
+    >>> proved_changes("It rose by 50 basis points.", "It rose from 2 percent to 2.5 percent.")
+    frozenset({11})
+    >>> proved_changes("It rose by 50 percent.", "It rose from 2 percent to 2.5 percent.")
+    frozenset()
+
+Elapsed time: a span of time a sentence's own dates measure ("eight years after" 1998).
+An answer often says how long passed between two events whose dates its passage gives
+("went public in 2006, eight years after it was founded", where the passage says founded
+in 1998 and public in 2006): the span is in no passage as words, yet the passage states
+it. `elapsed_spans` finds the claim's spans a sentence proves, and proves each in full:
+
+- "N units after/before X": X's date is the sentence's date whose clause shares most
+  words with X (and more than any other date's clause); the other event's date must be
+  X's date plus N (after) or minus N (before), exactly, in the span's unit; where the
+  claim gives a date of its own, the other date must be that one, and where it gives
+  none, the sentence must hold two dates only;
+- "N units later/earlier" with no event named: from the sentence's other date to the
+  claim's own (the claim names one of two dates), or between the claim's two dates.
+
+`told_dates` reads the other way: the year a passage tells by a span ("founded in
+1990. Three years later, Brennan joined" tells 1993).
+
+Whole years between two years, days and weeks between two days of one month and year
+(or of no stated year), whole months between two months. Anything else is not proved.
+
+Example:
+    >>> elapsed_spans("It went public eight years after it was founded.",
+    ...               "It was founded in 1998 and went public in 2006.")
+    frozenset({15})
+    >>> elapsed_spans("It went public eight years before it was founded.",
+    ...               "It was founded in 1998 and went public in 2006.")
+    frozenset()
+
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import date
+from functools import lru_cache
+from itertools import pairwise
+
+from langchain_reliable.checks.number_words import CARDINALS
+from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.checks.units import in_base
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, piece_around
+from langchain_reliable.text import content_stems
+
+__all__ = [
+    "clause_around",
+    "elapsed_spans",
+    "proved_changes",
+    "proved_ratios",
+    "ratio_conflict",
+    "told_dates",
+]
+
+_FACTORS = {"twice": 2.0, "double": 2.0, "thrice": 3.0, "triple": 3.0, "half": 0.5}
+_MULTIPLE = re.compile(  # a multiplier of a value: "twice the", "four times as much as"
+    r"\b(?:(?P<word>twice|double|thrice|triple|half)|(?P<n>\d+(?:\.\d+)?|[a-z]+)\s+times)\b"
+    r"(?=\s+(?:the|that|those|as|what|more|less|\w+er\s+than)\b)",  # not "scored four times in"
+    re.IGNORECASE,
+)
+_STANDARD = re.compile(r"^\s+as\s+\w+(?:\s+\w+)?\s+as\s+|^\s+\w+\s+than\s+", re.IGNORECASE)
+_KINDS = frozenset({"count", "percent", "money", "measure"})
+
+
+@lru_cache(maxsize=8192)
+def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, bool], ...]:
+    """Each multiplier of `claim` the sentence gives values for.
+
+    As (its words, the two values, whether the first is the multiplier times the second).
+    """
+    if not _MULTIPLE.search(claim):
+        return ()  # most claims end here
+    out = []
+    claimed = [q for q in extract_quantities(claim) if q.kind in _KINDS]
+    stated = [q for q in extract_quantities(sentence) if q.kind in _KINDS]
+    for m in _MULTIPLE.finditer(claim):
+        factor = _factor(m)
+        if factor is None:
+            continue
+        before = [q for q in claimed if q.end <= m.start()]
+        after = [q for q in claimed if q.start >= m.end()]
+        left = before[-1] if before else _named(claim[: m.start()], sentence, stated)
+        standard = _STANDARD.split(claim[m.end() :], maxsplit=1)[-1]  # "as much as [the rest]"
+        right = after[0] if after else _named(standard, sentence, stated)
+        if left is None or right is None or (left.start == right.start and not (before or after)):
+            continue
+        a, b = _value(left), _value(right)
+        if a and b and a[0] == b[0]:
+            holds = abs(a[1] - factor * b[1]) <= 1e-9 * abs(a[1])
+            out.append((m.group(0), left, right, holds))
+    return tuple(out)
+
+
+def proved_ratios(claim: str, sentence: str) -> tuple[str, ...]:
+    """The multiplier words of `claim` ("twice", "four", "times") that `sentence` proves."""
+    return tuple(
+        w for said, *_, holds in _ratios(claim, sentence) if holds for w in said.lower().split()
+    )
+
+
+def ratio_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(the claim's multiplier, the sentence's two values) where they do not bear it out."""
+    for said, left, right, holds in _ratios(claim, sentence):
+        if not holds:
+            return said, f"{left.text}' and '{right.text}"
+    return None
+
+
+def _factor(m: re.Match[str]) -> float | None:
+    if m.group("word"):
+        return _FACTORS[m.group("word").lower()]
+    n = m.group("n").lower()
+    if n[0].isdigit():
+        return float(n)
+    return CARDINALS.get(n)
+
+
+def _named(words: str, sentence: str, stated: list[Quantity]) -> Quantity | None:
+    """The sentence's amount whose clause shares the most words with a side of the claim."""
+    side = set(content_stems(words))
+    scores = [len(side & set(content_stems(clause_around(sentence, q)))) for q in stated]
+    if not scores or max(scores) == 0 or scores.count(max(scores)) > 1:
+        return None
+    return stated[scores.index(max(scores))]
+
+
+def _value(q: Quantity) -> tuple[str, float] | None:
+    """(kind and unit or dimension, value in base units) of an amount."""
+    if not isinstance(q.value, (int, float)):
+        return None
+    if q.kind == "measure":
+        dimension, value = in_base(q.unit, float(q.value))
+        return f"measure:{dimension}", value
+    return f"{q.kind}:{q.unit}", float(q.value)
+
+
+_POINTS = re.compile(r"\b(?:basis\s+points?|bps?|percentage\s+points?|pp)\b", re.IGNORECASE)
+_FROM_TO = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+_TO = re.compile(r"^\s+(?:up\s+|down\s+)?to\s+$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _changes_of(claim: str) -> tuple:
+    """The claim's changes said in points (read once per claim, not once per sentence)."""
+    return tuple(
+        q
+        for q in extract_quantities(claim)
+        if q.kind == "percent" and _POINTS.search(q.text) and isinstance(q.value, (int, float))
+    )
+
+
+@lru_cache(maxsize=8192)
+def proved_changes(claim: str, sentence: str) -> frozenset[int]:
+    """Start offsets of the claim's changes in points that a "from A to B" of `sentence` proves."""
+    changes = _changes_of(claim)
+    if not changes:
+        return frozenset()
+    stated = [q for q in extract_quantities(sentence) if q.kind == "percent"]
+    spans = [
+        abs(float(b.value) - float(a.value))
+        for a, b in pairwise(stated)
+        if _FROM_TO.search(sentence[max(0, a.start - 10) : a.start])
+        and _TO.match(sentence[a.end : b.start])
+    ]
+    return frozenset(
+        q.start for q in changes if any(math.isclose(q.value, s, abs_tol=1e-9) for s in spans)
+    )
+
+
+_LATER = re.compile(
+    r"\b(\w+(?:-\w+)?)\s+years?\s+(?:later|after\s+that|on)\b", re.IGNORECASE
+)  # "Three years later, she joined": a year the passage tells by its span
+_UNITS = {"year": None, "month": None, "week": 7, "day": 1}
+_AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
+    """Start offsets of the claim's spans of time that `sentence`'s dates prove."""
+    claimed, spans = _spans_of(claim)
+    if not spans:
+        return frozenset()
+    dates = [q for q in extract_quantities(sentence) if q.kind == "date"]
+    if len(dates) < 2:
+        return frozenset()
+    own = [d for d in dates if any(c.kind == "date" and c.value == d.value for c in claimed)]
+    return frozenset(q.start for q in spans if _proved(q, claim, sentence, dates, own))
+
+
+@lru_cache(maxsize=4096)
+def _spans_of(claim: str) -> tuple[list[Quantity], list[Quantity]]:
+    """The claim's quantities and its spans of time among them (read once per claim)."""
+    claimed = extract_quantities(claim)
+    return claimed, [q for q in claimed if q.kind == "measure" and q.unit in _UNITS]
+
+
+def told_dates(claim: str, passages: tuple[str, ...]) -> frozenset[int]:
+    """Start offsets of the claim's years that a passage tells by a span (`_years_told`)."""
+    told = {y for p in passages for y in _years_told(p)}
+    if not told:
+        return frozenset()
+    return frozenset(
+        q.start
+        for q in extract_quantities(claim)
+        if q.kind == "date" and q.value[1:] == (None, None) and q.value[0] in told
+    )
+
+
+@lru_cache(maxsize=4096)
+def _years_told(passage: str) -> frozenset[int]:
+    """Years a passage tells by a span from the year before it ("in 1990. Three years later").
+
+    The year is the nearest year the passage gives before "N years later", plus N.
+    """
+    out = set()
+    for m in _LATER.finditer(passage):
+        spans = extract_quantities(m.group(0))
+        years = [q for q in extract_quantities(passage[: m.start()]) if q.kind == "date"]
+        years = [q for q in years if q.value[0] is not None]
+        if spans and years and spans[0].unit == "year" and isinstance(spans[0].value, (int, float)):
+            out.add(years[-1].value[0] + int(spans[0].value))
+    return frozenset(out)
+
+
+def _proved(span: Quantity, claim: str, sentence: str, dates: list, own: list) -> bool:
+    if not isinstance(span.value, (int, float)) or span.value <= 0:
+        return False
+    m = _AFTER.match(claim, span.end)
+    if m is None:
+        return False
+    word, event = m.group(1).lower(), m.group(2)
+    sign = 1 if word in ("after", "later") else -1
+    if word in ("later", "earlier") and not event.strip():  # from the other date to its own
+        if len(own) == 1 and len(dates) == 2:
+            own = [*(d for d in dates if d is not own[0]), own[0]]
+        return (
+            len(own) == 2 and _between(own[0].value, own[1].value, span.unit) == sign * span.value
+        )
+    reference = _date_of(event, sentence, dates)
+    if reference is None:
+        return False
+    pool = own or (dates if len(dates) == 2 else [])  # no date of its own: no choice to make
+    others = [d for d in pool if d is not reference]
+    return any(_between(reference.value, d.value, span.unit) == sign * span.value for d in others)
+
+
+def _date_of(event: str, sentence: str, dates: list[Quantity]) -> Quantity | None:
+    """The date whose clause of `sentence` shares the most words with `event`, if one does."""
+    words = set(content_stems(event))
+    scores = [len(words & set(content_stems(clause_around(sentence, d)))) for d in dates]
+    best = max(scores)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    return dates[scores.index(best)]
+
+
+def clause_around(sentence: str, d: Quantity) -> str:
+    """The stretch of `sentence` around quantity `d` (a date, an amount), between clause edges."""
+    return piece_around(CLAUSE_BREAK, sentence, d.start, d.end)
+
+
+def _between(a: tuple, b: tuple, unit: str) -> float | None:
+    """The signed time from date `a` to date `b` in `unit`, when both state what it needs."""
+    (ay, am, ad), (by, bm, bd) = a, b
+    if unit == "year":
+        same_day = (am, ad) == (bm, bd)  # "1998" and "2006", or two full dates
+        return by - ay if ay is not None and by is not None and same_day else None
+    if am is None or bm is None or (ay is None) != (by is None):
+        return None
+    if unit == "month":
+        return (by or 0) * 12 + bm - (ay or 0) * 12 - am if ad == bd else None
+    if ad is None or bd is None:
+        return None
+    try:
+        days = (date(by or 2001, bm, bd) - date(ay or 2001, am, ad)).days
+    except ValueError:
+        return None
+    return days / _UNITS[unit]
