@@ -145,12 +145,14 @@ def clause_about(text: str, about: frozenset[str]) -> str:
 def _scope(tail: str) -> set[str]:
     """The content stems a negation governs: its next six words up to punctuation.
 
-    Numbers and units are not counted among the six ("not take more than 4 g of
-    paracetamol"): a claim may give the amount in other units.
+    A word is counted as written ("no front-end or back-end sales load": "front-end" is
+    one of the six, its stems both in scope). Numbers and units are not counted among
+    the six ("not take more than 4 g of paracetamol"): a claim may give the amount in
+    other units.
     """
     clause = _SCOPE_END.split(tail, maxsplit=1)[0]
-    words = [t for t in tokenize(clause) if not t[0].isdigit() and t not in UNIT_OF]
-    return {stem(t) for t in words[:_SCOPE_WORDS] if t not in STOPWORDS}
+    said = [w.lower() for w in words(clause) if not w[0].isdigit() and w.lower() not in UNIT_OF]
+    return {stem(t) for w in said[:_SCOPE_WORDS] for t in tokenize(w) if t not in STOPWORDS}
 
 
 def negative_word(text: str) -> str | None:
