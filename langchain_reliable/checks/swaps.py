@@ -60,7 +60,7 @@ from langchain_reliable.checks.negation import negation_cue, negative_word, pref
 from langchain_reliable.checks.values import as_values
 from langchain_reliable.reading.clauses import CLAUSE_END
 from langchain_reliable.reading.lexicon import NEGATORS, SUBJECT_PRONOUNS, word_pairs
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
+from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
 
 __all__ = [
     "dropped_negation",
@@ -158,7 +158,7 @@ def _clauses(claim: str) -> list[str]:
     A claim that puts its sentence's clauses in another order ("Yes, as long as they
     fail X, there is no rule") is read clause by clause.
     """
-    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(words(p)) >= _CLAUSE_WORDS]
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_aligned(p)) >= _CLAUSE_WORDS]
     return [claim, *parts] if len(parts) > 1 else [claim]
 
 
@@ -227,14 +227,24 @@ def _negative(words: str) -> bool:
     return prefixed_negation(words) is not None or negative_word(words) is not None
 
 
+_ALIGNED = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
+"""A word as the two texts are aligned by: a figure with its separators is one word
+("181,674,817" against "$ 181,674,817"), a word and a figure beside it two ("COX-2")."""
+
+
+def _aligned(text: str) -> list[str]:
+    """The words of `text` as `_ALIGNED` reads them."""
+    return _ALIGNED.findall(text)
+
+
 def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:
     """The claim's and the sentence's words, lowercased, and the sentence's as written.
 
     A sentence opening with a pronoun ("It lowers ...") is read as about the claim's
     subject, as a reader does.
     """
-    said = [_one_article(w.lower()) for w in words(claim)]
-    written = words(sentence)
+    said = [_one_article(w.lower()) for w in _aligned(claim)]
+    written = _aligned(sentence)
     held = [_one_article(w.lower()) for w in written]
     if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
         held[0] = said[0]

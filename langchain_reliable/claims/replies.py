@@ -167,15 +167,17 @@ def _inverted(question: str, negative: bool) -> str | None:
     if len(doc) < 4 or doc[0].pos_ != "AUX":
         return None
     chunks = {c.start: c.end for c in doc.noun_chunks}
-    end = chunks.get(1) or next(  # a noun the parser read as a complement ("Is aspirin safe")
-        (i + 1 for i in range(1, len(doc) - 1)
+    end = 2 if doc[1].pos_ == "PRON" else chunks.get(1) or next(  # "Is aspirin safe": a noun
+        (i + 1 for i in range(1, len(doc) - 1)  # the parser read as a complement
          if doc[i].pos_ in ("NOUN", "PROPN") and doc[i + 1].pos_ not in ("NOUN", "PROPN")),
         None,
     )  # fmt: skip
-    if end is None or any(t.pos_ == "AUX" for t in doc[1:end]):
+    if end is None or any(t.pos_ == "AUX" or t.tag_ in ("VB", "VBZ", "VBP") for t in doc[1:end]):
         return None
-    while end + 1 < len(doc) and doc[end].lower_ == "of" and end + 1 in chunks:
-        end = chunks[end + 1]
+    # a second noun phrase opening inside it is the predicate ("Is green your favourite colour")
+    end = next((j for j in range(2, end) if doc[j].pos_ == "DET" or doc[j].tag_ == "PRP$"), end)
+    while end + 1 < len(doc) and doc[end].lower_ in ("of", "and", "or") and end + 1 in chunks:
+        end = chunks[end + 1]  # "the Treaty of Westphalia", "Jeff Bridges and Terrence Howard"
     rest = doc[end:].text.rstrip(" ?")
     if not rest:
         return None

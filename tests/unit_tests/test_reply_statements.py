@@ -42,6 +42,21 @@ CASES = [  # question, what "Yes" is read as, what "No" is read as
         "5000 mg is the maximum dose.",
         "5000 mg is not the maximum dose.",
     ),
+    (
+        "Is there a fee for late payment?",
+        "There is a fee for late payment.",
+        "There is not a fee for late payment.",
+    ),
+    (
+        "Is green your favourite colour?",
+        "Green is your favourite colour.",
+        "Green is not your favourite colour.",
+    ),
+    (
+        "Are Jeff Bridges and Terrence Howard in the film?",
+        "Jeff Bridges and Terrence Howard are in the film.",
+        "Jeff Bridges and Terrence Howard are not in the film.",
+    ),
 ]
 
 
