@@ -211,9 +211,9 @@ def check_graph_in_lcel(text: str) -> None:
         "{'max_retries': 0}": "refuse",
         "{'policy': 'lenient', 'max_retries': 0}": "filter",
     }
-    # Streamed: one claim_verdict event per claim of both attempts (4 + 6: the second
-    # answer's which-clause is a claim of its own too, `claims.riders`).
-    assert text.count("claim_verdict ") == 10
+    # Streamed: one claim_verdict event per claim of both attempts (4 + 5: the second
+    # answer's which-clause is checked on its own and shown as part of its sentence).
+    assert text.count("claim_verdict ") == 9
     assert "route: retry → filter" in text
     # The scripted LLM judge: retry, then return; a fabricated quote is not trusted.
     assert "decision: return after 2 attempts" in text and "verifier: llm" in text
@@ -253,7 +253,9 @@ def check_deploy(text: str) -> None:
     assert "reliable_rag: return | HIGH" in text
     assert "reliable_rag, strict: refuse after 2 attempts" in text
     assert text.count("updates: generate") == 2 and "updates: filter" in text
-    assert "updates: verify 5/6 supported, MEDIUM" in text  # a rider among them (claims.riders)
+    assert (
+        "updates: verify 4/5 supported, MEDIUM" in text
+    )  # a which-clause folded into its sentence
     assert text.count("claim_verdict: ") == 2
     assert text.count(" stopped") == 2 and "still answers" not in text
 
