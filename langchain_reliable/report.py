@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from langchain_reliable.policy import Policy
-from langchain_reliable.scale import BANDS, placed
+from langchain_reliable.scale import fares_worse, placed
 from langchain_reliable.schemas import LABELS, ClaimVerdict, Cost, ReliabilityReport
 from langchain_reliable.text import short
 
@@ -70,7 +70,7 @@ def with_parts_folded(verdicts: Sequence[ClaimVerdict]) -> list[ClaimVerdict]:
         at = next((i for i in reversed(range(len(out))) if _inside(verdict, out[i])), None)
         if at is None:
             out.append(verdict)
-        elif BANDS[verdict.label] < BANDS[out[at].label]:
+        elif fares_worse(verdict.label, out[at].label):
             part = short(verdict.shown, 80)
             out[at] = verdict.model_copy(
                 update={

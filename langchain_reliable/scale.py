@@ -32,7 +32,7 @@ from itertools import pairwise
 
 from langchain_reliable.schemas import ClaimVerdict, Label
 
-__all__ = ["BANDS", "PARTLY_SAID", "in_band", "on_scale", "placed"]
+__all__ = ["BANDS", "PARTLY_SAID", "fares_worse", "in_band", "on_scale", "placed"]
 
 BANDS: dict[Label, tuple[float, float]] = {
     "supported": (0.9, 1.0),
@@ -68,6 +68,17 @@ def on_scale(label: Label, raw: float, bars: tuple[float, float]) -> float:
         if raw < x1:
             return round(y0 + (raw - x0) / (x1 - x0) * (y1 - y0), 6)
     return points[-1][1]
+
+
+def fares_worse(label: Label, than: Label) -> bool:
+    """Whether `label` is the more cautious verdict: lower on the scale than `than`.
+
+    Example:
+        >>> fares_worse("unsupported", "uncertain"), fares_worse("supported", "contradicted")
+        (True, False)
+
+    """
+    return BANDS[label] < BANDS[than]
 
 
 def in_band(label: Label, score: float) -> float:

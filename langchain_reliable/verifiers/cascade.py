@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from langchain_reliable.rules import Rule, Rules
+from langchain_reliable.scale import fares_worse
 from langchain_reliable.schemas import Claim, ClaimVerdict, Cost, Passage
 from langchain_reliable.verifiers.base import (
     ClaimVerifier,
@@ -13,10 +14,6 @@ from langchain_reliable.verifiers.base import (
     as_rules,
     verdict_count_problem,
 )
-
-# From most to least conservative: a claim judged false beats one left open,
-# which beats one judged true.
-_CAUTION = {"contradicted": 0, "unsupported": 1, "uncertain": 2, "supported": 3}
 
 
 class CascadeVerifier(JudgingVerifier):
@@ -121,7 +118,7 @@ def _merge(
     """Combine the two verdicts on one claim."""
     if second.label != "uncertain":
         return second
-    if _CAUTION[first.label] < _CAUTION[second.label]:
+    if fares_worse(first.label, second.label):  # judged false beats left open beats true
         kept = first
         note = f"{second_name} was uncertain: {second.reason}".rstrip(": ")
     else:

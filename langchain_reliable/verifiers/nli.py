@@ -48,7 +48,7 @@ from langchain_reliable.errors import install_hint
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import ClaimEvidence, EvidenceSelector, clamp_score
 from langchain_reliable.rules import Rule, Rules
-from langchain_reliable.scale import on_scale
+from langchain_reliable.scale import BANDS, on_scale
 from langchain_reliable.schemas import Claim, ClaimVerdict, Label, Passage
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
 from langchain_reliable.verifiers.nli_labels import NLILabels, resolve_labels
@@ -278,7 +278,8 @@ class NLIVerifier(BlockingVerifier):
         units = [found.units[i] for i in found.top]
         if not units:
             return ClaimVerdict(
-                text=claim.text, span=claim.span, label="unsupported", score=0.1,
+                text=claim.text, span=claim.span, label="unsupported",
+                score=BANDS["unsupported"][0],
                 reason="no passage sentence to check the claim against",
             )  # fmt: skip
         entail, contra = self._columns(table)
