@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -33,16 +34,23 @@ def rates(run: Path, labelled: list[tuple[str, str, bool]]) -> dict[str, tuple[f
     rows = [json.loads(line) for line in run.read_text().splitlines() if line.strip()]
     if [r["id"] for r in rows] != [i for i, _, _ in labelled]:
         raise SystemExit(f"{run}: its records are not those of the files, in their order")
+    return tally(
+        (file, hallucinated, row["response"]["decision"] == "return")
+        for row, (_, file, hallucinated) in zip(rows, labelled, strict=True)
+    )
+
+
+def tally(answers: Iterable[tuple[str, bool, bool]]) -> dict[str, tuple[float, float, int]]:
+    """Per file, from `(file, hallucinated, passed)`: faithful passed, hallucinated caught, n."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for row, (_, file, hallucinated) in zip(rows, labelled, strict=True):
-        returned = row["response"]["decision"] == "return"
+    for file, hallucinated, passed in answers:
         c = counts[file]
         if hallucinated:
             c[2] += 1
-            c[3] += not returned
+            c[3] += not passed
         else:
             c[0] += 1
-            c[1] += returned
+            c[1] += passed
     return {f: (c[1] / max(c[0], 1), c[3] / max(c[2], 1), c[0] + c[2]) for f, c in counts.items()}
 
 

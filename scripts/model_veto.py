@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections import defaultdict
 from pathlib import Path
+
+from decision_rates import tally
 
 from langchain_reliable.claims import SentenceClaimExtractor
 from langchain_reliable.eval.datasets import load_records
@@ -43,22 +44,19 @@ def read_all(data: Path) -> list[tuple[str, bool, list[tuple[str, float | None]]
     return rows
 
 
-def rates(rows, bar: float | None) -> dict[str, tuple[float, float]]:
+def rates(rows, bar: float | None) -> dict[str, tuple[float, float, int]]:
     """Per file: faithful passed, hallucinated caught, with claims read under `bar` vetoed."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for name, hallucinated, read in rows:
-        passed = all(
-            label == "supported" and not (bar is not None and p is not None and p < bar)
-            for label, p in read
+    return tally(
+        (
+            name,
+            hallucinated,
+            all(
+                label == "supported" and not (bar is not None and p is not None and p < bar)
+                for label, p in read
+            ),
         )
-        c = counts[name]
-        if hallucinated:
-            c[2] += 1
-            c[3] += not passed
-        else:
-            c[0] += 1
-            c[1] += passed
-    return {n: (c[1] / max(c[0], 1), c[3] / max(c[2], 1)) for n, c in counts.items()}
+        for name, hallucinated, read in rows
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
