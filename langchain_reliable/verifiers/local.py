@@ -73,6 +73,7 @@ from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, S
 __all__ = ["LocalVerifier"]
 
 _CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
+_BEARS_ON = 0.25  # share of a claim's content words a sentence must hold to contradict it
 _UNDER_THE_BAR = 0.05  # how far under `supported_at` a vetoed claim's score stays at least
 
 
@@ -319,11 +320,19 @@ class LocalVerifier(BlockingVerifier):
             and read.contradicted > read.entailed
         ):
             window = _window(passages, *read.against, read.contradicted, claim.text)
-            where = passage_name(window.passage, window.passage_id)
-            reason = f"{where} says otherwise, as the entailment model reads it: {window.quote!r}"
-            return "contradicted", reason, min(score, self._vetoed_below_bar), window
+            if _bears_on(window.quote, facts.stems):
+                where = passage_name(window.passage, window.passage_id)
+                reason = (
+                    f"{where} says otherwise, as the entailment model reads it: {window.quote!r}"
+                )
+                return "contradicted", reason, min(score, self._vetoed_below_bar), window
         if score >= self.supported_at:
-            return "supported", f"supported by {facts.where}", score, None
+            return (
+                "supported",
+                f"supported by {facts.where}{_how_supported(facts, read, self.supported_at)}",
+                score,
+                None,
+            )
         partly = facts.where if score >= self.unsupported_below else None
         unsaid = _unsaid(facts.surface, facts.ctx.stems)
         return "unsupported", not_borne_out(unsaid, partly), score, None
@@ -368,6 +377,44 @@ class LocalVerifier(BlockingVerifier):
             return f"; entailment model not consulted (lexical score {alone:.2f}; {band})"
         why = f"lexical score {alone:.2f}; {band}" if self.in_band(alone) else "a swapped word"
         return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
+
+
+def _bears_on(quote: str, stems: Sequence[str]) -> bool:
+    """Whether `quote` holds at least a quarter of a claim's content stems `stems`.
+
+    A sentence the model reads as contradicting a claim it shares no subject with says
+    nothing of the claim: the claim is unsupported, not contradicted.
+
+    Example:
+        >>> claim = content_stems("Linfield stayed sixth, narrowly avoiding relegation.")
+        >>> _bears_on("The Rovers' win looked assured when Hart beat Linfield.", claim)
+        False
+        >>> _bears_on("Linfield remain in sixth.", claim)
+        True
+    """
+    said = set(content_stems(quote))
+    return len(said & set(stems)) >= _BEARS_ON * len(stems)
+
+
+def _how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
+    """What a supported claim rests on, in words, where it is less than one sentence saying it.
+
+    Its words spread over sentences (no one sentence holds them all), or the entailment
+    model, having read it, does not find it said: the words carried it.
+    """
+    ctx, anchor = facts.ctx, facts.anchor
+    elsewhere = [
+        word
+        for stem, word in facts.surface.items()
+        if anchor not in ctx.sentences_with(stem) and ctx.sentences_with(stem)
+    ]
+    notes = []
+    if elsewhere:
+        words = ", ".join(f"'{w}'" for w in elsewhere[:3])
+        notes.append(f"no one sentence says it all ({words} from another)")
+    if read is not None and read.entailed < bar:
+        notes.append("its words carried it: the entailment model does not read it as said")
+    return f", though {' and '.join(notes)}" if notes else ""
 
 
 def _features(facts: ClaimFacts) -> ClaimFeatures:
