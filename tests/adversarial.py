@@ -302,6 +302,13 @@ def held_back_and_returned(verifier: Any, attack: str, control: str, passages: l
     assert out["decision"] == "return", [(c["label"], c["reason"]) for c in out["claims"]]
 
 
+def held_back(verifier: Any, claim: str, passage: str) -> dict[str, Any]:
+    """The verdict on `claim` checked against `passage` alone, which is not returned."""
+    report = verifier.invoke({"answer": claim, "passages": [passage]})
+    assert report["decision"] != "return", report["claims"]
+    return report["claims"][0]
+
+
 def shown(out: dict[str, Any], answer: str) -> str:
     """What a caller shows for the verifier's decision on `answer`."""
     if out["decision"] == "return":
