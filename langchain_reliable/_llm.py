@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -260,6 +260,7 @@ class Reply:
     arguments: Any = None
 
 
+@dataclass(eq=False)
 class StructuredCall:
     """One structured call to a chat model, with a timeout and the raw message kept.
 
@@ -286,27 +287,21 @@ class StructuredCall:
 
     """
 
-    def __init__(
-        self,
-        model: Any,
-        schema: type,
-        *,
-        timeout: float | None,
-        task: str,
-        run_name: str,
-        missing: str = "structured output",
-        describe: Callable[[BaseException], str] = describe,
-    ) -> None:
-        check_structured_model(model, timeout)
-        self.schema = schema
-        self.timeout = timeout
-        self.task = task
-        self.run_name = run_name
-        self.missing = missing
-        self.describe = describe
-        self.model = model
-        self.runnable = model.with_structured_output(schema, include_raw=True)
-        self.native_async = has_native_async(model)
+    model: Any
+    schema: type
+    _: KW_ONLY
+    timeout: float | None
+    task: str
+    run_name: str
+    missing: str = "structured output"
+    describe: Callable[[BaseException], str] = describe
+    runnable: Any = field(init=False, repr=False)
+    native_async: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        check_structured_model(self.model, self.timeout)
+        self.runnable = self.model.with_structured_output(self.schema, include_raw=True)
+        self.native_async = has_native_async(self.model)
 
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Reply:
         """Call the model once; whatever goes wrong is said in the reply, never raised."""

@@ -38,13 +38,14 @@ Labels: 0 entailment, 1 neutral, 2 contradiction, -1 "not entailed" (trained wit
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
 import time
 from pathlib import Path
 
 import numpy as np
+from cross_encoder_fit import label_losses, read_jsonl
+from cross_encoder_fit import tokenizer as base_tokenizer
 
 SEED = 0
 N_LABELS = 3
@@ -61,12 +62,6 @@ LABEL = {"entailment": 0, "neutral": 1, "contradiction": 2, "not_entailment": -1
 DEV_FILES = ("faithbench", "wice", "begin")
 LEFT_OUT_SOURCES = ("mctest_nli",)
 """Sources whose terms do not allow shipping a model trained on them (licenses/nli-NOTICE.md)."""
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def stream(nli: Path, grounding: Path | None, seed: int = SEED) -> list[dict]:
@@ -96,12 +91,8 @@ def stream(nli: Path, grounding: Path | None, seed: int = SEED) -> list[dict]:
 
 
 def tokenizer(base: Path):
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tok.enable_truncation(MAX_LEN, strategy="longest_first")
-    tok.no_padding()
-    return tok
+    """MPNet's tokenizer, pairs cut to this model's `MAX_LEN`."""
+    return base_tokenizer(base, MAX_LEN)
 
 
 def encode(tok, premises: list[str], hyps: list[str]) -> dict[str, np.ndarray]:
@@ -230,12 +221,7 @@ def pair_losses(model, tok, part: list[dict], device: str):
     y = torch.tensor([r["label"] for r in part], device=device)
     with torch.autocast("cuda", dtype=torch.bfloat16, enabled=device != "cpu"):
         logits = model(**enc)
-    logp = torch.log_softmax(logits.float(), -1)
-    full = y >= 0
-    loss = torch.zeros(len(part), device=device)
-    loss[full] = -logp[full, y[full]]
-    loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
-    return loss
+    return label_losses(logits, y)
 
 
 def train(args, log) -> None:

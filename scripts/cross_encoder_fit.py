@@ -102,11 +102,12 @@ def make_model(base: Path):
     return CrossEncoder()
 
 
-def tokenizer(base: Path):
+def tokenizer(base: Path, max_len: int = MAX_LEN):
+    """The base model's tokenizer, pairs cut to `max_len` tokens, unpadded."""
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tok.enable_truncation(MAX_LEN, strategy="longest_first")
+    tok.enable_truncation(max_len, strategy="longest_first")
     tok.no_padding()
     return tok
 
@@ -121,6 +122,19 @@ def encode(tok, premises: list[str], hyps: list[str]) -> dict[str, np.ndarray]:
         k = len(e.ids)
         ids[i, :k], mask[i, :k], tt[i, :k] = e.ids, e.attention_mask, e.type_ids
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": tt}
+
+
+def label_losses(logits, y):
+    """Each pair's loss: cross-entropy, or for the partial label -1 ("not entailed")
+    -log(1 - P(entailment)) = -log(P(neutral) + P(contradiction))."""
+    import torch
+
+    logp = torch.log_softmax(logits.float(), -1)
+    full = y >= 0
+    loss = torch.zeros(len(y), device=logits.device)
+    loss[full] = -logp[full, y[full]]
+    loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
+    return loss
 
 
 def plan_batches(
@@ -219,12 +233,7 @@ def train(
         w = weights[rows].to(device)
         with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device != "cpu"):
             logits = model(**enc)
-        logp = torch.log_softmax(logits.float(), -1)
-        full = y >= 0
-        loss = torch.zeros(len(batch), device=device)
-        loss[full] = -logp[full, y[full]]
-        # partial label "not entailed": -log(1 - p_entail) = -log(p_neutral + p_contradiction)
-        loss[~full] = -torch.logsumexp(logp[~full, 1:], -1)
+        loss = label_losses(logits, y)
         loss = (loss * w).sum() / w.sum()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -301,6 +302,13 @@ def held_back_and_returned(verifier: Any, attack: str, control: str, passages: l
     assert out["decision"] == "return", [(c["label"], c["reason"]) for c in out["claims"]]
 
 
+def held_back(verifier: Any, claim: str, passage: str) -> dict[str, Any]:
+    """The verdict on `claim` checked against `passage` alone, which is not returned."""
+    report = verifier.invoke({"answer": claim, "passages": [passage]})
+    assert report["decision"] != "return", report["claims"]
+    return report["claims"][0]
+
+
 def shown(out: dict[str, Any], answer: str) -> str:
     """What a caller shows for the verifier's decision on `answer`."""
     if out["decision"] == "return":
@@ -377,3 +385,19 @@ def graph_and_cli_held_back_and_returned(
     """`graph_held_back_and_returned`, then `cli_held_back_and_returned`."""
     graph_held_back_and_returned(attack, control, passages)
     cli_held_back_and_returned(capsys, attack, control, passages)
+
+
+def pair_tests(passages: list, pairs: list[tuple[str, str]], ids: list[str]) -> tuple:
+    """A suite's two tests on its (true control, attack) pairs: each pair through the default
+    verifier under `balanced` and `strict` (`held_back_and_returned`), the first through the
+    RAG graph and the CLI (`graph_and_cli_held_back_and_returned`)."""
+
+    @pytest.mark.parametrize(("control", "attack"), pairs, ids=ids)
+    def each_pair(balanced_and_strict: Any, control: str, attack: str) -> None:
+        held_back_and_returned(balanced_and_strict, attack, control, passages)
+
+    def the_first_through_the_graph_and_the_cli(capsys: Any) -> None:
+        control, attack = pairs[0]
+        graph_and_cli_held_back_and_returned(capsys, attack, control, passages)
+
+    return each_pair, the_first_through_the_graph_and_the_cli

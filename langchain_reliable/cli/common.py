@@ -159,6 +159,13 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_json(parser: argparse.ArgumentParser) -> None:
+    """Add ``--json`` (one JSON object on stdout instead of the tables)."""
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout instead of tables"
+    )
+
+
 def add_checking(parser: argparse.ArgumentParser) -> None:
     """Add ``--verifier``, ``--policy``, ``--json`` and ``--verbose``."""
     parser.add_argument(
@@ -168,9 +175,7 @@ def add_checking(parser: argparse.ArgumentParser) -> None:
         help=verifier_specs_help(),
     )
     add_policy(parser)
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object instead of a table"
-    )
+    add_json(parser)
     parser.add_argument(
         "--verbose",
         action="store_true",
@@ -223,6 +228,7 @@ __all__ = [
     "UsageError",
     "add_checking",
     "add_command",
+    "add_json",
     "add_policy",
     "build_chat_model",
     "cited_evidence",

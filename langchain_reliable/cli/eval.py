@@ -37,6 +37,7 @@ from langchain_reliable.cli.common import (
     Subparsers,
     UsageError,
     add_command,
+    add_json,
     build_chat_model,
     exit_codes,
     one_line,
@@ -102,9 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="claim extractor at response level (default: the package default)",
     )
     parser.add_argument("--limit", type=positive_int, metavar="N", help="first N records per file")
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object on stdout instead of tables"
-    )
+    add_json(parser)
     parser.add_argument(
         "--records",
         action="store_true",

@@ -20,6 +20,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -100,6 +101,7 @@ class BaseDetector:
         return f"{type(self).__name__}(name={self.name!r}, threshold={self.threshold})"
 
 
+@dataclass(eq=False, repr=False)
 class VerifierDetector(BaseDetector):
     """Runs a `ClaimVerifier`: the detector of this package.
 
@@ -126,32 +128,24 @@ class VerifierDetector(BaseDetector):
 
     """
 
-    def __init__(
-        self,
-        verifier: ClaimVerifier,
-        extractor: ClaimExtractor | None = None,
-        level: EvalLevel = "response",
-        *,
-        concurrency: int = 8,
-        threshold: float | None = None,
-        name: str | None = None,
-    ) -> None:
-        if threshold is None:
-            threshold = math.nextafter(1.0 - BANDS["supported"][0], 1.0)
-        if level not in ("response", "claim"):
-            raise ValueError(f"level must be 'response' or 'claim', got {level!r}")
-        if level == "response" and extractor is None:
+    verifier: ClaimVerifier
+    extractor: ClaimExtractor | None = None
+    level: EvalLevel = "response"
+    _: KW_ONLY
+    concurrency: int = 8
+    threshold: float = math.nextafter(1.0 - BANDS["supported"][0], 1.0)
+    name: str = ""
+    stats: Counter[str] = field(default_factory=Counter, init=False)
+    error_messages: Counter[str] = field(default_factory=Counter, init=False)
+
+    def __post_init__(self) -> None:
+        if self.level not in ("response", "claim"):
+            raise ValueError(f"level must be 'response' or 'claim', got {self.level!r}")
+        if self.level == "response" and self.extractor is None:
             raise ValueError("a claim extractor is needed at response level")
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, got {concurrency}")
-        self.verifier = verifier
-        self.extractor = extractor
-        self.level = level
-        self.concurrency = concurrency
-        self.threshold = threshold
-        self.name = name or getattr(verifier, "name", type(verifier).__name__)
-        self.stats: Counter[str] = Counter()
-        self.error_messages: Counter[str] = Counter()
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        self.name = self.name or getattr(self.verifier, "name", type(self.verifier).__name__)
 
     async def ascore(self, items: Sequence[ItemLike]) -> list[float | None]:
         """Verify each item; see the class docstring for the score."""

@@ -282,17 +282,10 @@ def evaluate(
     records: Sequence[EvalRecord],
     detector: Detector,
     level: EvalLevel = "response",
-    *,
-    dataset: str | None = None,
-    batch_size: int = 64,
-    progress: bool = False,
+    **options: Any,
 ) -> EvalResult:
-    """Run `aevaluate` synchronously."""
-    return run_sync(
-        aevaluate(
-            records, detector, level, dataset=dataset, batch_size=batch_size, progress=progress
-        )
-    )
+    """Run `aevaluate` synchronously; `options`: its ``dataset``, ``batch_size``, ``progress``."""
+    return run_sync(aevaluate(records, detector, level, **options))
 
 
 def _item_scores(

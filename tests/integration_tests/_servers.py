@@ -21,6 +21,14 @@ HOST = "127.0.0.1"
 START_TIMEOUT = 90.0  # seconds a server may take to answer its health route
 STOP_TIMEOUT = 15.0  # seconds between SIGTERM and SIGKILL
 REQUEST_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+# A question the demo app returns its answer to, and one it filters its answer to.
+RETURNED = "When and where was the Treaty of Versailles signed?"
+FILTERED = "How does aspirin work and what is it used for?"
+# A verifier input whose answer its one passage states word for word.
+VERIFY = {
+    "answer": "The Treaty of Versailles was signed on 28 June 1919.",
+    "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
+}
 
 # Variables that would change what the servers serve or make them call out.
 _DROPPED = (

@@ -16,7 +16,10 @@ import pytest
 from langchain_reliable import create_verifier
 from langchain_reliable.errors import InputError
 from tests.integration_tests._servers import (
+    FILTERED,
     REQUEST_TIMEOUT,
+    RETURNED,
+    VERIFY,
     child_env,
     client,
     sse_events,
@@ -24,12 +27,6 @@ from tests.integration_tests._servers import (
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
-RETURNED = "When and where was the Treaty of Versailles signed?"
-FILTERED = "How does aspirin work and what is it used for?"
-VERIFY = {
-    "answer": "The Treaty of Versailles was signed on 28 June 1919.",
-    "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
-}
 SHOWN = ("question", "answer", "decision", "attempts")
 
 

@@ -16,15 +16,11 @@ from pathlib import Path
 import pytest
 
 from langchain_reliable.server.auth import COOKIE_NAME, WRONG_KEY
-from tests.integration_tests._servers import client, serving_app
+from tests.integration_tests._servers import VERIFY, client, serving_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
 API_KEY = "form-key-51c0"
-VERIFY = {
-    "answer": "The Treaty of Versailles was signed on 28 June 1919.",
-    "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
-}
 PAGE = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8", "sec-fetch-site": "none"}
 
 

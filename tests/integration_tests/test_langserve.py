@@ -14,14 +14,19 @@ import pytest
 from langchain_core.documents import Document
 
 from langchain_reliable.state import RAGOutput
-from tests.integration_tests._servers import REQUEST_TIMEOUT, client, served, sse_events
+from tests.integration_tests._servers import (
+    FILTERED,
+    REQUEST_TIMEOUT,
+    RETURNED,
+    client,
+    served,
+    sse_events,
+)
 
 OUTPUT_KEYS = set(RAGOutput.__annotations__)
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
-RETURNED = "When and where was the Treaty of Versailles signed?"
-FILTERED = "How does aspirin work and what is it used for?"
 API_KEY = "test-key-3f9c"
 VERIFY_INPUT = {
     "answer": "The Treaty of Versailles was signed on 28 June 1919. "

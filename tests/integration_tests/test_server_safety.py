@@ -16,7 +16,9 @@ import httpx
 import pytest
 
 from tests.integration_tests._servers import (
+    FILTERED,
     PYTHON,
+    VERIFY,
     child_env,
     client,
     free_port,
@@ -50,15 +52,9 @@ from tests.unit_tests.test_verb_forms import PASSAGES as FORM_PASSAGES
 
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
-QUESTION = "How does aspirin work and what is it used for?"
-VERIFY = {
-    "answer": "The Treaty of Versailles was signed on 28 June 1919.",
-    "context": ["The Treaty of Versailles was signed on 28 June 1919 in the Hall of Mirrors."],
-}
-
 
 def _rag(config: dict | None = None) -> dict:
-    body: dict = {"input": {"question": QUESTION}}
+    body: dict = {"input": {"question": FILTERED}}
     if config is not None:
         body["config"] = {"configurable": config}
     return body
@@ -94,7 +90,7 @@ def test_a_client_cannot_loosen_the_policy(server, settings, named):
         r = http.post(
             "/reliable-rag/batch",
             json={
-                "inputs": [{"question": QUESTION}] * 2,
+                "inputs": [{"question": FILTERED}] * 2,
                 "config": [{}, {"configurable": settings}],
             },
         )
@@ -165,7 +161,7 @@ BAD_INPUTS = {
     ),
     "bad rag batch item": (
         "/reliable-rag/batch",
-        {"inputs": [{"question": QUESTION}, {"question": "x" * 5000}]},
+        {"inputs": [{"question": FILTERED}, {"question": "x" * 5000}]},
         422,
     ),
     "passage object without text": (
@@ -311,12 +307,12 @@ def test_serve_hashes_questions_in_the_audit_log(tmp_path):
         client(base) as http,
     ):
         assert http.post("/reliable-rag/invoke", json=_rag()).status_code == 200
-        verify = {**VERIFY, "question": QUESTION}
+        verify = {**VERIFY, "question": FILTERED}
         assert http.post("/verify/invoke", json={"input": verify}).status_code == 200
     text = "".join(p.read_text("utf-8") for p in audit.glob("audit-*.jsonl"))
     records = [json.loads(line) for line in text.splitlines()]
     assert len(records) == 2 and all(r["question_hashed"] for r in records)  # both routes
-    assert QUESTION not in text
+    assert FILTERED not in text
 
 
 # -- round two: content dressed as glue, text that renders otherwise -----------------

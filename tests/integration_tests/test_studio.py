@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests.integration_tests._servers import (
+    FILTERED,
     HOST,
     REPO,
+    RETURNED,
     child_env,
     client,
     free_port,
@@ -28,8 +30,6 @@ from tests.integration_tests._servers import (
 pytestmark = [pytest.mark.integration, pytest.mark.enable_socket]
 
 LANGGRAPH = Path(sys.executable).parent / "langgraph"
-RETURNED = "When and where was the Treaty of Versailles signed?"
-FILTERED = "How does aspirin work and what is it used for?"
 SETTINGS = (
     "policy",
     "high_threshold",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable.checks.certainty import cause_for_association
+from tests.adversarial import held_back
 
 PASSAGE = "Patients who walked daily were associated with lower rates of hip fracture in the trial."
 STATED = "In the trial, daily walking reduces hip fracture, and it is linked to better sleep."
@@ -25,11 +26,9 @@ STATED = "In the trial, daily walking reduces hip fracture, and it is linked to 
     ],
 )
 def test_a_cause_for_an_association_is_held_back(check, claim: str) -> None:
-    report = check.invoke({"answer": claim, "passages": [PASSAGE]})
-    verdict = report["claims"][0]
+    verdict = held_back(check, claim, PASSAGE)
     assert verdict["label"] == "unsupported", verdict["reason"]
     assert "reports only an association ('associated with')" in verdict["reason"]
-    assert report["decision"] != "return"
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable.checks.clauses import value_of_another_clause
+from tests.adversarial import held_back
 
 PASSAGE = "The ferry carried 410 passengers on Friday, and 52 of them were children."
 LISTING = "The museum was built in 1901 and reopened in 1994 after a fire."
@@ -23,10 +24,8 @@ LISTING = "The museum was built in 1901 and reopened in 1994 after a fire."
     ],
 )
 def test_a_value_moved_to_another_clause_is_held_back(check, claim, passage, reused) -> None:
-    report = check.invoke({"answer": claim, "passages": [passage]})
-    verdict = report["claims"][0]
+    verdict = held_back(check, claim, passage)
     assert verdict["label"] != "supported", verdict["reason"]
-    assert report["decision"] != "return"
     assert value_of_another_clause(claim, passage)[0] == reused
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable.checks.comparatives import comparative_conflict
+from tests.adversarial import held_back
 
 RIVERS = "The Severn is 354 km long, while the Thames is 346 km long."
 TRIAL = "Nausea affected 8 percent of patients on the tablet and 3 percent of those on the patch."
@@ -21,11 +22,9 @@ TRIAL = "Nausea affected 8 percent of patients on the tablet and 3 percent of th
     ],
 )
 def test_a_reversed_comparison_is_held_back(check, claim, passage) -> None:
-    report = check.invoke({"answer": claim, "passages": [passage]})
-    verdict = report["claims"][0]
+    verdict = held_back(check, claim, passage)
     assert verdict["label"] in ("unsupported", "contradicted"), verdict["reason"]
     assert "but passage 1 gives" in verdict["reason"]
-    assert report["decision"] != "return"
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,9 @@ shape: the number no passage gives is still held back.
 
 from __future__ import annotations
 
-import pytest
-
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.quantities import extract_quantities
-from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import pair_tests
 
 PASSAGES = [
     "The actor is auctioning off more than 200 items he has collected. A longbow is set to "
@@ -39,15 +36,10 @@ PAIRS = [
 ]
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
-@pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["items", "elision", "deaths"])
-def test_the_true_claim_is_returned_and_the_other_number_is_not(control, attack, policy):
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
-
-
-def test_the_graph_and_the_cli_read_them_alike(capsys) -> None:
-    control, attack = PAIRS[0]
-    graph_and_cli_held_back_and_returned(capsys, attack, control, PASSAGES)
+(
+    test_the_true_claim_is_returned_and_the_other_number_is_not,
+    test_the_graph_and_the_cli_read_them_alike,
+) = pair_tests(PASSAGES, PAIRS, ids=["items", "elision", "deaths"])
 
 
 def test_a_count_of_things_is_not_compared_with_a_price() -> None:

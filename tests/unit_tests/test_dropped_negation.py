@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.swaps import dropped_negation
 from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
 
@@ -37,18 +36,17 @@ PAIRS = [
 ]
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("attack", "control"), PAIRS, ids=["safe", "useful", "always", "suitable"])
-def test_negated_words_said_otherwise_are_held_back(attack, control, policy) -> None:
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+def test_negated_words_said_otherwise_are_held_back(balanced_and_strict, attack, control) -> None:
+    held_back_and_returned(balanced_and_strict, attack, control, PASSAGES)
 
 
 def test_the_graph_and_the_cli_hold_it_back(capsys) -> None:
     graph_and_cli_held_back_and_returned(capsys, *PAIRS[0], PASSAGES)
 
 
-def test_the_reason_names_both_phrases() -> None:
-    out = create_verifier().invoke({"answer": PAIRS[0][0], "passages": PASSAGES})
+def test_the_reason_names_both_phrases(check) -> None:
+    out = check.invoke({"answer": PAIRS[0][0], "passages": PASSAGES})
     assert "'safe' where passage 1 says 'not recommended'" in out["claims"][0]["reason"]
 
 

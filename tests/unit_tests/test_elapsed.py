@@ -16,33 +16,31 @@ THREE = "The survey ran in 1950, the report appeared in 1956, and a revision fol
 
 
 @pytest.mark.parametrize(
-    "claim, passage",
+    "claim, passage, returned",
     [
-        ("The bridge carried its first trains in 1927, six years after it was designed.", PASSAGE),
-        ("Six years after the bridge was designed, it carried its first trains.", PASSAGE),
-        ("The report appeared in 1956, six years after the survey ran.", THREE),
-    ],
-)
-def test_a_span_the_dates_measure_passes(check, claim: str, passage: str) -> None:
-    report = check.invoke({"answer": claim, "passages": [passage]})
-    assert report["decision"] == "return", report["claims"][0]["reason"]
-
-
-@pytest.mark.parametrize(
-    "claim, passage",
-    [
+        (
+            "The bridge carried its first trains in 1927, six years after it was designed.",
+            PASSAGE,
+            True,
+        ),
+        ("Six years after the bridge was designed, it carried its first trains.", PASSAGE, True),
+        ("The report appeared in 1956, six years after the survey ran.", THREE, True),
+        # the wrong span, the wrong direction
         (
             "The bridge carried its first trains in 1927, seven years after it was designed.",
             PASSAGE,
+            False,
         ),
-        ("Six years before the bridge was designed, it carried its first trains.", PASSAGE),
+        ("Six years before the bridge was designed, it carried its first trains.", PASSAGE, False),
         # 1961 - 1950 = 11, but the claim puts the report, not the revision, eleven years on
-        ("The report appeared in 1956, eleven years after the survey ran.", THREE),
+        ("The report appeared in 1956, eleven years after the survey ran.", THREE, False),
     ],
 )
-def test_a_wrong_span_or_direction_is_held_back(check, claim: str, passage: str) -> None:
+def test_a_span_the_dates_measure_passes_and_a_wrong_one_is_held_back(
+    check, claim: str, passage: str, returned: bool
+) -> None:
     report = check.invoke({"answer": claim, "passages": [passage]})
-    assert report["decision"] != "return", report["claims"][0]["reason"]
+    assert (report["decision"] == "return") is returned, report["claims"][0]["reason"]
 
 
 def test_days_and_weeks_between_two_days_of_a_month() -> None:

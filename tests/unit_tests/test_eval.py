@@ -17,21 +17,21 @@ import pytest
 
 from langchain_reliable.claims.base import ClaimExtractor, ExtractionResult
 from langchain_reliable.cli import eval as eval_cli
-from langchain_reliable.eval import metrics
-from langchain_reliable.eval.datasets import EvalRecord, load_records
-from langchain_reliable.eval.detectors import (
+from langchain_reliable.eval import (
     Detector,
+    EvalRecord,
     Item,
     LexicalBaseline,
     PeerDetector,
     SeedCosineBaseline,
     VerifierDetector,
-    cosine_to_score,
-    peer_names,
-    split_sentences,
+    evaluate,
+    load_records,
+    metrics,
+    plot,
 )
-from langchain_reliable.eval.plot import plot
-from langchain_reliable.eval.runner import METRIC_KEYS, build_items, evaluate
+from langchain_reliable.eval.detectors import cosine_to_score, peer_names, split_sentences
+from langchain_reliable.eval.runner import METRIC_KEYS, build_items
 from langchain_reliable.schemas import Claim, ClaimVerdict
 from langchain_reliable.verifiers.base import ClaimVerifier, VerificationResult
 from tests.fakes import SubstringVerifier

@@ -17,6 +17,7 @@ import pytest
 from langchain_reliable.checks.bounds import bounds_finding
 from langchain_reliable.checks.order import reversed_roles
 from langchain_reliable.checks.roles import opening_name
+from tests.adversarial import held_back
 
 LIMIT = "Children over 6 may take no more than 1.5 g of the syrup in a day."
 PER_CASE = (
@@ -71,9 +72,7 @@ def test_a_limit_is_no_reading_of_a_larger_permission() -> None:
     ],
 )
 def test_the_other_way_round_is_held_back(check, claim: str) -> None:
-    report = check.invoke({"answer": claim, "passages": [ACT]})
-    assert report["decision"] != "return"
-    assert "other way round" in report["claims"][0]["reason"]
+    assert "other way round" in held_back(check, claim, ACT)["reason"]
 
 
 @pytest.mark.parametrize(

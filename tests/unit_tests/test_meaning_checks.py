@@ -25,6 +25,11 @@ from langchain_reliable.checks.roles import (
     substituted_name,
     swapped_roles,
 )
+from langchain_reliable.checks.units import (
+    frequency_conflict,
+    per_period_conflict,
+    percent_points_conflict,
+)
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import DEFAULT_RULES, Finding, MeaningRule
@@ -410,76 +415,114 @@ def test_meaning_edit_set_floor(bench) -> None:
 
 
 @pytest.mark.parametrize(
-    ("claim", "sentence", "conflict"),
+    ("finder", "claim", "sentence", "conflict"),
     [
-        ("A liver test every month.", "A liver test every three months.", "every month"),
-        ("Backups run every day.", "Backups run every hour.", "every day"),
         (
+            frequency_conflict,
+            "A liver test every month.",
+            "A liver test every three months.",
+            "every month",
+        ),
+        (frequency_conflict, "Backups run every day.", "Backups run every hour.", "every day"),
+        (
+            frequency_conflict,
             "A full backup runs every night.",
             "A full backup runs every Sunday night.",
             "every night",
         ),
-        ("It is taken once daily.", "It is taken once weekly.", "once daily"),
-        ("It is taken twice a week.", "It is taken once weekly.", "twice a week"),
+        (frequency_conflict, "It is taken once daily.", "It is taken once weekly.", "once daily"),
         (
+            frequency_conflict,
+            "It is taken twice a week.",
+            "It is taken once weekly.",
+            "twice a week",
+        ),
+        (
+            frequency_conflict,
             "Counts are checked every four days.",
             "Counts are checked every four weeks.",
             "every four days",
         ),
-        ("It is taken once a week.", "It is taken once weekly.", None),
-        ("Take 500 mg twice daily.", "Take 500 mg two times a day.", None),
-        ("Backups run hourly.", "Backups run every hour.", None),
-        ("A backup runs once a week, on Sunday night.", "A backup runs every Sunday night.", None),
-        ("It is taken every other day.", "It is taken every 2 days.", None),
-        ("The dose is 2550 mg a day.", "The maximum dose is 2550 mg.", None),  # an amount's unit
-    ],
-)
-def test_frequency_conflict(claim: str, sentence: str, conflict: str | None) -> None:
-    """How often, read as a rate: other words for the same rate agree, another rate does not."""
-    from langchain_reliable.checks.units import frequency_conflict
-
-    found = frequency_conflict(claim, sentence)
-    assert (found and found[0]) == conflict
-    assert found is None or found[1] in sentence
-
-
-@pytest.mark.parametrize(
-    ("claim", "sentence", "conflict"),
-    [
-        ("It rose by 0.25% in March.", "It rose by 0.25 percentage points to 4.5%.", "0.25%"),
+        (frequency_conflict, "It is taken once a week.", "It is taken once weekly.", None),
+        (frequency_conflict, "Take 500 mg twice daily.", "Take 500 mg two times a day.", None),
+        (frequency_conflict, "Backups run hourly.", "Backups run every hour.", None),
         (
+            frequency_conflict,
+            "A backup runs once a week, on Sunday night.",
+            "A backup runs every Sunday night.",
+            None,
+        ),
+        (frequency_conflict, "It is taken every other day.", "It is taken every 2 days.", None),
+        (
+            frequency_conflict,
+            "The dose is 2550 mg a day.",
+            "The maximum dose is 2550 mg.",
+            None,
+        ),  # an amount's unit
+        (
+            percent_points_conflict,
+            "It rose by 0.25% in March.",
+            "It rose by 0.25 percentage points to 4.5%.",
+            "0.25%",
+        ),
+        (
+            percent_points_conflict,
             "Inflation fell by 3.1 percentage points.",
             "Inflation fell to 3.1%.",
             "3.1 percentage points",
         ),
-        ("It rose by 0.25 percentage points.", "It rose by 0.25 percentage points.", None),
-        ("The rate stood at 4.5%.", "It rose by 0.25 percentage points to 4.5%.", None),
-    ],
-)
-def test_percent_points_conflict(claim: str, sentence: str, conflict: str | None) -> None:
-    from langchain_reliable.checks.units import percent_points_conflict
-
-    found = percent_points_conflict(claim, sentence)
-    assert (found and found[0]) == conflict
-
-
-@pytest.mark.parametrize(
-    ("claim", "sentence", "conflict"),
-    [
-        ("It copies 120 MB per minute.", "It copies 120 MB per second.", "per minute"),
-        ("Approvals reached 65,000 a week.", "Approvals reached 65,000 a month.", "a week"),
         (
+            percent_points_conflict,
+            "It rose by 0.25 percentage points.",
+            "It rose by 0.25 percentage points.",
+            None,
+        ),
+        (
+            percent_points_conflict,
+            "The rate stood at 4.5%.",
+            "It rose by 0.25 percentage points to 4.5%.",
+            None,
+        ),
+        (
+            per_period_conflict,
+            "It copies 120 MB per minute.",
+            "It copies 120 MB per second.",
+            "per minute",
+        ),
+        (
+            per_period_conflict,
+            "Approvals reached 65,000 a week.",
+            "Approvals reached 65,000 a month.",
+            "a week",
+        ),
+        (
+            per_period_conflict,
             "100 requests per hour for each key.",
             "100 requests per minute for each key.",
             "per hour",
         ),
-        ("It copies 120 MB of data each second.", "It copies 120 MB per second.", None),
-        ("Approvals reached 65,000 per month.", "Approvals reached 65,000 a month.", None),
-        ("Give a second dose.", "Give 500 mg per day.", None),  # "a second" is an ordinal
+        (
+            per_period_conflict,
+            "It copies 120 MB of data each second.",
+            "It copies 120 MB per second.",
+            None,
+        ),
+        (
+            per_period_conflict,
+            "Approvals reached 65,000 per month.",
+            "Approvals reached 65,000 a month.",
+            None,
+        ),
+        (
+            per_period_conflict,
+            "Give a second dose.",
+            "Give 500 mg per day.",
+            None,
+        ),  # "a second" is an ordinal
     ],
 )
-def test_per_period_conflict(claim: str, sentence: str, conflict: str | None) -> None:
-    from langchain_reliable.checks.units import per_period_conflict
-
-    found = per_period_conflict(claim, sentence)
+def test_a_rate_or_a_unit_conflict(finder, claim: str, sentence: str, conflict: str | None) -> None:
+    """How often, per what, points or percent: other words for the same agree, another does not."""
+    found = finder(claim, sentence)
     assert (found and found[0]) == conflict
+    assert found is None or found[1] in sentence

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
 TOWER = (
@@ -45,14 +44,15 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("name", "attack", "control"), CASES, ids=[c[0] for c in CASES])
-def test_a_moved_value_is_held_back_and_its_control_returned(name, attack, control, policy):
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+def test_a_moved_value_is_held_back_and_its_control_returned(
+    balanced_and_strict, name, attack, control
+):
+    held_back_and_returned(balanced_and_strict, attack, control, PASSAGES)
 
 
-def test_the_reason_quotes_the_sentence_that_gives_the_other_value() -> None:
-    out = create_verifier().invoke(
+def test_the_reason_quotes_the_sentence_that_gives_the_other_value(check) -> None:
+    out = check.invoke(
         {"answer": "The Eiffel Tower was completed in January 1887.", "passages": PASSAGES}
     )
     claim = out["claims"][0]

@@ -4,11 +4,8 @@ the same shape: the adjective of a name no passage gives is still held back."""
 
 from __future__ import annotations
 
-import pytest
-
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.names import names_pertained
-from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import pair_tests
 
 PASSAGES = [
     "Turkey says the jet entered its airspace on Friday. The pilot was not hurt.",
@@ -27,15 +24,10 @@ PAIRS = [
 ]
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
-@pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["turkish", "belgian", "shakespeare"])
-def test_the_adjective_of_a_name_the_passages_give_is_borne_out(control, attack, policy):
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
-
-
-def test_the_graph_and_the_cli_read_them_alike(capsys) -> None:
-    control, attack = PAIRS[0]
-    graph_and_cli_held_back_and_returned(capsys, attack, control, PASSAGES)
+(
+    test_the_adjective_of_a_name_the_passages_give_is_borne_out,
+    test_the_graph_and_the_cli_read_them_alike,
+) = pair_tests(PASSAGES, PAIRS, ids=["turkish", "belgian", "shakespeare"])
 
 
 def test_the_shipped_lexicon_reads_back() -> None:

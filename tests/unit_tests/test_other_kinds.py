@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.kinds import other_kind
 from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
@@ -49,23 +48,24 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
 @pytest.mark.parametrize(("name", "attack", "control"), CASES, ids=[c[0] for c in CASES])
-def test_another_kind_is_held_back_and_its_control_returned(name, attack, control, policy):
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
+def test_another_kind_is_held_back_and_its_control_returned(
+    balanced_and_strict, name, attack, control
+):
+    held_back_and_returned(balanced_and_strict, attack, control, PASSAGES)
 
 
-def test_the_reason_names_both_words_and_their_kind() -> None:
-    out = create_verifier().invoke({"answer": CASES[0][1], "passages": PASSAGES})
+def test_the_reason_names_both_words_and_their_kind(check) -> None:
+    out = check.invoke({"answer": CASES[0][1], "passages": PASSAGES})
     claim = out["claims"][0]
     assert claim["label"] == "unsupported", claim
     assert "'liver'" in claim["reason"] and "'kidney'" in claim["reason"], claim
     assert "internal organ" in claim["reason"], claim
 
 
-def test_a_sentence_that_says_the_other_word_bears_the_claim_out() -> None:
+def test_a_sentence_that_says_the_other_word_bears_the_claim_out(check) -> None:
     passages = [CARE + " Metformin is contraindicated in patients with severe liver disease."]
-    out = create_verifier().invoke({"answer": CASES[0][1], "passages": passages})
+    out = check.invoke({"answer": CASES[0][1], "passages": passages})
     assert out["decision"] == "return", out["claims"]
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable import create_verifier
 from langchain_reliable.checks.swaps import swapped_word, word_bases
-from tests.adversarial import graph_and_cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import pair_tests
 
 PASSAGES = [
     "She wrote the report in 2019.",
@@ -42,15 +41,9 @@ def test_a_form_of_the_same_word_is_no_swap(claim, sentence, swap) -> None:
     assert swapped_word(claim, sentence, frozenset()) == swap
 
 
-@pytest.mark.parametrize("policy", ["balanced", "strict"])
-@pytest.mark.parametrize(("control", "attack"), PAIRS, ids=["written", "neighboring", "meets"])
-def test_the_same_word_in_another_form_is_borne_out(control, attack, policy) -> None:
-    held_back_and_returned(create_verifier(policy=policy), attack, control, PASSAGES)
-
-
-def test_the_graph_and_the_cli_read_them_alike(capsys) -> None:
-    control, attack = PAIRS[0]
-    graph_and_cli_held_back_and_returned(capsys, attack, control, PASSAGES)
+test_the_same_word_in_another_form_is_borne_out, test_the_graph_and_the_cli_read_them_alike = (
+    pair_tests(PASSAGES, PAIRS, ids=["written", "neighboring", "meets"])
+)
 
 
 def test_the_shipped_lexicon_reads_back() -> None:
