@@ -282,10 +282,17 @@ def evaluate(
     records: Sequence[EvalRecord],
     detector: Detector,
     level: EvalLevel = "response",
-    **options: Any,
+    *,
+    dataset: str | None = None,
+    batch_size: int = 64,
+    progress: bool = False,
 ) -> EvalResult:
-    """Run `aevaluate` synchronously; `options`: its ``dataset``, ``batch_size``, ``progress``."""
-    return run_sync(aevaluate(records, detector, level, **options))
+    """Run `aevaluate` synchronously."""
+    return run_sync(
+        aevaluate(
+            records, detector, level, dataset=dataset, batch_size=batch_size, progress=progress
+        )
+    )
 
 
 def _item_scores(
