@@ -1,0 +1,104 @@
+"""Blind sets: attack/control pairs written by someone who had not seen the rules.
+
+Each pair shares its passages (and, in some sets, a question); the default verifier
+should not return the attack and should return the control. The pairs it does not yet
+read are strict xfails, so a reading that mends one shows here; none was used to write
+a rule.
+
+- `tests/attacks/another_question.jsonl`: the attack is true of the passages but gives
+  the fact for another case, group, time or attribute than the question asks ("The
+  winning time was 2:06:15.", the men's, asked for the women's); the control answers.
+- `tests/attacks/multi_sentence.jsonl`: every word of the attack is in the passages, put
+  together from two sentences or items into what they do not say ("You can return an
+  opened laptop ... for a full refund." where only unopened ones are refunded); the
+  control needs two sentences together and is true.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from langchain_reliable import create_verifier
+
+TRUE = {"another_question": "answers_question", "multi_sentence": "faithful"}
+"""Each set's field that says the answer is the control."""
+
+
+def pairs(name: str) -> dict[str, dict]:
+    """The set's pairs by id: passages, question ("" where none), attack and control."""
+    path = Path(__file__).parents[1] / "attacks" / f"{name}.jsonl"
+    out: dict[str, dict] = {}
+    for row in map(json.loads, path.open()):
+        pair = out.setdefault(row["id"].rsplit("-", 1)[0], {})
+        pair |= {"passages": row["passages"], "question": row.get("question", "")}
+        pair["control" if row[TRUE[name]] else "attack"] = row["answer"]
+    return out
+
+
+NOT_YET_READ = {  # what the default verifier does today, on the row's own "why"
+    "aq-01": "attack returned (gives the men's winning time, not the women's)",
+    "aq-03": "attack returned (gives fiscal 2022 revenue, not fiscal 2021); control refused",
+    "aq-04": "attack returned (gives the adult dose, not the pediatric dose)",
+    "aq-05": "control refused",
+    "aq-07": "attack returned (gives the business-class limit, not economy); control refused",
+    "aq-08": "attack returned (gives the release date of version 2.0, not 3.0); control refused",
+    "aq-09": "control refused",
+    "aq-10": "attack returned (names the architect of the original building, not the east wing)",
+    "aq-11": "attack returned (gives battery life with noise cancellation off)",
+    "aq-12": "attack returned (names the scorer of the winning goal, not the equalizer); "
+    "control refused",
+    "aq-13": "attack returned (gives the induction-phase schedule, not maintenance)",
+    "aq-14": "attack returned (gives the savings account rate, not the 12-month CD rate)",
+    "aq-15": "control refused",
+    "aq-16": "attack returned (gives the original opening year, not the post-flood reopening); "
+    "control refused",
+    "aq-19": "control refused",
+    "sp-01": "attack returned (the dose given is the adults'; children get acetaminophen)",
+    "sp-02": "control refused",
+    "sp-03": "attack returned ($23,000 is the employee's limit, not the match); control refused",
+    "sp-04": "attack returned ('free of charge' is for cancelling, not returns); control refused",
+    "sp-05": "control refused",
+    "sp-08": "attack returned (the 401 is for an expired key, not the rate limit); control refused",
+    "sp-09": "attack returned (16 paid weeks need a year of service); control refused",
+    "sp-10": "attack returned (hail and $500 belong to comprehensive, not collision); "
+    "control refused",
+    "sp-11": "attack returned (January 15 is the fall deadline, not spring's)",
+    "sp-12": "attack returned (the 30-inch rule is for decks, not fences); control refused",
+    "sp-13": "attack returned (nine months is the freezer's limit, not the fridge's)",
+    "sp-16": "control refused",
+    "sp-17": "control refused",
+    "sp-18": "attack returned (5,000 km is for conventional oil); control refused",
+    "sp-19": "attack returned (plastic bags go back to grocery stores)",
+    "sp-20": "control refused",
+}
+
+
+@pytest.fixture(scope="module")
+def check():
+    return create_verifier()
+
+
+@pytest.mark.parametrize(
+    ("name", "pair"),
+    [
+        pytest.param(
+            name,
+            key,
+            marks=[pytest.mark.xfail(reason=NOT_YET_READ[key], strict=True)]
+            if key in NOT_YET_READ
+            else [],
+        )
+        for name in TRUE
+        for key in sorted(pairs(name))
+    ],
+)
+def test_the_attack_is_held_and_the_control_returned(check, name, pair) -> None:
+    case = pairs(name)[pair]
+    asked = {"question": case["question"], "passages": case["passages"]}
+    attack = check.invoke({**asked, "answer": case["attack"]})
+    control = check.invoke({**asked, "answer": case["control"]})
+    assert attack["decision"] != "return", attack["reason"]
+    assert control["decision"] == "return", control["reason"]
