@@ -411,7 +411,10 @@ def _how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> st
     notes = []
     if elsewhere:
         words = ", ".join(f"'{w}'" for w in elsewhere[:3])
-        notes.append(f"no one sentence says it all ({words} from another)")
+        notes.append(
+            f"no one sentence says it all: {words} "
+            f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
+        )
     if read is not None and read.entailed < bar:
         notes.append("its words carried it: the entailment model does not read it as said")
     return f", though {' and '.join(notes)}" if notes else ""
