@@ -266,16 +266,12 @@ def print_report(
     report = report_fields(report)
     claims = report.get("claims") or []
     width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
-    text_width = width - 25
     if tier:
         print(wrapped(f"verifier: {tier}", width, 0), file=out)
     print(f"{'#':>3}  {'LABEL':<13}{'SCORE':>5}  CLAIM", file=out)
     for number, claim in enumerate(claims, 1):
-        print(
-            f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "
-            f"{short(claim_words(claim), text_width)}",
-            file=out,
-        )
+        columns = f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "
+        print(columns + wrapped(claim_words(claim), width, 25)[25:], file=out)  # whole
         if claim.get("reason"):  # the why first, whole
             print(wrapped(f"reason: {claim['reason']}", width, 25), file=out)
         if verbose and claim.get("details"):

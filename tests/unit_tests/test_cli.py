@@ -46,6 +46,16 @@ def test_verify_options_supported_exits_0(capsys):
     assert "28 June 1919" in out  # the claim, and its evidence quote
 
 
+def test_verify_table_shows_a_long_claim_whole(capsys):
+    long = (
+        "The Treaty of Versailles, which ended the state of war between Germany and the "
+        "Allied Powers, was signed on 28 June 1919 in the Hall of Mirrors."
+    )
+    _, out, _ = run(capsys, ["verify", "--answer", long, "--context", CONTEXT])
+    assert "…" not in out.split("reason:")[0]
+    assert " ".join(out.split("reason:")[0].split()).endswith("in the Hall of Mirrors.")
+
+
 def test_verify_unsupported_exits_1(capsys):
     code, out, _ = run(capsys, ["verify", "--answer", BAD, "--context", CONTEXT])
     assert code == EXIT_NOT_VERIFIED
