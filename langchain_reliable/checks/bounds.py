@@ -1,14 +1,9 @@
-"""Bounds: what a number's comparator says ("at least 30", "fewer than 10%", "up to 40 mm").
+"""Bounds: a number's comparator ("at least 30", "fewer than 10%", "up to 40 mm") as an interval.
 
-`bounded_quantities` reads each count, percentage, amount or measure of a text with
-the words before it (and "or more" / "or fewer" after it) as an interval; `bounds_finding`
-compares a claim's intervals with a sentence's. A claim is borne out by a sentence
-when the sentence's interval lies inside the claim's ("more than 2,000" from "2,400");
-it is contradicted when the two cannot overlap ("fewer than 2,000" against "2,400"),
-and unsupported otherwise ("exactly 30" against "at least 30"). An approximate claim
-("about 500", "roughly 1.5%") covers 10 % either side; an approximate sentence is
-read at its value, so a rounded restatement is borne out. A stated limit ("the maximum
-is 4 g", "a minimum of 2 years") is borne out only by that same limit.
+A claim is borne out when the sentence's interval lies inside its own ("more than 2,000"
+from "2,400"), contradicted when they cannot overlap, unsupported otherwise. An
+approximate claim covers 10 % either side; a stated limit ("the maximum is 4 g") is borne
+out only by that limit.
 
 Example:
     >>> bounds_finding("At least 40 mm of rain is expected.", "Up to 40 mm of rain is expected.")
@@ -41,20 +36,22 @@ _NOT = (
     r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
     r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
 )
-_NEGATED_BOUND = (  # a bound said with a negation: not a negation of the sentence
-    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
+_NOT_EXCEED = (
+    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)"
+)
+NEGATED_BOUND = re.compile(
+    rf"\b(?:{_NOT_EXCEED}|"
     r"no\s+(?:more|greater|higher|fewer|less|lower|later|earlier|sooner)\s+than|"
     r"not\s+(?:more|greater|higher|fewer|less|lower|later|earlier|above|below|over|under)"
-    r"(?:\s+than)?"
+    r"(?:\s+than)?)\b",
+    re.IGNORECASE,
 )
-NEGATED_BOUND = re.compile(rf"\b(?:{_NEGATED_BOUND})\b", re.IGNORECASE)
 """A comparator said with a negation ("no more than", "must not exceed"): a bound, not a
 negation of what the sentence says (`checks.negation` skips it)."""
 _BEFORE = [
     (
-        rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
-        r"no\s+(?:more|greater|higher)\s+than|not\s+(?:more|greater|higher)\s+than|"
-        r"not\s+(?:above|over)",
+        rf"{_NOT_EXCEED}|no\s+(?:more|greater|higher)\s+than|"
+        r"not\s+(?:more|greater|higher)\s+than|not\s+(?:above|over)",
         "le",
     ),
     (
@@ -63,8 +60,7 @@ _BEFORE = [
     ),
     (
         r"more than|greater than|higher than|older than|over|above|exceeding|in excess of|"
-        r"exceeds?|"
-        r"(?:must|should|will|to)\s+exceed",
+        r"exceeds?|(?:must|should|will|to)\s+exceed",
         "gt",
     ),
     (r"at least|no fewer than|no less than|not less than", "ge"),
@@ -90,26 +86,25 @@ class Bounded:
     """A quantity read as an interval (`lo`, `hi`), each end open or closed."""
 
     quantity: Quantity
-    op: str  # eq, gt, ge, lt, le, approx
+    op: str  # eq, gt, ge, lt, le, approx, max, min
     lo: float
     hi: float
     lo_open: bool = False
     hi_open: bool = False
     population: bool = False  # who it is said of ("adults over 65"), not how much
+    phrase: str = ""
 
     @property
     def words(self) -> str:
         """How the text bounds it, for a reason: "at least 30"."""
         return f"{self.phrase} {self.quantity.text}".strip()
 
-    phrase: str = ""
-
 
 def bounded_quantities(text: str) -> list[Bounded]:
     """Each count, percentage, amount or measure of `text` as an interval.
 
-    A plain amount after a stated limit, of its kind, is a limit too (a limit per case:
-    "the maximum is 1,200 mg for adults and 30 mg per kg for children").
+    A plain amount of its kind after a stated limit is a limit too ("the maximum is
+    1,200 mg for adults and 30 mg per kg for children").
     """
     out: list[Bounded] = []
     limit: Bounded | None = None
@@ -118,15 +113,16 @@ def bounded_quantities(text: str) -> list[Bounded]:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
-        found = [(m.start(), name, m) for name, m in _before(head) if not _spread(head, m)]
+        found = [
+            (m.start(), name, m)
+            for pattern, name in _BEFORE_RE
+            if (m := pattern.search(head)) and not _spread(head, m)
+        ]
         if found:  # the longest phrase that ends at the number ("no more than", not "more than")
             _, op, m = min(found, key=lambda f: f[0])
             phrase = (m.groupdict().get("word") or m.group(0)).strip()  # "maximum", not its noun
         else:
-            for pattern, name in _AFTER_RE:
-                if pattern.search(tail):
-                    op = name
-                    break
+            op = next((name for pattern, name in _AFTER_RE if pattern.search(tail)), op)
         if op == "eq" and limit is not None and _same_kind(q, limit.quantity):
             op = limit.op
         bounded = _interval(q, op, phrase)
@@ -135,7 +131,7 @@ def bounded_quantities(text: str) -> list[Bounded]:
             bounded = replace(bounded, population=True)
         out.append(bounded)
         if op in ("max", "min"):
-            limit = out[-1]
+            limit = bounded
     return out
 
 
@@ -147,24 +143,19 @@ def _spread(head: str, m: re.Match[str]) -> bool:
     return m.group(0).strip().lower() == "over" and bool(_SPREAD.search(head[: m.start()]))
 
 
-def _before(head: str) -> list[tuple[str, re.Match[str]]]:
-    return [(name, m) for pattern, name in _BEFORE_RE if (m := pattern.search(head))]
+_ENDS = {  # (lo, hi, lo_open, hi_open) of each comparator, `v` its value
+    "gt": lambda v: (v, _INF, True, False),
+    "ge": lambda v: (v, _INF, False, False),
+    "lt": lambda v: (-_INF, v, False, True),
+    "le": lambda v: (-_INF, v, False, False),
+    "approx": lambda v: (v - abs(v) * _APPROX, v + abs(v) * _APPROX, False, False),
+}
 
 
 def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
     v = in_base(q.unit, float(q.value))[1] if q.kind == "measure" else float(q.value)
-    if op == "gt":
-        return Bounded(q, op, v, _INF, lo_open=True, phrase=phrase)
-    if op == "ge":
-        return Bounded(q, op, v, _INF, phrase=phrase)
-    if op == "lt":
-        return Bounded(q, op, -_INF, v, hi_open=True, phrase=phrase)
-    if op == "le":
-        return Bounded(q, op, -_INF, v, phrase=phrase)
-    if op == "approx":
-        d = abs(v) * _APPROX
-        return Bounded(q, op, v - d, v + d, phrase=phrase)
-    return Bounded(q, op, v, v, phrase=phrase)
+    lo, hi, lo_open, hi_open = _ENDS.get(op, lambda v: (v, v, False, False))(v)
+    return Bounded(q, op, lo, hi, lo_open, hi_open, phrase=phrase)
 
 
 def _as_stated(b: Bounded) -> Bounded:
@@ -179,13 +170,10 @@ def _inside(inner: Bounded, outer: Bounded) -> bool:
 
 
 def _bears(stated: Bounded, claimed: Bounded) -> bool:
-    """Whether a sentence's bound bears out a claim's.
+    """Whether a sentence's bound bears out a claim's: an interval inside the claim's.
 
-    A bound on whom a claim is about ("adults over 60") is borne out by that bound only:
-    "adults over 70" are another group. A limit ("the maximum is 4 g") is borne out by
-    that limit only, however said ("up to 4 g", "no more than 4,000 mg"), and a stated
-    limit bears out only itself ("up to 5 g" is no reading of "the maximum is 4 g"); any
-    other claim by an interval inside its own.
+    A bound on whom ("adults over 60") and a limit ("the maximum is 4 g", "up to 4 g")
+    are borne out by that same bound only.
     """
     if claimed.population:  # "adults over 60" is another group than "adults over 70"
         same = (stated.lo, stated.hi, stated.lo_open, stated.hi_open)
@@ -215,11 +203,7 @@ def _same_kind(a: Quantity, b: Quantity) -> bool:
 
 
 def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
-    """Whether two quantities may measure the same thing.
-
-    A bare number ("up to 40.") may be anything; a count of something ("over 200
-    items") is not an amount of money or a measure ("up to £ 2,000").
-    """
+    """Whether two quantities may measure the same thing ("over 200 items" is no money)."""
     if a.kind == "count" and b.kind == "count":
         return True
     if a.kind == "count" or b.kind == "count":
@@ -233,11 +217,9 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, ...]], ...]:
-    """The claim's bounded quantities that take part, each with the sentence's alike ones.
+    """The claim's quantities the claim or the sentence bounds, each with the sentence's alike.
 
-    A number takes part when the claim or the sentence bounds it; two plain values
-    are the number checks' business. Cached: the bound rule, the missing-number rule
-    and the count check each ask it of the same claim and sentence.
+    Cached: three rules ask it of one claim and sentence.
     """
     stated = [_as_stated(b) for b in bounded_quantities(sentence)]
     out = []
@@ -260,8 +242,7 @@ def borne_out(claim: str, sentence: str) -> set[int]:
 def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
     """(label, the claim's words, the sentence's words) when a bound is not borne out.
 
-    A claim number with nothing of its kind in the sentence is left to the other checks;
-    a limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
+    A limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
     unsupported, not contradicted: the sentence states no limit.
     """
     for c, alike in _compare(claim, sentence):
