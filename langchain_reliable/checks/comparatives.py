@@ -1,15 +1,8 @@
 """Comparatives: "A is larger than B" read against the values the sentence gives each.
 
-"The bond fund returned more than the equity fund." against "The bond fund returned 4
-percent, while the equity fund returned 11 percent.": the sentence gives each side a
-value in a segment of its own (split at ";", ":", "and", "while", "whereas", "compared
-with", a comma before "the"/"a"), the side is known by its words that stand in one
-segment only, and the comparison must hold of the two values. Read only where the
-sentence gives exactly two values of one kind and unit (a bare number beside a measure
-takes its unit: "2.7 grams ..., and the basalt sample 3.0"), and one side at least is
-known. "Faster", "quicker" and "sooner" say less where the values are spans of time
-("Mercury's orbit takes 88 days, while Venus takes 225 days"), more where they are speeds;
-"slower" the other way; bounds ("more than 20 people") are not read.
+Read only where the sentence gives exactly two values of one kind and unit, each side
+known by its words that stand in one value's segment only. "Faster" says less of spans
+of time, more of speeds; bounds ("more than 20 people") are not read.
 
 Example:
     >>> comparative_conflict(
@@ -22,7 +15,6 @@ Example:
     ...     "The bond fund returned 4 percent, while the equity fund returned 11 percent.",
     ... ) is None
     True
-
 """
 
 from __future__ import annotations
@@ -46,8 +38,7 @@ _LESS = frozenset(
     | {"narrower", "shallower"}
 )
 _QUICKER = frozenset({"faster", "quicker", "sooner"})  # less time, more speed
-_SLOWER = frozenset({"slower"})
-_WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | _SLOWER))
+_WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | {"slower"}))
 _COMPARED = re.compile(
     rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
 )
@@ -56,11 +47,6 @@ _SEGMENT = re.compile(  # the stretch a compared value belongs to: also "compare
     r",\s*(?=(?:the|a|an)\b)"
 )
 _VALUED = frozenset({"count", "percent", "measure", "money"})
-
-
-def _segments(sentence: str, values: list[Quantity]) -> list[set[str]]:
-    """The content words of the segment each value stands in."""
-    return [set(content_stems(piece_around(_SEGMENT, sentence, q.start, q.end))) for q in values]
 
 
 def _side(words: set[str], segments: list[set[str]]) -> int | None:
@@ -83,16 +69,9 @@ def _base(q: Quantity, unit: str | None) -> tuple[str | None, float] | None:
 
 
 def comparative_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's comparison, the two values, both sides known)`, or `None`.
-
-    The last item is True when each side is known by its own words (contradicted),
-    False when one side is known and the other takes the other value (unsupported).
-    """
+    """`(the claim's comparison, the two values, both sides known)` where it does not hold."""
     read = _compared(claim, sentence)
-    if read is None or read[3]:
-        return None
-    compared, said, both_known, _, _ = read
-    return compared, said, both_known
+    return None if read is None or read[3] else read[:3]
 
 
 def compared_words(claim: str, sentence: str) -> list[str]:
@@ -103,10 +82,7 @@ def compared_words(claim: str, sentence: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | None:
-    """The comparison, the two values, both sides known, whether it holds, its word.
-
-    Cached: the rule's finding and its `reads` both ask it of one claim and sentence.
-    """
+    """The comparison, the two values, both sides known, whether it holds, its word."""
     compared = _COMPARED.search(claim)
     if compared is None:
         return None
@@ -123,7 +99,9 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
     b_words = set(content_stems(compared.group("b")))
     a_words = set(content_stems(claim[: compared.start("b")])) - b_words
     a_words -= set(content_stems(compared.group("cmp")))
-    segments = _segments(sentence, values)
+    segments = [
+        set(content_stems(piece_around(_SEGMENT, sentence, q.start, q.end))) for q in values
+    ]
     a, b = _side(a_words, segments), _side(b_words - a_words, segments)
     if (a is None and b is None) or (a is not None and a == b):
         return None
@@ -133,7 +111,7 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
         return None
     word, measured = compared.group("cmp").lower(), based[0][0]  # type: ignore[index]
     more = word in _MORE
-    if word in _QUICKER | _SLOWER:  # less time is faster, more speed is
+    if word in _QUICKER or word == "slower":  # less time is faster, more speed is
         if measured not in ("time", "speed"):
             return None  # "faster" of what is neither a span nor a speed: not read
         more = (word in _QUICKER) == (measured == "speed")

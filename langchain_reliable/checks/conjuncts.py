@@ -1,11 +1,8 @@
 """Conjuncts: "both A and B" (or "for A and B" of two groups) where the sentence says it of A alone.
 
-"The app is available for both iOS and Android." against "The app is available for
-iOS." (an Android version only planned, elsewhere): the clause that says what the
-claim says ("the app is available for") names one of the two. The sentence is read
-clause by clause (split at ";", ":" and a comma before "but", "while", "whereas" or
-"not"), so "found in the treated mice, but not in the controls" says it of one only;
-"relieves pain and reduces fever" is one clause and bears out "both pain and fever".
+The sentence is read clause by clause (split at ";", ":" and a comma before "but",
+"while", "whereas" or "not"): "relieves pain and reduces fever" is one clause and bears
+out "both pain and fever"; "in the treated mice, but not in the controls" is two.
 
 Example:
     >>> claim = "The fund invests in both government and corporate bonds."
@@ -15,7 +12,6 @@ Example:
     ...     "Aspirin relieves both pain and fever.", "Aspirin relieves pain and reduces fever."
     ... ) is None
     True
-
 """
 
 from __future__ import annotations
@@ -32,21 +28,19 @@ _BOTH = re.compile(
     r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
     re.IGNORECASE,
 )
-# Its own clause breaks: not at "and" (it joins the conjuncts), at a comma before a contrast
-_CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)
+_CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)  # not "and"
 
 
 def _words(text: str) -> set[str]:
-    """Lower-cased words but stopwords (a letter counts: "influenza B" is not "influenza A")."""
+    """Lower-cased words but stopwords (a capital letter counts: "influenza B")."""
     return {w.lower() for w in words(text) if w.lower() not in STOPWORDS or w.isupper()}
 
 
 def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`("both A and B", the word of one the clause lacks, False)`, or `None`.
 
-    The clause is the sentence's that holds most of the claim's words outside the
-    conjuncts; a conjunct's own words (those the other does not share) must all be
-    in it. False: the sentence is silent on the other, not its opposite.
+    The clause is the sentence's holding most of the claim's words outside the
+    conjuncts; each conjunct's own words must all be in it.
     """
     both = _BOTH.search(claim)
     if both is None:
@@ -60,14 +54,10 @@ def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None
     if not clauses or not own_a or not own_b:
         return None
     held = [len(rest & set(content_stems(c))) for c in clauses]
-    best = max(held)
-    for clause, n in zip(clauses, held, strict=True):
-        if n == best:
-            said = _words(clause)
-            if own_a <= said and own_b <= said:
-                return None
+    best, own = max(held), own_a | own_b
+    if any(n == best and own <= _words(c) for c, n in zip(clauses, held, strict=True)):
+        return None
     best_clause = _words(clauses[held.index(best)])
-    lacked = sorted((own_a | own_b) - best_clause)
-    if not (own_a & best_clause or own_b & best_clause):
+    if not own & best_clause:
         return None  # neither is in the clause: not this rule's to read
-    return both.group(0).strip(), lacked[0], False
+    return both.group(0).strip(), sorted(own - best_clause)[0], False

@@ -1,15 +1,7 @@
-"""Counts: how many of a thing a text says ("seven times", "five games", "closed two").
+"""Counts: how many of a thing a text says ("seven times", "five games"), and what share.
 
-`count_conflict` reads the counts of a claim and of its sentence alike, in digits or in
-words, and tells where they count the same thing differently.
-
-Proportions: "most" where the sentence says "few", or "only two of the twelve".
-
-A claim that says most of a group ("most", "the majority", "the bulk") where the
-sentence says a small part of it ("few", "a minority", "only 2 of the 12"), or the
-reverse ("few" where it says "most" or "9 of the 12"), contradicts it. A proportion
-the sentence gives in numbers is read as a share: more than half is "most", less than
-half "few"; exactly half neither.
+A claim that says most of a group where the sentence says few of it ("a minority", "only
+2 of the 12"), or the reverse, contradicts it; exactly half is neither.
 
 Example:
     >>> proportion_conflict("Most of the delegates voted no.", "Only two of the twelve voted no.")
@@ -27,9 +19,7 @@ from functools import lru_cache
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
 from langchain_reliable.checks.quantities import MONTH_WORDS
 from langchain_reliable.checks.units import UNIT_OF
-from langchain_reliable.reading.lexicon import (
-    MAGNITUDES,
-)
+from langchain_reliable.reading.lexicon import MAGNITUDES
 
 __all__ = ["count_conflict", "proportion_conflict"]
 
@@ -54,11 +44,10 @@ _NOT_COUNTED = (
 
 @lru_cache(maxsize=8192)
 def _counts(text: str) -> frozenset[tuple[float, str]]:
-    """(value, what) for each cardinal, spelled or in digits, of `text`.
+    """(value, what) for each cardinal of `text`, spelled or in digits.
 
-    What it counts is the word after it (a unit by its canonical name), or
-    "after " and the word before it when the number ends its clause. Cached: a
-    passage sentence is read for every claim about it, and passages recur.
+    What it counts is the word after it (a unit by its canonical name), or "after " and
+    the word before it when the number ends its clause.
     """
     out: dict[int, tuple[float, str]] = {}  # by the number's start
     for pattern in _COUNTED:
@@ -91,17 +80,11 @@ def _value(number: str) -> float | None:
 
 
 def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim count, sentence count) when they count the same thing differently.
-
-    Spelled-out numbers are read like digits ("seven times" against "five
-    times", "five games" against "3 games"). Fires when the claim's number of
-    a thing (the word after it) differs from the sentence's, and the sentence
-    never gives the claim's number of it.
+    """(claim count, sentence count) where the sentence never gives the claim's count of a thing.
 
     Example:
         >>> count_conflict("She won seven times.", "She won the title five times.")
         ('7 time', '5 time')
-
     """
     said = _counts(sentence)
     for value, word in sorted(_counts(claim)):
@@ -143,7 +126,4 @@ def proportion_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | No
     if not stated or {kind for kind, _ in stated} == {"most", "few"}:
         return None  # the sentence says both ("most ..., but few ..."): read elsewhere
     (kind, words), *_ = stated
-    for mine, said in _said(claim):
-        if mine != kind:
-            return said, words, True
-    return None
+    return next(((said, words, True) for mine, said in _said(claim) if mine != kind), None)
