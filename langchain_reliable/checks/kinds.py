@@ -1,21 +1,16 @@
 """Kinds from WordNet: a noun of the claim where its sentence names another kind of one thing.
 
-"Metformin is contraindicated in severe liver disease" where the sentence says "severe
-kidney disease": the words around match, and a small entailment model reads the
-claim as the sentence. WordNet 3.0 says a liver and a kidney are both internal organs,
-neither a kind of the other: the claim names another thing. `data/kinds.tsv.gz`
-(`scripts/build_lexicons.py`) holds each single-word noun's first sense and what it is a
-kind of. Two words are other kinds when their senses differ, neither is a kind of the
-other ("medication" is a kind of "drug": not read), and both are kinds of one specific
-thing at most two steps up: a sense at least `_SPECIFIC` steps below WordNet's root, so
-"adult" and "child" (both persons) are left to the model.
+"severe liver disease" against "severe kidney disease": a liver and a kidney are both
+internal organs, neither a kind of the other. Two nouns' first senses
+(`data/kinds.tsv.gz`, `scripts/build_lexicons.py`) are other kinds when they differ,
+neither is above the other, and both are at most two steps below one kind at least
+`_SPECIFIC` steps below the root ("adult" and "child", both persons, are not read).
 
 Example:
     >>> other_kind("liver", "kidneys")
     'internal organ'
     >>> other_kind("medication", "drug") is None
     True
-
 """
 
 from __future__ import annotations
@@ -36,9 +31,8 @@ _STEPS = 2  # most steps up from each word to the kind they share
 class _Kinds:
     """WordNet's nouns: each word's first sense, and each sense's hypernyms.
 
-    The lexicon's text is kept as read, with where each line starts: a sense's line is
-    found by its id, a word's by binary search (the words are sorted). Nothing is parsed
-    before it is asked for, so loading costs a decompression, not a parse of every line.
+    The text is kept as read, with where each line starts: a sense's line is found by its
+    id, a word's by binary search (sorted); nothing is parsed before it is asked for.
     """
 
     def __init__(self) -> None:
@@ -70,7 +64,7 @@ class _Kinds:
         """Every sense that `sense` is a kind of."""
         return frozenset(h for up in self.up(sense) for h in (up, *self.above(up)))
 
-    @cache  # noqa: B019
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
     def depth(self, sense: int) -> int:
         """Fewest steps from `sense` up to a root."""
         return 1 + min((self.depth(h) for h in self.up(sense)), default=-1)
@@ -87,12 +81,9 @@ class _Kinds:
         """The first sense of a noun, read in the singular ("kidneys", "bodies")."""
         word = word.lower()
         forms = [word]
-        if word.endswith("ies"):
-            forms.append(word[:-3] + "y")
-        if word.endswith("es"):
-            forms.append(word[:-2])
-        if word.endswith("s"):
-            forms.append(word[:-1])
+        for ending, singular in (("ies", "y"), ("es", ""), ("s", "")):
+            if word.endswith(ending):
+                forms.append(word.removesuffix(ending) + singular)
         return next((sense for f in forms if (sense := self._sense(f)) is not None), None)
 
     def _sense(self, word: str) -> int | None:

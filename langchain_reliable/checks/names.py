@@ -1,30 +1,17 @@
 """Names: capitalised multiword names, acronyms and codes a claim relies on.
 
-`extract_names` finds them in a claim; `name_form` and `name_words` give the
-forms in which `evidence.facts.PassageFacts.has_name` looks for them in
-the passages; `names_pertained` the names an adjective is of ("Turkish airspace" where
-the passages say "Turkey": WordNet's pertainyms, `data/pertains.tsv`).
+`name_form` and `name_words` give the forms in which `evidence.facts.PassageFacts.has_name`
+looks for them; `names_pertained` the names an adjective is of ("Turkish": "turkey",
+WordNet's pertainyms); `labels_another` whether a sentence reports on another entity told
+apart by a letter ("sample B" for "sample A").
 
 Example:
     >>> extract_names("Felix Hoffmann of Bayer made aspirin; it blocks COX-2.")
     ['Felix Hoffmann of Bayer', 'COX-2']
     >>> name_form("Reye's syndrome"), name_words("Dr. Felix Hoffmann")
     (' reye syndrome ', ['felix', 'hoffmann'])
-    >>> names_pertained("belgian")
-    ('belgium',)
-
-Entities told apart by a letter: "sample A" and "sample B", "drug X" and "drug Y".
-
-A passage that reports on another entity of the claim's kind speaks of something else:
-its values neither bear out nor contradict the claim's. `labels_another` says whether a
-sentence labels another of the claim's kind, and not the claim's own.
-
-Example:
     >>> labels_another("Sample A melted at 960 C.", "Sample B, an alloy, melted at 960 C.")
     True
-    >>> labels_another("Sample A melted at 1,085 C.", "Sample A and sample B were heated.")
-    False
-
 """
 
 from __future__ import annotations
@@ -74,24 +61,16 @@ def strip_possessive(word: str) -> str:
 
 
 def extract_names(text: str) -> list[str]:
-    """Capitalised names ("League of Nations", "Felix Hoffmann") and codes ("COX-2", "eGFR").
+    """Capitalised names ("League of Nations") and codes ("COX-2", "eGFR") in text order.
 
-    A lone capitalised word that opens a sentence is skipped (it may be any
-    word), as are capitalised stopwords, months and weekdays.
-
-    Args:
-        text: A claim.
-
-    Returns:
-        The names in text order, possessives dropped, without repeats.
-
+    Possessives dropped, without repeats; not a lone capitalised word that opens a
+    sentence, nor capitalised stopwords, months and weekdays.
     """
     return list(_names_of(text))
 
 
 @lru_cache(maxsize=8192)
 def _names_of(text: str) -> tuple[str, ...]:
-    """`extract_names`, cached: passage sentences are read again for every claim."""
     words = [(m.start(), strip_possessive(m.group(0))) for m in _WORD.finditer(text)]
     names: list[str] = []
     group: list[tuple[int, str]] = []
