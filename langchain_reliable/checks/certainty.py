@@ -1,10 +1,11 @@
-"""Certainty: a claim that states as settled what its sentence only links, expects or bounds.
+"""Certainty: a claim that says as settled or whole what its sentence links, expects or bounds.
 
 A cause where the sentence reports an association ("caused" against "was linked to"), an
 act done where it is expected ("closed" against "expect the merger to close"), a
-statement without the condition the sentence puts on it ("if the receipt is kept"), or
+statement without the condition the sentence puts on it ("if the receipt is kept"),
 everywhere where the sentence says it within a scope ("at any altitude" against "at
-sea level"). Each finding's last item is False: the sentence does not bear the claim
+sea level"), or of both where it says it of one ("for both iOS and Android" against
+"for iOS"). Each finding's last item is False: the sentence does not bear the claim
 out, it does not say its opposite.
 
 Example:
@@ -21,15 +22,17 @@ from __future__ import annotations
 
 import re
 
+from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.swaps import word_bases
 from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
 from langchain_reliable.reading.parse import past_forms
-from langchain_reliable.text import LETTERS, STOPWORDS, content_stems, stem, tokenize
+from langchain_reliable.text import LETTERS, STOPWORDS, content_stems, stem, tokenize, words
 
 __all__ = [
     "cause_for_association",
     "dropped_condition",
     "expectation_as_fact",
+    "one_conjunct_only",
     "widened_condition",
 ]
 
@@ -210,3 +213,43 @@ def widened_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None
         return None
     scope = _SCOPE.search(sentence)
     return (wide.group(0).strip(), scope.group(0).strip(), False) if scope else None
+
+
+_BOTH = re.compile(
+    r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)|"
+    r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)  # not "and"
+
+
+def _words(text: str) -> set[str]:
+    """Lower-cased words but stopwords (a capital letter counts: "influenza B")."""
+    return {w.lower() for w in words(text) if w.lower() not in STOPWORDS or w.isupper()}
+
+
+def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`("both A and B", the word of one the clause lacks, False)`, or `None`.
+
+    The clause is the sentence's holding most of the claim's words outside the
+    conjuncts; each conjunct's own words must all be in it.
+    """
+    both = _BOTH.search(claim)
+    if both is None:
+        return None
+    if both["a2"] and {both["a2"].lower(), both["b2"].split()[0].lower()} & set(CARDINALS):
+        return None  # "for women and two for men": a count, not a second group
+    a, b = _words(both["a"] or both["a2"]), _words(both["b"] or both["b2"])
+    own_a, own_b = a - b, b - a
+    rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    if not clauses or not own_a or not own_b:
+        return None
+    held = [len(rest & set(content_stems(c))) for c in clauses]
+    best, own = max(held), own_a | own_b
+    if any(n == best and own <= _words(c) for c, n in zip(clauses, held, strict=True)):
+        return None
+    best_clause = _words(clauses[held.index(best)])
+    if not own & best_clause:
+        return None  # neither is in the clause: not this rule's to read
+    return both.group(0).strip(), sorted(own - best_clause)[0], False
