@@ -13,7 +13,7 @@ import pytest
 
 from langchain_reliable.checks.certainty import dropped_condition
 from langchain_reliable.checks.clauses import negated_for_another_value
-from langchain_reliable.checks.comparatives import comparative_conflict
+from langchain_reliable.checks.derived import comparative_conflict
 from langchain_reliable.checks.negation import (
     in_passage_terms,
     without_double_negation,
