@@ -168,11 +168,6 @@ def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
     return Bounded(q, op, lo, hi, lo_open, hi_open, phrase=phrase)
 
 
-def _as_stated(b: Bounded) -> Bounded:
-    """A sentence's approximate value is read at the value (a rounded claim restates it)."""
-    return _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
-
-
 def _inside(inner: Bounded, outer: Bounded) -> bool:
     lo_ok = inner.lo > outer.lo or (inner.lo == outer.lo and (not outer.lo_open or inner.lo_open))
     hi_ok = inner.hi < outer.hi or (inner.hi == outer.hi and (not outer.hi_open or inner.hi_open))
@@ -231,7 +226,10 @@ def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, .
 
     Cached: three rules ask it of one claim and sentence.
     """
-    stated = [_as_stated(b) for b in bounded_quantities(sentence)]
+    stated = [  # a sentence's approximate value is read at the value: a rounded claim restates it
+        _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
+        for b in bounded_quantities(sentence)
+    ]
     out = []
     for c in bounded_quantities(claim):
         alike = tuple(s for s in stated if _same_thing(c.quantity, claim, s.quantity, sentence))

@@ -102,10 +102,6 @@ def _rivals(
 _MARGIN = 2  # the other's clause must hold at least one claim word more (counted twice)
 
 
-def _held(words: set[str], text: str) -> int:
-    return len(words & set(content_stems(text)))
-
-
 def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's value, the value the sentence gives for that, False)`, or `None`.
 
@@ -127,10 +123,10 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
     if not words:
         return None
 
-    def weight(q: Quantity) -> int:
-        return 2 * _held(words, piece_around(CLAUSE_BREAK, sentence, q.start)) + _held(
-            words, piece_around(PART_BREAK, sentence, q.start)
-        )
+    def weight(q: Quantity) -> int:  # the claim's words in its clause, twice, and in its part
+        clause = piece_around(CLAUSE_BREAK, sentence, q.start)
+        part = piece_around(PART_BREAK, sentence, q.start)
+        return 2 * len(words & set(content_stems(clause))) + len(words & set(content_stems(part)))
 
     for c, stating, others in _rivals(claim, sentence, claimed, said):
         if any(_borrows(sentence, q) for q in stating):

@@ -19,7 +19,12 @@ from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.reading.clauses import CONTRASTED_CLAUSE
-from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    NEGATING_ADVERBS,
+    NEGATORS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import STOPWORDS, stem, tokenize, words
 
 __all__ = [
@@ -37,8 +42,8 @@ __all__ = [
 ]
 
 _NEGATION = re.compile(
-    r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
-    r"without|cannot|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
+    rf"\b(?:not(?!\s+(?:only|just|merely)\b)|{alternation(NEGATORS - {'not'})}|"
+    r"without|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
     re.IGNORECASE,
 )
 _SENTENTIAL = re.compile(
