@@ -15,7 +15,6 @@ Example:
     ...     "The fund holds $4 billion, charges a 0.6 percent fee and returned 7 percent.",
     ... ) is None
     True
-
 """
 
 from __future__ import annotations
@@ -136,15 +135,12 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
             return c.text, best_other.text, False
     if len(claimed) < 2:
         return None
-    pieces = [p for p in CLAUSE_BREAK.split(claim) if len(_quantities(p)) == 1]
-    return next(
-        (
-            found
-            for p in pieces
-            if not _counts_alike(p, sentence) and (found := value_of_another_clause(p, sentence))
-        ),
-        None,
-    )
+    for piece in CLAUSE_BREAK.split(claim):  # a claim of several clauses: each on its own
+        if len(_quantities(piece)) == 1 and not _counts_alike(piece, sentence):
+            found = value_of_another_clause(piece, sentence)
+            if found:
+                return found
+    return None
 
 
 def _counts_alike(piece: str, sentence: str) -> bool:
@@ -175,7 +171,6 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         ...     "It is 0.2 percent for institutional investors and 0.9 percent for retail ones.",
         ... )
         ('0.2 percent', '0.9 percent', 'retail')
-
     """
     opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))  # the subject all share
     focus = set(content_stems(asked)) - set(content_stems(claim)) - opening

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
+    AUXILIARIES,
     DEMONSTRATIVES,
     NEGATED_AUXILIARIES,
     SUBJECT_PRONOUNS,
@@ -27,7 +28,7 @@ from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["Elision", "elision_of", "elisions"]
 
-_AUX = r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must|may)"
+_AUX = rf"(?:{alternation(AUXILIARIES - {'might', 'shall'})})"
 _ELIDED = re.compile(
     rf"^(?P<subject>(?:[Tt]he\s+)?[A-Z\d][\w'’.-]*(?:\s+[\w'’.-]+){{0,4}}?)\s+"
     rf"(?P<aux>{_AUX}|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't)(?P<not>\s+not)?"
