@@ -284,11 +284,7 @@ _NOT_COUNTED = (
 
 @lru_cache(maxsize=8192)
 def _counts(text: str) -> frozenset[tuple[float, str]]:
-    """(value, what) for each cardinal of `text`, spelled or in digits.
-
-    What it counts is the word after it (a unit by its canonical name), or "after " and
-    the word before it when the number ends its clause.
-    """
+    """(value, what) per cardinal of `text`: the word after it, or "after " and the one before."""
     out: dict[int, tuple[float, str]] = {}  # by the number's start
     for pattern in _COUNTED:
         for m in pattern.finditer(text):

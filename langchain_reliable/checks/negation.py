@@ -100,10 +100,7 @@ _BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECAS
 
 
 def clause_about(text: str, about: frozenset[str]) -> str:
-    """The clause of `text` (split at ";", "while", "whereas") sharing most of `about`.
-
-    The whole text where no clause shares more than the rest.
-    """
+    """The clause of `text` (at ";", "while", "whereas") sharing most of `about`, or `text`."""
     pieces = CONTRASTED_CLAUSE.split(text)
     if len(pieces) < 2:
         return text
@@ -117,11 +114,7 @@ def clause_about(text: str, about: frozenset[str]) -> str:
 
 
 def _scope(tail: str) -> set[str]:
-    """The content stems of a negation's next six words up to punctuation.
-
-    A hyphenated word counts once; numbers and units not at all (a claim may give the
-    amount in other units).
-    """
+    """The content stems of a negation's next six words up to punctuation, units not counted."""
     clause = _SCOPE_END.split(tail, maxsplit=1)[0]
     said = [w.lower() for w in words(clause) if not w[0].isdigit() and w.lower() not in UNIT_OF]
     return {stem(t) for w in said[:_SCOPE_WORDS] for t in tokenize(w) if t not in STOPWORDS}
