@@ -6,7 +6,7 @@
   of the other ("elevate" / "lower"). Verbs and adjectives (with adverbs), the parts of
   speech where an opposite changes what a claim says. One pair a line, sorted.
 - `kinds.tsv.gz`: each single-word noun's first (most frequent) sense and what each
-  sense is a kind of (`checks.kinds`): "kidney" is an excretory organ, which is an
+  sense is a kind of (`checks.names`): "kidney" is an excretory organ, which is an
   internal organ. Tab-separated lines: `k <id> <name> <hypernym ids>` for each sense
   kept (ids count from 0), then `w <word> <id>` for each word, sorted; byte-reproducible.
 - `pertains.tsv`: each adjective of a name and the name it pertains to (`checks.names`):

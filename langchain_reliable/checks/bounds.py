@@ -1,21 +1,16 @@
-"""Bounds: what a number's comparator says ("at least 30", "fewer than 10%", "up to 40 mm").
+"""Bounds and counts: how many a text says, with its comparator, and what share of a group.
 
-`bounded_quantities` reads each count, percentage, amount or measure of a text with
-the words before it (and "or more" / "or fewer" after it) as an interval; `bounds_finding`
-compares a claim's intervals with a sentence's. A claim is borne out by a sentence
-when the sentence's interval lies inside the claim's ("more than 2,000" from "2,400");
-it is contradicted when the two cannot overlap ("fewer than 2,000" against "2,400"),
-and unsupported otherwise ("exactly 30" against "at least 30"). An approximate claim
-("about 500", "roughly 1.5%") covers 10 % either side; an approximate sentence is
-read at its value, so a rounded restatement is borne out. A stated limit ("the maximum
-is 4 g", "a minimum of 2 years") is borne out only by that same limit.
+A bound ("at least 30", "up to 40 mm") is an interval: a claim is borne out when the
+sentence's interval lies inside its own ("more than 2,000" from "2,400"), contradicted
+when they cannot overlap, unsupported otherwise; an approximate claim covers 10 % either
+side, a stated limit ("the maximum is 4 g") is borne out only by that limit. A count
+("seven times") must be the sentence's count of that thing; "most" must not be "few".
 
 Example:
     >>> bounds_finding("At least 40 mm of rain is expected.", "Up to 40 mm of rain is expected.")
     ('unsupported', 'At least 40 mm', 'Up to 40 mm')
     >>> bounds_finding("More than 20 people were hurt.", "At least 30 people were hurt.") is None
     True
-
 """
 
 from __future__ import annotations
@@ -25,11 +20,21 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from langchain_reliable.checks.quantities import Quantity, extract_quantities
-from langchain_reliable.checks.units import in_base
+from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
+from langchain_reliable.checks.quantities import MONTH_WORDS, Quantity, extract_quantities
+from langchain_reliable.checks.units import UNIT_OF, in_base
+from langchain_reliable.reading.lexicon import MAGNITUDES
 from langchain_reliable.text import NEXT_WORD, STOPWORDS
 
-__all__ = ["NEGATED_BOUND", "Bounded", "borne_out", "bounded_quantities", "bounds_finding"]
+__all__ = [
+    "NEGATED_BOUND",
+    "Bounded",
+    "borne_out",
+    "bounded_quantities",
+    "bounds_finding",
+    "count_conflict",
+    "proportion_conflict",
+]
 
 _INF = math.inf
 _AGED = re.compile(  # a bound on whom a count qualifies: "adults over 65", "children under 12"
@@ -41,20 +46,22 @@ _NOT = (
     r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
     r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
 )
-_NEGATED_BOUND = (  # a bound said with a negation: not a negation of the sentence
-    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
+_NOT_EXCEED = (
+    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)"
+)
+NEGATED_BOUND = re.compile(
+    rf"\b(?:{_NOT_EXCEED}|"
     r"no\s+(?:more|greater|higher|fewer|less|lower|later|earlier|sooner)\s+than|"
     r"not\s+(?:more|greater|higher|fewer|less|lower|later|earlier|above|below|over|under)"
-    r"(?:\s+than)?"
+    r"(?:\s+than)?)\b",
+    re.IGNORECASE,
 )
-NEGATED_BOUND = re.compile(rf"\b(?:{_NEGATED_BOUND})\b", re.IGNORECASE)
 """A comparator said with a negation ("no more than", "must not exceed"): a bound, not a
 negation of what the sentence says (`checks.negation` skips it)."""
 _BEFORE = [
     (
-        rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)|"
-        r"no\s+(?:more|greater|higher)\s+than|not\s+(?:more|greater|higher)\s+than|"
-        r"not\s+(?:above|over)",
+        rf"{_NOT_EXCEED}|no\s+(?:more|greater|higher)\s+than|"
+        r"not\s+(?:more|greater|higher)\s+than|not\s+(?:above|over)",
         "le",
     ),
     (
@@ -63,8 +70,7 @@ _BEFORE = [
     ),
     (
         r"more than|greater than|higher than|older than|over|above|exceeding|in excess of|"
-        r"exceeds?|"
-        r"(?:must|should|will|to)\s+exceed",
+        r"exceeds?|(?:must|should|will|to)\s+exceed",
         "gt",
     ),
     (r"at least|no fewer than|no less than|not less than", "ge"),
@@ -90,26 +96,25 @@ class Bounded:
     """A quantity read as an interval (`lo`, `hi`), each end open or closed."""
 
     quantity: Quantity
-    op: str  # eq, gt, ge, lt, le, approx
+    op: str  # eq, gt, ge, lt, le, approx, max, min
     lo: float
     hi: float
     lo_open: bool = False
     hi_open: bool = False
     population: bool = False  # who it is said of ("adults over 65"), not how much
+    phrase: str = ""
 
     @property
     def words(self) -> str:
         """How the text bounds it, for a reason: "at least 30"."""
         return f"{self.phrase} {self.quantity.text}".strip()
 
-    phrase: str = ""
-
 
 def bounded_quantities(text: str) -> list[Bounded]:
     """Each count, percentage, amount or measure of `text` as an interval.
 
-    A plain amount after a stated limit, of its kind, is a limit too (a limit per case:
-    "the maximum is 1,200 mg for adults and 30 mg per kg for children").
+    A plain amount of its kind after a stated limit is a limit too ("the maximum is
+    1,200 mg for adults and 30 mg per kg for children").
     """
     out: list[Bounded] = []
     limit: Bounded | None = None
@@ -118,15 +123,16 @@ def bounded_quantities(text: str) -> list[Bounded]:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
-        found = [(m.start(), name, m) for name, m in _before(head) if not _spread(head, m)]
+        found = [
+            (m.start(), name, m)
+            for pattern, name in _BEFORE_RE
+            if (m := pattern.search(head)) and not _spread(head, m)
+        ]
         if found:  # the longest phrase that ends at the number ("no more than", not "more than")
             _, op, m = min(found, key=lambda f: f[0])
             phrase = (m.groupdict().get("word") or m.group(0)).strip()  # "maximum", not its noun
         else:
-            for pattern, name in _AFTER_RE:
-                if pattern.search(tail):
-                    op = name
-                    break
+            op = next((name for pattern, name in _AFTER_RE if pattern.search(tail)), op)
         if op == "eq" and limit is not None and _same_kind(q, limit.quantity):
             op = limit.op
         bounded = _interval(q, op, phrase)
@@ -135,7 +141,7 @@ def bounded_quantities(text: str) -> list[Bounded]:
             bounded = replace(bounded, population=True)
         out.append(bounded)
         if op in ("max", "min"):
-            limit = out[-1]
+            limit = bounded
     return out
 
 
@@ -147,29 +153,19 @@ def _spread(head: str, m: re.Match[str]) -> bool:
     return m.group(0).strip().lower() == "over" and bool(_SPREAD.search(head[: m.start()]))
 
 
-def _before(head: str) -> list[tuple[str, re.Match[str]]]:
-    return [(name, m) for pattern, name in _BEFORE_RE if (m := pattern.search(head))]
+_ENDS = {  # (lo, hi, lo_open, hi_open) of each comparator, `v` its value
+    "gt": lambda v: (v, _INF, True, False),
+    "ge": lambda v: (v, _INF, False, False),
+    "lt": lambda v: (-_INF, v, False, True),
+    "le": lambda v: (-_INF, v, False, False),
+    "approx": lambda v: (v - abs(v) * _APPROX, v + abs(v) * _APPROX, False, False),
+}
 
 
 def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
     v = in_base(q.unit, float(q.value))[1] if q.kind == "measure" else float(q.value)
-    if op == "gt":
-        return Bounded(q, op, v, _INF, lo_open=True, phrase=phrase)
-    if op == "ge":
-        return Bounded(q, op, v, _INF, phrase=phrase)
-    if op == "lt":
-        return Bounded(q, op, -_INF, v, hi_open=True, phrase=phrase)
-    if op == "le":
-        return Bounded(q, op, -_INF, v, phrase=phrase)
-    if op == "approx":
-        d = abs(v) * _APPROX
-        return Bounded(q, op, v - d, v + d, phrase=phrase)
-    return Bounded(q, op, v, v, phrase=phrase)
-
-
-def _as_stated(b: Bounded) -> Bounded:
-    """A sentence's approximate value is read at the value (a rounded claim restates it)."""
-    return _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
+    lo, hi, lo_open, hi_open = _ENDS.get(op, lambda v: (v, v, False, False))(v)
+    return Bounded(q, op, lo, hi, lo_open, hi_open, phrase=phrase)
 
 
 def _inside(inner: Bounded, outer: Bounded) -> bool:
@@ -179,13 +175,10 @@ def _inside(inner: Bounded, outer: Bounded) -> bool:
 
 
 def _bears(stated: Bounded, claimed: Bounded) -> bool:
-    """Whether a sentence's bound bears out a claim's.
+    """Whether a sentence's bound bears out a claim's: an interval inside the claim's.
 
-    A bound on whom a claim is about ("adults over 60") is borne out by that bound only:
-    "adults over 70" are another group. A limit ("the maximum is 4 g") is borne out by
-    that limit only, however said ("up to 4 g", "no more than 4,000 mg"), and a stated
-    limit bears out only itself ("up to 5 g" is no reading of "the maximum is 4 g"); any
-    other claim by an interval inside its own.
+    A bound on whom ("adults over 60") and a limit ("the maximum is 4 g", "up to 4 g")
+    are borne out by that same bound only.
     """
     if claimed.population:  # "adults over 60" is another group than "adults over 70"
         same = (stated.lo, stated.hi, stated.lo_open, stated.hi_open)
@@ -215,11 +208,7 @@ def _same_kind(a: Quantity, b: Quantity) -> bool:
 
 
 def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
-    """Whether two quantities may measure the same thing.
-
-    A bare number ("up to 40.") may be anything; a count of something ("over 200
-    items") is not an amount of money or a measure ("up to £ 2,000").
-    """
+    """Whether two quantities may measure the same thing ("over 200 items" is no money)."""
     if a.kind == "count" and b.kind == "count":
         return True
     if a.kind == "count" or b.kind == "count":
@@ -233,13 +222,14 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, ...]], ...]:
-    """The claim's bounded quantities that take part, each with the sentence's alike ones.
+    """The claim's quantities the claim or the sentence bounds, each with the sentence's alike.
 
-    A number takes part when the claim or the sentence bounds it; two plain values
-    are the number checks' business. Cached: the bound rule, the missing-number rule
-    and the count check each ask it of the same claim and sentence.
+    Cached: three rules ask it of one claim and sentence.
     """
-    stated = [_as_stated(b) for b in bounded_quantities(sentence)]
+    stated = [  # a sentence's approximate value is read at the value: a rounded claim restates it
+        _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
+        for b in bounded_quantities(sentence)
+    ]
     out = []
     for c in bounded_quantities(claim):
         alike = tuple(s for s in stated if _same_thing(c.quantity, claim, s.quantity, sentence))
@@ -260,8 +250,7 @@ def borne_out(claim: str, sentence: str) -> set[int]:
 def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
     """(label, the claim's words, the sentence's words) when a bound is not borne out.
 
-    A claim number with nothing of its kind in the sentence is left to the other checks;
-    a limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
+    A limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
     unsupported, not contradicted: the sentence states no limit.
     """
     for c, alike in _compare(claim, sentence):
@@ -272,3 +261,110 @@ def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
         label = "contradicted" if limits and all(_disjoint(s, c) for s in alike) else "unsupported"
         return label, c.words, near.words
     return None
+
+
+_COUNT = rf"(?P<n>{SPELLED.pattern}|(?<![\w.,/–-])\d+(?:\.\d+)?(?![\d.,/–-]\d))"
+_COUNTED = [  # "seven times", "two or three times", a count that ends its clause: "closed two."
+    re.compile(rf"{_COUNT}\s+(?P<w>[a-z]+)\b", re.IGNORECASE),
+    re.compile(
+        rf"{_COUNT}\s*(?:or|to|and|–)\s*(?:{SPELLED.pattern}|\d+(?:\.\d+)?)\s+(?P<w>[a-z]+)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\b(?P<b>[a-z]+)\s+{_COUNT}\s*(?:[.,;:]|$)", re.IGNORECASE),
+]
+_OF_THEM = re.compile(rf"{_COUNT}\s+of\s+(?:them|these|those)\b", re.IGNORECASE)
+# Words beside a number that say nothing of what it counts ("one of", "two or three").
+_BESIDE = "of or and to the a an in on at for by per than more less about some nearly almost"
+_NOT_COUNTED = (
+    frozenset(f"{_BESIDE} around over under up down just only".split())
+    | frozenset(MAGNITUDES)
+    | {"bn", "mn"}
+)
+
+
+@lru_cache(maxsize=8192)
+def _counts(text: str) -> frozenset[tuple[float, str]]:
+    """(value, what) per cardinal of `text`: the word after it, or "after " and the one before."""
+    out: dict[int, tuple[float, str]] = {}  # by the number's start
+    for pattern in _COUNTED:
+        for m in pattern.finditer(text):
+            number = m.group("n").lower()
+            after = m.groupdict().get("w")
+            word = (after or m.group("b")).lower()
+            if number in ORDINALS or word in _NOT_COUNTED or word in MONTH_WORDS:
+                continue
+            value = _value(number)
+            if value is None:
+                continue
+            what = UNIT_OF.get(word, word.rstrip("s") or word)
+            out.setdefault(m.start("n"), (value, what if after else "after " + what))
+    for m in _OF_THEM.finditer(text):  # "240 patients ... 36 of them": 36 patients
+        before = [
+            out[i] for i in sorted(out) if i < m.start() and not out[i][1].startswith("after")
+        ]
+        value = _value(m.group("n").lower())
+        if before and value is not None:
+            out[m.start("n")] = (value, before[-1][1])
+    return frozenset(out.values())
+
+
+def _value(number: str) -> float | None:
+    """The value of a count as written, or `None` for a year."""
+    if not number[0].isdigit():
+        return number_words(number)[0].value
+    return None if re.fullmatch(r"1\d{3}|20\d{2}", number) else float(number)
+
+
+def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(claim count, sentence count) where the sentence never gives the claim's count of a thing.
+
+    Example:
+        >>> count_conflict("She won seven times.", "She won the title five times.")
+        ('7 time', '5 time')
+    """
+    said = _counts(sentence)
+    for value, word in sorted(_counts(claim)):
+        if (value, word) in said:
+            continue
+        other = next((v for v, w in sorted(said) if w == word), None)
+        if other is not None:
+            return f"{value:g} {word}", f"{other:g} {word}"
+    return None
+
+
+_MOST = re.compile(r"\b(?:most|the majority|the bulk|a majority)\b", re.IGNORECASE)
+_FEW = re.compile(r"(?<!\ba )(?<!\bquite a )\b(?:few|a minority|very few)\b", re.IGNORECASE)
+_SHARE = re.compile(
+    r"\b(?P<n>\d+|[a-z]+)\s+(?:out\s+)?of\s+(?:the\s+|its\s+|their\s+|all\s+)?(?P<m>\d+|[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _part_value(word: str) -> float | None:
+    """The value of a part or a whole of a share ("two" of "twelve")."""
+    return float(word) if word.isdigit() else CARDINALS.get(word.lower())
+
+
+def _said(text: str) -> list[tuple[str, str]]:
+    """("most" | "few", the words) for each proportion `text` states."""
+    found = [("most", m.group()) for m in _MOST.finditer(text)]
+    found += [("few", m.group()) for m in _FEW.finditer(text)]
+    for m in _SHARE.finditer(text):
+        n, of = _part_value(m["n"]), _part_value(m["m"])
+        if n is not None and of and n <= of and n != of / 2:
+            found.append(("most" if n > of / 2 else "few", m.group()))
+    return found
+
+
+def proportion_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's words, sentence's words, True)` where one says most and the other few.
+
+    Example:
+        >>> proportion_conflict("Most of the delegates voted no.", "Only two of twelve did.")
+        ('Most', 'two of twelve', True)
+    """
+    stated = _said(sentence)
+    if not stated or {kind for kind, _ in stated} == {"most", "few"}:
+        return None  # the sentence says both ("most ..., but few ..."): read elsewhere
+    (kind, words), *_ = stated
+    return next(((said, words, True) for mine, said in _said(claim) if mine != kind), None)

@@ -1,65 +1,51 @@
-"""Certainty: a claim that states as settled what its sentence only links or expects.
+"""Certainty: a claim that says as settled or whole what its sentence links, expects or bounds.
 
-A cause where the sentence reports a link (`cause_for_association`): "Coffee caused a
-lower risk" against "coffee was associated with a lower risk": the sentence reports an
-association (associated, linked, correlated, coincided, tended, more likely), the claim a
-cause (caused, led to, made, reduced, raised ...) that the sentence does not say. A claim
-that itself reports the association ("found a link between ...") is not read as a cause.
+A cause where the sentence reports an association ("caused" against "was linked to"), an
+act done where it is expected ("closed" against "expect the merger to close"), a
+statement without the condition the sentence puts on it ("if the receipt is kept"),
+everywhere where the sentence says it within a scope ("at any altitude" against "at
+sea level"), or of both where it says it of one ("for both iOS and Android" against
+"for iOS"). Each finding's last item is False: the sentence does not bear the claim
+out, it does not say its opposite.
 
 Example:
     >>> cause_for_association("Salt causes strokes.", "Salt is linked to strokes.")
     ('causes', 'linked to', False)
-    >>> cause_for_association("Salt goes with strokes.", "Salt is linked to strokes.") is None
-    True
-
-An expectation stated as a fact (`expectation_as_fact`): "the merger closed" where the
-sentence expects it to. "Analysts expect the merger to close in the second quarter" says
-nothing of whether it closed. A sentence that expects, plans, forecasts or schedules an
-act ("expect ... to close", "is set to open", "will open") does not bear out a claim that
-states the act done (a past form of the verb: "closed", "opened", "began"), unless the
-claim hedges it too ("is expected to", "will", "may").
-
-Example:
-    >>> expectation_as_fact(
-    ...     "The merger closed in June.", "Analysts expect the merger to close in June."
+    >>> dropped_condition(
+    ...     "Refunds are given within 30 days.",
+    ...     "Refunds are given within 30 days if the receipt is kept.",
     ... )
-    ('closed', 'expect the merger to close', False)
-    >>> expectation_as_fact(
-    ...     "The merger is expected to close in June.", "Analysts expect it to close in June."
-    ... ) is None
-    True
-
+    ('if the receipt is kept', 'receipt', False)
 """
 
 from __future__ import annotations
 
 import re
 
+from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.swaps import word_bases
+from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
 from langchain_reliable.reading.parse import past_forms
-from langchain_reliable.text import LETTERS, STOPWORDS, stem, tokenize
+from langchain_reliable.text import LETTERS, STOPWORDS, content_stems, stem, tokenize, words
 
-__all__ = ["cause_for_association", "expectation_as_fact"]
+__all__ = [
+    "cause_for_association",
+    "dropped_condition",
+    "expectation_as_fact",
+    "one_conjunct_only",
+    "widened_condition",
+]
 
-_ASSOCIATION = re.compile(
-    r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
-    r"links?\s+(?:to|with|between)|correlat(?:ed|es|ion|ions)|coincid(?:ed|es|e)\s+with|"
-    r"tend(?:s|ed)?\s+to|more\s+likely|less\s+likely|went\s+together|go(?:es)?\s+together|"
-    r"alongside|observational|"
+_LINK = (  # words that report two things going together
+    r"associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
+    r"links?\s+(?:to|with|between)|coincid(?:ed|es|e)\s+with|tend(?:s|ed)?\s+to|"
+    r"went\s+together|go(?:es)?\s+together|alongside"
+)
+_ASSOCIATION = re.compile(  # lower case: the "Association" of a name is none
+    rf"\b({_LINK}|correlat(?:ed|es|ion|ions)|more\s+likely|less\s+likely|observational|"
     r"with\s+(?:higher|lower|longer|shorter|more|fewer|greater|larger|smaller)\s+\w+)\b"
 )
-"""What a sentence says when it reports that two things go together (lower case: the
-"Association" of a name is none; "courts with longer backlogs showed ..." compares
-groups)."""
-
-_CLAIMS_ASSOCIATION = re.compile(
-    r"\b(associated\s+with|associations?\s+(?:with|between)|linked\s+(?:to|with)|"
-    r"links?\s+(?:to|with|between)|correlat(?:ed|es|ion)|coincid(?:ed|es|e)\s+with|"
-    r"tend(?:s|ed)?\s+to|went\s+together|go(?:es)?\s+together|alongside)\b",
-    re.IGNORECASE,
-)
-"""What a claim says when it reports the association itself, not a cause."""
-
+_CLAIMS_ASSOCIATION = re.compile(rf"\b({_LINK}|correlat(?:ed|es|ion))\b", re.IGNORECASE)
 _NOT_COMPARATIVE = frozenset(w for w in STOPWORDS if w.endswith("er")) | frozenset(
     """either rather whether number water member order paper power together later matter
     letter""".split()  # noqa: SIM905
@@ -74,16 +60,13 @@ _CAUSAL = re.compile(
     r"prevent(?:s|ed)?|improv(?:e|es|ed)|worsen(?:s|ed)?|boost(?:s|ed)?|drives?|drove))\b",
     re.IGNORECASE,
 )
-"""A claim's words of cause: a verb that makes one thing the reason for another ("made"
-only where it makes something more or less so: "made this decision" is no cause)."""
+"""A claim's words of cause ("made" only where it makes something more or less so)."""
 
 
 def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's cause, sentence's association, False)`, or `None` when they agree.
+    """`(claim's cause, sentence's association, False)`, or `None`.
 
-    The cause must be a word the sentence does not say itself ("reduces" where it
-    says "reduces" is the sentence's own claim); the last item is False: an
-    association does not contradict a cause, it only does not bear it out.
+    The cause must be a word the sentence does not say itself.
     """
     link = _ASSOCIATION.search(sentence)
     if link is None or _CLAIMS_ASSOCIATION.search(claim):
@@ -97,11 +80,7 @@ def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | 
 
 
 def _said(sentence: str) -> tuple[set[str], set[str]]:
-    """The sentence's words, and the stems of those inflected as verbs ("lowers", "raised").
-
-    A bare "lower" or "cause" is not its verb: "a lower risk" and "cannot establish
-    cause" say of nothing that it lowered or caused another.
-    """
+    """The sentence's words, and the stems of those inflected as verbs ("lowers", not "lower")."""
     words = {w.lower() for w in tokenize(sentence)}
     return words, {stem(w) for w in words if w.endswith(("s", "ed", "ing"))}
 
@@ -124,7 +103,16 @@ _MONTH = re.compile(r"(?<=\w )May\b")  # "opened in May": the month, not a hedge
 
 
 def expectation_as_fact(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's past form, the sentence's expectation, False)`, or `None`."""
+    """`(the claim's past form, the sentence's expectation, False)`, or `None`.
+
+    The claim must not hedge the act itself ("is expected to", "will", "may").
+
+    Example:
+        >>> expectation_as_fact(
+        ...     "The merger closed in June.", "Analysts expect the merger to close in June."
+        ... )
+        ('closed', 'expect the merger to close', False)
+    """
     if _HEDGE.search(_MONTH.sub(" ", claim)):
         return None
     for m in _EXPECT.finditer(sentence):
@@ -144,3 +132,124 @@ def _present(verb: str) -> set[str]:
     """The present forms of `verb` ("close", "closes", "closing", "varies")."""
     forms = {verb, verb + "s", verb + "es", verb + "ing", verb.rstrip("e") + "ing"}
     return forms | ({verb[:-1] + "ies"} if verb.endswith("y") else set())
+
+
+_CONDITION = re.compile(
+    r"(?<!\beven\s)(?<!\bas\s)(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\bsee\s)"
+    r"(?<!\bknow\s)(?<!\bcheck\s)(?<!\bwonder\s)\b"
+    r"(?P<cue>only\s+if|if|unless|provid(?:ed|ing)\s+that|as\s+long\s+as|only\s+when|"
+    r"except(?:\s+(?:in|when|for|if|where))?)\b(?P<what>[^,.;:]+)",
+    re.IGNORECASE,
+)
+
+_RESTRICTIVE = re.compile(  # "women over 30 who owned property were allowed"
+    r"(?<=[\w%])\s+(?P<cue>who|whose)\s+(?P<what>[^,.;:]+?)"
+    rf"(?=\s+(?:{alternation(AUXILIARIES - {'shall'})})\b)",
+    re.IGNORECASE,
+)
+
+_BREAK = re.compile(r"[;:,\n]|\bbut\b|\brather\b", re.IGNORECASE)  # not "and": one condition
+_HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
+
+
+def _host(sentence: str, condition: re.Match[str]) -> str:
+    """The clause a condition belongs to: before it, or after it where it opens its clause."""
+    start = max((m.end() for m in _BREAK.finditer(sentence, 0, condition.start())), default=0)
+    before = sentence[start : condition.start()]
+    if before.strip():
+        return before
+    after = _BREAK.search(sentence, condition.end())
+    rest = sentence[condition.end() :] if after is None else sentence[after.end() :]
+    nxt = _BREAK.search(rest)
+    return rest if nxt is None else rest[: nxt.start()]
+
+
+def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the sentence's condition, a word of it the claim lacks, False)`, or `None`.
+
+    A condition opens with "if", "unless", "provided that", "only when", ... or is a
+    restrictive relative clause ("women over 30 who owned property were allowed"). Read
+    where the claim says most words of the clause it belongs to and lacks half its own.
+    """
+    if _CONDITION.search(claim):
+        return None  # the claim states a condition of its own: the model's to read
+    held = set(content_stems(claim))
+    for condition in (*_CONDITION.finditer(sentence), *_RESTRICTIVE.finditer(sentence)):
+        host = set(content_stems(_host(sentence, condition)))
+        if not host or len(host & held) < _HOST_HELD * len(host):
+            continue
+        if condition.re is _RESTRICTIVE and not _says_predicate(held, sentence, condition):
+            continue
+        words = content_stems(condition.group("what"))
+        lacked = [w for w in words if w not in held]
+        if lacked and 2 * len(lacked) >= len(words):  # half its words gone: not kept
+            return condition.group(0).strip(), lacked[0], False
+    return None
+
+
+def _says_predicate(held: set[str], sentence: str, clause: re.Match[str]) -> bool:
+    """Whether a claim says most of what follows a relative clause (the main predicate)."""
+    after = _BREAK.search(sentence, clause.end())
+    words = content_stems(sentence[clause.end() : after.start() if after else len(sentence)])
+    return bool(words) and 2 * sum(w in held for w in words) >= len(words)
+
+
+_ANY = re.compile(
+    r"\b(?:at|in|under|on)\s+(?:any|all|every)\s+\w+|\bthroughout\s+(?:the\s+)?\w+|"
+    r"\bregardless\s+of\s+\w+|\beven\s+(?:if|when|though)\b[^,.;:]*|\bat\s+all\s+times\b",
+    re.IGNORECASE,
+)
+_SCOPE = re.compile(
+    r"\b(?:only\s+(?:if|when)|if|at|in|during|after|before|within|while|below|above|under|over|"
+    r"beyond)\s+(?:the\s+)?[^,.;:]{3,40}",
+    re.IGNORECASE,
+)
+
+
+def widened_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's "at any ..." phrase, the sentence's scope, False)`, or `None`."""
+    wide = _ANY.search(claim)
+    if wide is None or _ANY.search(sentence):
+        return None
+    scope = _SCOPE.search(sentence)
+    return (wide.group(0).strip(), scope.group(0).strip(), False) if scope else None
+
+
+_BOTH = re.compile(
+    r"\bboth\s+(?P<a>(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+and\s+(?P<b>[^,.;:]+)|"
+    r"\bfor\s+(?P<a2>[a-z]{3,})\s+and\s+(?P<b2>[a-z]{3,}(?:\s+with\s+[^,.;:]+)?)(?=[\s,.;:]|$)",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r";|:|\n|,\s*(?=(?:but|while|whereas|not)\b)", re.IGNORECASE)  # not "and"
+
+
+def _words(text: str) -> set[str]:
+    """Lower-cased words but stopwords (a capital letter counts: "influenza B")."""
+    return {w.lower() for w in words(text) if w.lower() not in STOPWORDS or w.isupper()}
+
+
+def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`("both A and B", the word of one the clause lacks, False)`, or `None`.
+
+    The clause is the sentence's holding most of the claim's words outside the
+    conjuncts; each conjunct's own words must all be in it.
+    """
+    both = _BOTH.search(claim)
+    if both is None:
+        return None
+    if both["a2"] and {both["a2"].lower(), both["b2"].split()[0].lower()} & set(CARDINALS):
+        return None  # "for women and two for men": a count, not a second group
+    a, b = _words(both["a"] or both["a2"]), _words(both["b"] or both["b2"])
+    own_a, own_b = a - b, b - a
+    rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    if not clauses or not own_a or not own_b:
+        return None
+    held = [len(rest & set(content_stems(c))) for c in clauses]
+    best, own = max(held), own_a | own_b
+    if any(n == best and own <= _words(c) for c, n in zip(clauses, held, strict=True)):
+        return None
+    best_clause = _words(clauses[held.index(best)])
+    if not own & best_clause:
+        return None  # neither is in the clause: not this rule's to read
+    return both.group(0).strip(), sorted(own - best_clause)[0], False

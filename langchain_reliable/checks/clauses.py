@@ -1,17 +1,8 @@
 """Clauses: a value the sentence states, but for another of the things it says.
 
 "The company went public in 1998." against "The company was founded in 1998 and went
-public in 2006.": the sentence states 1998, for the founding; the claim's other words
-("went public") are in the clause that gives 2006. A value is read with the clause it
-stands in (split at ";", ",", "and", "but", "while", "whereas") and the part of the
-sentence around it (split at ";"): the clause of another value of the same kind that
-holds more of the claim's words than every clause stating the claim's value means
-the claim took its number from the wrong place. The words of the sentence's opening
-clause are left out of the count: its subject is that of the clauses after it too
-("... was founded in 1998 and went public in 2006"), and so are those of a part that
-gives no value (a sentence of its own that says them). Not read: a value the claim states
-too (it says both), and a clause that borrows its subject or verb from another ("for
-patients over 75, it is 5 mg"; "on the Starter plan, within 14 days").
+public in 2006.": the sentence's 1998 is the founding's; the clause with the claim's
+other words ("went public") gives 2006.
 
 Example:
     >>> value_of_another_clause(
@@ -24,12 +15,10 @@ Example:
     ...     "The fund holds $4 billion, charges a 0.6 percent fee and returned 7 percent.",
     ... ) is None
     True
-
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
@@ -44,18 +33,11 @@ from langchain_reliable.reading.lexicon import (
 )
 from langchain_reliable.text import NEXT_WORD, content_stems, stem, tokenize, word_set
 
-__all__ = [
-    "negated_for_another_value",
-    "value_for_another_case",
-    "value_of_another_clause",
-]
+__all__ = ["negated_for_another_value", "value_for_another_case", "value_of_another_clause"]
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
-    """Whether two values are of one kind.
-
-    Dates to the same detail (days, or years), measures, sums in one currency, counts.
-    """
+    """Whether two values are of one kind: dates to one detail, measures, one currency, counts."""
     if a.kind != b.kind:
         return False
     if a.kind == "date":
@@ -63,23 +45,12 @@ def _same_kind(a: Quantity, b: Quantity) -> bool:
     return a.kind in ("count", "decade", "ordinal", "measure") or a.unit == b.unit
 
 
-_NAMED_NUMBER = re.compile(r"[-#]$")
-
-
 def _a_value(text: str, q: Quantity) -> bool:
-    """Whether `q` is a value, not part of a name.
-
-    A count must count a word after it ("240 patients", not "Route 495," or "I-95").
-    """
+    """Whether `q` is a value: a count counts a word after it ("240 patients", not "I-95")."""
     if q.kind != "count":
         return True
-    after = text[q.end : q.end + 2]
-    return (
-        _NAMED_NUMBER.search(text[max(0, q.start - 1) : q.start]) is None
-        and len(after) == 2
-        and after[0] == " "
-        and after[1].islower()
-    )
+    named = text[max(0, q.start - 1) : q.start] in ("-", "#")
+    return not named and text[q.end : q.end + 1] == " " and text[q.end + 1 : q.end + 2].islower()
 
 
 @lru_cache(maxsize=4096)
@@ -97,23 +68,18 @@ _PRONOUNS = (
 
 
 def _borrows(sentence: str, q: Quantity) -> bool:
-    """Whether `q`'s clause takes what it speaks of from another clause.
-
-    A pronoun ("it is 5 mg"), or no word but the value ("on the Starter plan, within
-    14 days").
-    """
+    """Whether `q`'s clause has a pronoun ("it is 5 mg") or no word but the value."""
     clause = piece_around(CLAUSE_BREAK, sentence, q.start)
-    if word_set(clause) & _PRONOUNS:
-        return True
-    return not set(content_stems(clause)) - set(content_stems(q.text))
+    lone = not set(content_stems(clause)) - set(content_stems(q.text))
+    return lone or bool(word_set(clause) & _PRONOUNS)
 
 
 def _rivals(
     claim: str, sentence: str, claimed: tuple[Quantity, ...], said: tuple[Quantity, ...]
 ) -> list[tuple[Quantity, list[Quantity], list[Quantity]]]:
-    """Per value of the claim, the sentence's values that state it and the others.
+    """Per value of the claim, the sentence's values stating it and others of its kind.
 
-    The others are of its kind and not stated by the claim too; only values with both.
+    Only values with both; the others are not stated by the claim too.
     """
     out = []
     for c in claimed:
@@ -135,21 +101,13 @@ def _rivals(
 _MARGIN = 2  # the other's clause must hold at least one claim word more (counted twice)
 
 
-def _held(words: set[str], text: str) -> int:
-    return len(words & set(content_stems(text)))
-
-
 def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's value, the value the sentence gives for that, False)`, or `None`.
 
-    A claim of several clauses, each with its value ("the morning tablet holds 20 mg and
-    the evening one 10 mg"), is read clause by clause too: two values exchanged.
-
-    Only where the sentence states the claim's value and another of the same kind, and
-    the other's clause holds more of the claim's words (its clause counted twice, the
-    part around it once) than any clause stating the claim's value. The last item is
-    False: a misplaced value is not borne out; which of the two the claim meant is
-    not certain enough to call it contradicted.
+    Where another value of its kind stands in a clause holding more of the claim's words
+    (its clause counted twice, its part once) than any clause stating the claim's. The
+    words of the opening clause (its subject is every clause's) and of parts without a
+    value are not counted. A claim of several clauses is read clause by clause too.
     """
     said = _quantities(sentence)
     if len(said) < 2:
@@ -164,10 +122,10 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
     if not words:
         return None
 
-    def weight(q: Quantity) -> int:
-        return 2 * _held(words, piece_around(CLAUSE_BREAK, sentence, q.start)) + _held(
-            words, piece_around(PART_BREAK, sentence, q.start)
-        )
+    def weight(q: Quantity) -> int:  # the claim's words in its clause, twice, and in its part
+        clause = piece_around(CLAUSE_BREAK, sentence, q.start)
+        part = piece_around(PART_BREAK, sentence, q.start)
+        return 2 * len(words & set(content_stems(clause))) + len(words & set(content_stems(part)))
 
     for c, stating, others in _rivals(claim, sentence, claimed, said):
         if any(_borrows(sentence, q) for q in stating):
@@ -177,40 +135,34 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
             return c.text, best_other.text, False
     if len(claimed) < 2:
         return None
-    pieces = [p for p in CLAUSE_BREAK.split(claim) if len(_quantities(p)) == 1]
-    return next(
-        (
-            found
-            for p in pieces
-            if not _counts_alike(p, sentence) and (found := value_of_another_clause(p, sentence))
-        ),
-        None,
-    )
+    for piece in CLAUSE_BREAK.split(claim):  # a claim of several clauses: each on its own
+        if len(_quantities(piece)) == 1 and not _counts_alike(piece, sentence):
+            found = value_of_another_clause(piece, sentence)
+            if found:
+                return found
+    return None
 
 
 def _counts_alike(piece: str, sentence: str) -> bool:
-    """Whether the piece's value counts what the sentence's counts ("200 territories")."""
+    """Whether the piece's value counts what the sentence's does ("200 territories")."""
     (q,) = _quantities(piece)
     after = NEXT_WORD.match(piece, q.end)
     if after is None or not content_stems(after.group(1)):
         return False
-    for s in _quantities(sentence):
-        there = NEXT_WORD.match(sentence, s.end)
-        if matches(q, s) and there and stem(there.group(1).lower()) == stem(after.group(1).lower()):
-            return True
-    return False
+    counted = stem(after.group(1).lower())
+    return any(
+        matches(q, s)
+        and (there := NEXT_WORD.match(sentence, s.end)) is not None
+        and stem(there.group(1).lower()) == counted
+        for s in _quantities(sentence)
+    )
 
 
 def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, str, str] | None:
     """`(claim's value, the value for what is asked, the word asked)`, or `None`.
 
-    Asked "What fee do retail investors pay?", the claim "The fee is 0.2 percent"
-    against "0.2 percent for institutional investors and 0.9 percent for retail
-    investors": the sentence gives the claim's value for one case and another value
-    in the clause that holds a word of the question the claim's clause lacks (the
-    sentence's opening clause, whose subject all share, leaves its words out). A clause
-    that holds no word of the question is read with its part of the sentence ("for
-    patients over 75, it is 5 mg"), unless that part gives another value too.
+    The other value's clause (or its part, where the part has no other value) holds a
+    word of the question the claim and the claim's value's clauses lack.
 
     Example:
         >>> value_for_another_case(
@@ -219,7 +171,6 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         ...     "It is 0.2 percent for institutional investors and 0.9 percent for retail ones.",
         ... )
         ('0.2 percent', '0.9 percent', 'retail')
-
     """
     opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))  # the subject all share
     focus = set(content_stems(asked)) - set(content_stems(claim)) - opening
@@ -249,11 +200,9 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
 def negated_for_another_value(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's value, the clause that states it, False)` where that clause is negated otherwise.
 
-    "The company did not pay a dividend in 2023" against "The company did not pay a
-    dividend in 2022, but it paid one in 2023": the clause that states 2023 says it was
-    paid; the negated clause gives another year. Read only where every clause stating the
-    claim's value is negated otherwise than the claim and a clause with another value of
-    its kind is negated alike.
+    "did not pay a dividend in 2023" against "did not pay one in 2022, but paid one in
+    2023": every clause stating the value is negated otherwise than the claim, and one
+    with another value of its kind alike.
     """
     said = [q for q in _quantities(sentence) if _a_value(sentence, q)]
     if len(said) < 2:

@@ -1,70 +1,20 @@
-"""Derived values: a ratio, a change, a span of time that a sentence's own values prove.
+"""Derived values: a comparison, ratio, change or span of time a sentence's own values prove.
 
-Ratios ("twice", "four times", "half"). An answer may compare two values the passage
-gives ("the fine for a second offence is four times the fine for a first", where the
-passage gives $500 and $2,000): the multiplier is in no passage as a word, yet the
-passage states it. `proved_ratios` returns the multiplier words of a claim that a
-sentence proves, each in full:
-
-- the claim's side before the multiplier and the side after it each get a value: the
-  claim's own amount nearest the multiplier on that side, or else the sentence's amount
-  whose clause shares the most words with that side (and more than any other's);
-- the two values are of one kind (and dimension), and the first is the multiplier
-  times the second, exactly.
-
-Anything else is not proved, and the word stays unread; where both sides get values
-and the ratio is not theirs, `ratio_conflict` says so ("four times" of $500 and $1,500).
+Each is in no passage as words ("returned more than the equity fund", "four times the
+fine", "by 50 basis points", "eight years after"), yet the passage states it where its
+two values give it. A comparison is read only where the sentence gives exactly two values
+of one kind and unit, each side known by its words that stand in one value's segment
+only; "faster" says less of spans of time, more of speeds.
 
 Example:
     >>> proved_ratios("The large box holds twice as much as the small box.",
     ...               "The large box holds 8 kg and the small box holds 4 kg.")
     ('twice',)
-    >>> proved_ratios("The small box holds twice as much as the large box.",
-    ...               "The large box holds 8 kg and the small box holds 4 kg.")
-    ()
-
-Changes: a rise or fall in points that a sentence's "from A to B" proves. "The bank
-lifted its rate by 50 basis points" where the passage says "from 2 percent to 2.5
-percent": the change is in no passage as words, yet the passage states it.
-`proved_changes` finds the claim's changes said in points (percentage points, basis
-points: an absolute change, never a relative "by 25 percent") that equal the difference
-between the two values of a "from A to B" in the sentence. Which way it went is the word
-checks' business ("cut" where the sentence says "raised").
-
-Example:
     >>> proved_changes("It rose by 50 basis points.", "It rose from 2 percent to 2.5 percent.")
     frozenset({11})
-    >>> proved_changes("It rose by 50 percent.", "It rose from 2 percent to 2.5 percent.")
-    frozenset()
-
-Elapsed time: a span of time a sentence's own dates measure ("eight years after" 1998).
-An answer often says how long passed between two events whose dates its passage gives
-("went public in 2006, eight years after it was founded", where the passage says founded
-in 1998 and public in 2006): the span is in no passage as words, yet the passage states
-it. `elapsed_spans` finds the claim's spans a sentence proves, and proves each in full:
-
-- "N units after/before X": X's date is the sentence's date whose clause shares most
-  words with X (and more than any other date's clause); the other event's date must be
-  X's date plus N (after) or minus N (before), exactly, in the span's unit; where the
-  claim gives a date of its own, the other date must be that one, and where it gives
-  none, the sentence must hold two dates only;
-- "N units later/earlier" with no event named: from the sentence's other date to the
-  claim's own (the claim names one of two dates), or between the claim's two dates.
-
-`told_dates` reads the other way: the year a passage tells by a span ("founded in
-1990. Three years later, Brennan joined" tells 1993).
-
-Whole years between two years, days and weeks between two days of one month and year
-(or of no stated year), whole months between two months. Anything else is not proved.
-
-Example:
     >>> elapsed_spans("It went public eight years after it was founded.",
     ...               "It was founded in 1998 and went public in 2006.")
     frozenset({15})
-    >>> elapsed_spans("It went public eight years before it was founded.",
-    ...               "It was founded in 1998 and went public in 2006.")
-    frozenset()
-
 """
 
 from __future__ import annotations
@@ -82,7 +32,8 @@ from langchain_reliable.reading.clauses import CLAUSE_BREAK, piece_around
 from langchain_reliable.text import content_stems
 
 __all__ = [
-    "clause_around",
+    "comparative_conflict",
+    "compared_words",
     "elapsed_spans",
     "proved_changes",
     "proved_ratios",
@@ -102,9 +53,10 @@ _KINDS = frozenset({"count", "percent", "money", "measure"})
 
 @lru_cache(maxsize=8192)
 def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, bool], ...]:
-    """Each multiplier of `claim` the sentence gives values for.
+    """(words, left value, right value, whether left = multiplier x right) per multiplier.
 
-    As (its words, the two values, whether the first is the multiplier times the second).
+    Each side's value is the claim's own amount nearest the multiplier on that side, or
+    else the sentence's amount whose clause shares the most words with that side.
     """
     if not _MULTIPLE.search(claim):
         return ()  # most claims end here
@@ -130,7 +82,13 @@ def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, b
 
 
 def proved_ratios(claim: str, sentence: str) -> tuple[str, ...]:
-    """The multiplier words of `claim` ("twice", "four", "times") that `sentence` proves."""
+    """The multiplier words of `claim` ("twice", "four", "times") that `sentence` proves.
+
+    Example:
+        >>> proved_ratios("The small box holds twice as much as the large box.",
+        ...               "The large box holds 8 kg and the small box holds 4 kg.")
+        ()
+    """
     return tuple(
         w for said, *_, holds in _ratios(claim, sentence) if holds for w in said.lower().split()
     )
@@ -148,15 +106,16 @@ def _factor(m: re.Match[str]) -> float | None:
     if m.group("word"):
         return _FACTORS[m.group("word").lower()]
     n = m.group("n").lower()
-    if n[0].isdigit():
-        return float(n)
-    return CARDINALS.get(n)
+    return float(n) if n[0].isdigit() else CARDINALS.get(n)
 
 
 def _named(words: str, sentence: str, stated: list[Quantity]) -> Quantity | None:
-    """The sentence's amount whose clause shares the most words with a side of the claim."""
+    """The quantity of `sentence` whose clause shares the most words with `words`, if one does."""
     side = set(content_stems(words))
-    scores = [len(side & set(content_stems(clause_around(sentence, q)))) for q in stated]
+    scores = [
+        len(side & set(content_stems(piece_around(CLAUSE_BREAK, sentence, q.start, q.end))))
+        for q in stated
+    ]
     if not scores or max(scores) == 0 or scores.count(max(scores)) > 1:
         return None
     return stated[scores.index(max(scores))]
@@ -179,7 +138,7 @@ _TO = re.compile(r"^\s+(?:up\s+|down\s+)?to\s+$", re.IGNORECASE)
 
 @lru_cache(maxsize=4096)
 def _changes_of(claim: str) -> tuple:
-    """The claim's changes said in points (read once per claim, not once per sentence)."""
+    """The claim's changes said in points, never a relative "by 25 percent"."""
     return tuple(
         q
         for q in extract_quantities(claim)
@@ -189,7 +148,10 @@ def _changes_of(claim: str) -> tuple:
 
 @lru_cache(maxsize=8192)
 def proved_changes(claim: str, sentence: str) -> frozenset[int]:
-    """Start offsets of the claim's changes in points that a "from A to B" of `sentence` proves."""
+    """Start offsets of the claim's changes in points that a "from A to B" of `sentence` proves.
+
+    Which way it went is the word checks' business ("cut" where the sentence says "raised").
+    """
     changes = _changes_of(claim)
     if not changes:
         return frozenset()
@@ -214,7 +176,13 @@ _AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE
 
 @lru_cache(maxsize=8192)
 def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
-    """Start offsets of the claim's spans of time that `sentence`'s dates prove."""
+    """Start offsets of the claim's spans of time that `sentence`'s dates prove.
+
+    "N units after/before X": X's date is the sentence's date whose clause shares most
+    words with X; the other date (the claim's own, or else the sentence's other one of
+    two) is X's plus or minus N. "N units later/earlier" with no event: from the
+    sentence's other date to the claim's own, or between the claim's two.
+    """
     claimed, spans = _spans_of(claim)
     if not spans:
         return frozenset()
@@ -227,13 +195,13 @@ def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
 
 @lru_cache(maxsize=4096)
 def _spans_of(claim: str) -> tuple[list[Quantity], list[Quantity]]:
-    """The claim's quantities and its spans of time among them (read once per claim)."""
+    """The claim's quantities and its spans of time among them."""
     claimed = extract_quantities(claim)
     return claimed, [q for q in claimed if q.kind == "measure" and q.unit in _UNITS]
 
 
 def told_dates(claim: str, passages: tuple[str, ...]) -> frozenset[int]:
-    """Start offsets of the claim's years that a passage tells by a span (`_years_told`)."""
+    """Start offsets of the claim's years a passage tells ("in 1990. Three years later")."""
     told = {y for p in passages for y in _years_told(p)}
     if not told:
         return frozenset()
@@ -246,10 +214,7 @@ def told_dates(claim: str, passages: tuple[str, ...]) -> frozenset[int]:
 
 @lru_cache(maxsize=4096)
 def _years_told(passage: str) -> frozenset[int]:
-    """Years a passage tells by a span from the year before it ("in 1990. Three years later").
-
-    The year is the nearest year the passage gives before "N years later", plus N.
-    """
+    """The nearest year the passage gives before each "N years later", plus N."""
     out = set()
     for m in _LATER.finditer(passage):
         spans = extract_quantities(m.group(0))
@@ -274,27 +239,12 @@ def _proved(span: Quantity, claim: str, sentence: str, dates: list, own: list) -
         return (
             len(own) == 2 and _between(own[0].value, own[1].value, span.unit) == sign * span.value
         )
-    reference = _date_of(event, sentence, dates)
+    reference = _named(event, sentence, dates)
     if reference is None:
         return False
     pool = own or (dates if len(dates) == 2 else [])  # no date of its own: no choice to make
     others = [d for d in pool if d is not reference]
     return any(_between(reference.value, d.value, span.unit) == sign * span.value for d in others)
-
-
-def _date_of(event: str, sentence: str, dates: list[Quantity]) -> Quantity | None:
-    """The date whose clause of `sentence` shares the most words with `event`, if one does."""
-    words = set(content_stems(event))
-    scores = [len(words & set(content_stems(clause_around(sentence, d)))) for d in dates]
-    best = max(scores)
-    if best == 0 or scores.count(best) > 1:
-        return None
-    return dates[scores.index(best)]
-
-
-def clause_around(sentence: str, d: Quantity) -> str:
-    """The stretch of `sentence` around quantity `d` (a date, an amount), between clause edges."""
-    return piece_around(CLAUSE_BREAK, sentence, d.start, d.end)
 
 
 def _between(a: tuple, b: tuple, unit: str) -> float | None:
@@ -314,3 +264,101 @@ def _between(a: tuple, b: tuple, unit: str) -> float | None:
     except ValueError:
         return None
     return days / _UNITS[unit]
+
+
+_MORE = frozenset(
+    {"more", "greater", "larger", "bigger", "higher", "taller", "longer", "heavier", "denser"}
+    | {"older", "wider", "deeper", "costlier"}
+)
+_LESS = frozenset(
+    {"less", "fewer", "smaller", "lower", "shorter", "lighter", "younger", "cheaper"}
+    | {"narrower", "shallower"}
+)
+_QUICKER = frozenset({"faster", "quicker", "sooner"})  # less time, more speed
+_WORDS = "|".join(sorted(_MORE | _LESS | _QUICKER | {"slower"}))
+_COMPARED = re.compile(
+    rf"(?i)\b(?:\w+\s+)?(?P<cmp>{_WORDS})\b(?:\s+[\w'’-]+){{0,8}}?\s+than\s+(?P<b>[^,.;:]+)"
+)
+_SEGMENT = re.compile(  # the stretch a compared value belongs to: also "compared with", "from"
+    r"(?i);|:|\n|\band\b|\bwhile\b|\bwhereas\b|\bcompared\s+(?:with|to)\b|\bfrom\b|"
+    r",\s*(?=(?:the|a|an)\b)"
+)
+
+
+def _side(words: set[str], segments: list[set[str]]) -> int | None:
+    """The segment a side's words point to: each word found in one segment only, all one."""
+    votes = {
+        i
+        for w in words
+        for i, seg in enumerate(segments)
+        if w in seg and sum(w in s for s in segments) == 1
+    }
+    return votes.pop() if len(votes) == 1 else None
+
+
+def _base(q: Quantity, unit: str | None) -> tuple[str | None, float] | None:
+    if q.kind not in _KINDS:
+        return None
+    if q.kind == "measure" or (q.kind == "count" and unit is not None):
+        return in_base(q.unit or unit, float(q.value))
+    return (q.unit, float(q.value))
+
+
+def comparative_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's comparison, the two values, both sides known)` where it does not hold.
+
+    Example:
+        >>> comparative_conflict(
+        ...     "The bond fund returned more than the equity fund.",
+        ...     "The bond fund returned 4 percent, while the equity fund returned 11 percent.",
+        ... )
+        ('returned more than the equity fund', '4 percent against 11 percent', True)
+    """
+    read = _compared(claim, sentence)
+    return None if read is None or read[3] else read[:3]
+
+
+def compared_words(claim: str, sentence: str) -> list[str]:
+    """The claim's comparative word ("fewer") where the sentence's values bear it out."""
+    read = _compared(claim, sentence)
+    return [read[4]] if read is not None and read[3] else []
+
+
+@lru_cache(maxsize=4096)
+def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | None:
+    """The comparison, the two values, both sides known, whether it holds, its word."""
+    compared = _COMPARED.search(claim)
+    if compared is None:
+        return None
+    bound = extract_quantities(compared.group("b"), spelled=True)
+    if bound and bound[0].start == 0:
+        return None  # "more than 20 people": a bound, the bound checks' to read
+    values = [q for q in extract_quantities(sentence, spelled=True) if q.kind in _KINDS]
+    if len(values) != 2:
+        return None
+    unit = next((q.unit for q in values if q.unit), None)
+    based = [_base(q, unit) for q in values]
+    if None in based or based[0][0] != based[1][0]:  # type: ignore[index]
+        return None
+    b_words = set(content_stems(compared.group("b")))
+    a_words = set(content_stems(claim[: compared.start("b")])) - b_words
+    a_words -= set(content_stems(compared.group("cmp")))
+    segments = [
+        set(content_stems(piece_around(_SEGMENT, sentence, q.start, q.end))) for q in values
+    ]
+    a, b = _side(a_words, segments), _side(b_words - a_words, segments)
+    if (a is None and b is None) or (a is not None and a == b):
+        return None
+    a = a if a is not None else 1 - b  # type: ignore[operator]
+    va, vb = based[a][1], based[1 - a][1]  # type: ignore[index]
+    if va == vb:
+        return None
+    word, measured = compared.group("cmp").lower(), based[0][0]  # type: ignore[index]
+    more = word in _MORE
+    if word in _QUICKER or word == "slower":  # less time is faster, more speed is
+        if measured not in ("time", "speed"):
+            return None  # "faster" of what is neither a span nor a speed: not read
+        more = (word in _QUICKER) == (measured == "speed")
+    holds = (va > vb) == more
+    said = f"{values[a].text} against {values[1 - a].text}"
+    return compared.group(0).strip(), said, b is not None and a != b, holds, compared.group("cmp")

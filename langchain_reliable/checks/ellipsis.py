@@ -1,9 +1,7 @@
 """Ellipsis: a clause that says the sentence before of another subject, by an auxiliary.
 
-"The Aria 5 headset supports noise cancelling. The Aria 5 Lite does not.": the second
-sentence says the first's predicate ("supports noise cancelling") of "The Aria 5 Lite",
-negated. `elisions` finds such clauses (a subject, then "does", "is", "can", ... with or
-without "not", and nothing more) and what they say, as a reader fills the gap in.
+"The Aria 5 headset supports noise cancelling. The Aria 5 Lite does not." says "supports
+noise cancelling" of "The Aria 5 Lite", negated.
 
 Example:
     >>> text = "The free plan does not include backups. The paid plan does."
@@ -20,6 +18,7 @@ from functools import lru_cache
 
 from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
+    AUXILIARIES,
     DEMONSTRATIVES,
     NEGATED_AUXILIARIES,
     SUBJECT_PRONOUNS,
@@ -29,7 +28,7 @@ from langchain_reliable.text import content_stems, split_passage_sentences
 
 __all__ = ["Elision", "elision_of", "elisions"]
 
-_AUX = r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must|may)"
+_AUX = rf"(?:{alternation(AUXILIARIES - {'might', 'shall'})})"
 _ELIDED = re.compile(
     rf"^(?P<subject>(?:[Tt]he\s+)?[A-Z\d][\w'’.-]*(?:\s+[\w'’.-]+){{0,4}}?)\s+"
     rf"(?P<aux>{_AUX}|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't)(?P<not>\s+not)?"
@@ -49,15 +48,12 @@ _NEGATIVE = NEGATED_AUXILIARIES | {"cannot"}
 
 @dataclass(frozen=True)
 class Elision:
-    """A clause saying the sentence before of `subject`: `predicate`, `negated` or not.
-
-    `other` is the subject the sentence before says it of.
-    """
+    """A clause saying the sentence before's `predicate` of `subject`, `negated` or not."""
 
     subject: str
     negated: bool
     predicate: str
-    other: str
+    other: str  # the subject the sentence before says it of
 
 
 @lru_cache(maxsize=1024)
@@ -67,15 +63,9 @@ def elisions(text: str) -> tuple[Elision, ...]:
     previous: str | None = None
     for a, b in split_passage_sentences(text):
         sentence = text[a:b].strip()
-        first = JOINED_CLAUSE.split(sentence, maxsplit=1)[0]
-        elided = _ELIDED.match(first)
-        said = _SAID.match(previous) if previous else None
-        if (
-            elided
-            and said
-            and not _ELIDED.match(previous or "")
-            and not _PRONOUN.match(elided["subject"])
-        ):
+        elided = _ELIDED.match(JOINED_CLAUSE.split(sentence, maxsplit=1)[0])
+        said = _SAID.match(previous) if previous and not _ELIDED.match(previous) else None
+        if elided and said and not _PRONOUN.match(elided["subject"]):
             negated = bool(elided["not"]) or elided["aux"].lower() in _NEGATIVE
             out.append(Elision(elided["subject"], negated, said["predicate"], said["subject"]))
         previous = sentence
@@ -85,11 +75,9 @@ def elisions(text: str) -> tuple[Elision, ...]:
 def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | None:
     """`(passage, elided clause)` that says the claim's predicate of the claim's subject.
 
-    The claim holds the clause's subject and the predicate it borrows, little more
-    (one other word), and none of the words that set the other subject apart ("The Aria
-    5 headset" against the elided "The Aria 5 Lite") but in an opening contrast with it
-    ("Unlike the Aria 5 headset, the Lite does not ...", which says the sentence before).
-    Cached: the negation check and two rules ask it of one claim.
+    The claim holds the clause's subject, its predicate and one other word at most, and
+    none of the words that set the other subject apart but in an opening contrast
+    ("Unlike the Aria 5 headset, the Lite does not ...").
     """
     return _elision_of(claim, tuple(passages))
 

@@ -1,36 +1,30 @@
-"""Names: capitalised multiword names, acronyms and codes a claim relies on.
+"""Names and kinds: the names a claim relies on, and the kinds of thing its nouns name.
 
-`extract_names` finds them in a claim; `name_form` and `name_words` give the
-forms in which `evidence.facts.PassageFacts.has_name` looks for them in
-the passages; `names_pertained` the names an adjective is of ("Turkish airspace" where
-the passages say "Turkey": WordNet's pertainyms, `data/pertains.tsv`).
+`extract_names` finds capitalised names, acronyms and codes; `name_form` and `name_words`
+the forms `evidence.facts.PassageFacts.has_name` looks for; `names_pertained` the names an
+adjective is of ("Turkish": "turkey"); `labels_another` whether a sentence reports on
+another entity told apart by a letter ("sample B" for "sample A"); `other_kind` whether
+two nouns name other kinds of one thing ("liver" and "kidney", both internal organs), by
+WordNet (`data/pertains.tsv`, `data/kinds.tsv.gz`, `scripts/build_lexicons.py`).
 
 Example:
     >>> extract_names("Felix Hoffmann of Bayer made aspirin; it blocks COX-2.")
     ['Felix Hoffmann of Bayer', 'COX-2']
     >>> name_form("Reye's syndrome"), name_words("Dr. Felix Hoffmann")
     (' reye syndrome ', ['felix', 'hoffmann'])
-    >>> names_pertained("belgian")
-    ('belgium',)
-
-Entities told apart by a letter: "sample A" and "sample B", "drug X" and "drug Y".
-
-A passage that reports on another entity of the claim's kind speaks of something else:
-its values neither bear out nor contradict the claim's. `labels_another` says whether a
-sentence labels another of the claim's kind, and not the claim's own.
-
-Example:
     >>> labels_another("Sample A melted at 960 C.", "Sample B, an alloy, melted at 960 C.")
     True
-    >>> labels_another("Sample A melted at 1,085 C.", "Sample A and sample B were heated.")
-    False
-
 """
 
 from __future__ import annotations
 
+import bisect
+import gzip
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
+
+import numpy as np
 
 from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.reading.lexicon import (
@@ -47,6 +41,7 @@ __all__ = [
     "name_form",
     "name_words",
     "names_pertained",
+    "other_kind",
     "strip_possessive",
 ]
 
@@ -74,24 +69,16 @@ def strip_possessive(word: str) -> str:
 
 
 def extract_names(text: str) -> list[str]:
-    """Capitalised names ("League of Nations", "Felix Hoffmann") and codes ("COX-2", "eGFR").
+    """Capitalised names ("League of Nations") and codes ("COX-2", "eGFR") in text order.
 
-    A lone capitalised word that opens a sentence is skipped (it may be any
-    word), as are capitalised stopwords, months and weekdays.
-
-    Args:
-        text: A claim.
-
-    Returns:
-        The names in text order, possessives dropped, without repeats.
-
+    Possessives dropped, without repeats; not a lone capitalised word that opens a
+    sentence, nor capitalised stopwords, months and weekdays.
     """
     return list(_names_of(text))
 
 
 @lru_cache(maxsize=8192)
 def _names_of(text: str) -> tuple[str, ...]:
-    """`extract_names`, cached: passage sentences are read again for every claim."""
     words = [(m.start(), strip_possessive(m.group(0))) for m in _WORD.finditer(text)]
     names: list[str] = []
     group: list[tuple[int, str]] = []
@@ -173,3 +160,98 @@ def labels_another(claim: str, sentence: str) -> bool:
 def _labels(text: str) -> set[tuple[str, str]]:
     """The things `text` tells apart by a letter: ("sample", "A") for "Sample A"."""
     return {(kind.lower(), mark) for kind, mark in _LABEL.findall(text)}
+
+
+_SPECIFIC = 4  # least depth below the root of the kind two words share
+_STEPS = 2  # most steps up from each word to the kind they share
+
+
+class _Kinds:
+    """WordNet's nouns: each word's first sense, and each sense's hypernyms.
+
+    The text is kept as read, with where each line starts: a sense's line is found by its
+    id, a word's by binary search (sorted); nothing is parsed before it is asked for.
+    """
+
+    def __init__(self) -> None:
+        path = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz")
+        self.text = gzip.decompress(path.read_bytes())
+        self.ends = np.flatnonzero(np.frombuffer(self.text, dtype=np.uint8) == ord("\n"))
+        self.starts = np.concatenate(([0], self.ends[:-1] + 1))
+        lines = range(len(self.ends))
+        self.senses = bisect.bisect_left(lines, b"w", key=lambda i: self._line(i)[:1])
+        """How many senses: their lines come first, the words' after."""
+
+    def _line(self, i: int) -> bytes:
+        return self.text[int(self.starts[i]) : int(self.ends[i])]
+
+    def _fields(self, i: int) -> list[bytes]:
+        return self._line(i).split(b"\t")
+
+    def name(self, sense: int) -> str:
+        """What WordNet calls a sense ("internal organ")."""
+        return self._fields(sense)[2].decode("utf-8").replace("_", " ")
+
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
+    def up(self, sense: int) -> tuple[int, ...]:
+        """The senses `sense` is directly a kind of."""
+        return tuple(int(h) for h in self._fields(sense)[3].split(b",") if h)
+
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
+    def above(self, sense: int) -> frozenset[int]:
+        """Every sense that `sense` is a kind of."""
+        return frozenset(h for up in self.up(sense) for h in (up, *self.above(up)))
+
+    @cache  # noqa: B019 - one instance per process (`_kinds`)
+    def depth(self, sense: int) -> int:
+        """Fewest steps from `sense` up to a root."""
+        return 1 + min((self.depth(h) for h in self.up(sense)), default=-1)
+
+    def near(self, sense: int) -> set[int]:
+        """The senses at most `_STEPS` steps above `sense`."""
+        found, frontier = set(), {sense}
+        for _ in range(_STEPS):
+            frontier = {h for s in frontier for h in self.up(s)}
+            found |= frontier
+        return found
+
+    def of(self, word: str) -> int | None:
+        """The first sense of a noun, read in the singular ("kidneys", "bodies")."""
+        word = word.lower()
+        forms = [word]
+        for ending, singular in (("ies", "y"), ("es", ""), ("s", "")):
+            if word.endswith(ending):
+                forms.append(word.removesuffix(ending) + singular)
+        return next((sense for f in forms if (sense := self._sense(f)) is not None), None)
+
+    def _sense(self, word: str) -> int | None:
+        key = word.encode("utf-8")
+        words = range(self.senses, len(self.ends))
+        at = bisect.bisect_left(words, key, key=lambda i: self._fields(i)[1])
+        if at < len(words) and (found := self._fields(words[at]))[1] == key:
+            return int(found[2])
+        return None
+
+
+@cache
+def _kinds() -> _Kinds:
+    return _Kinds()
+
+
+def other_kind(word: str, other: str) -> str | None:
+    """The kind of thing two nouns are other kinds of, or `None`.
+
+    Their first senses differ, neither is above the other, and both are at most `_STEPS`
+    steps below one kind `_SPECIFIC` steps below the root at least ("adult" and "child",
+    both persons, are not read).
+
+    Example:
+        >>> other_kind("liver", "kidneys"), other_kind("medication", "drug")
+        ('internal organ', None)
+    """
+    kinds = _kinds()
+    a, b = kinds.of(word), kinds.of(other)
+    if a is None or b is None or a == b or a in kinds.above(b) or b in kinds.above(a):
+        return None
+    shared = [s for s in kinds.near(a) & kinds.near(b) if kinds.depth(s) >= _SPECIFIC]
+    return kinds.name(max(shared, key=kinds.depth)) if shared else None

@@ -1,47 +1,33 @@
-"""Negation: the cue ("not", "never", "without") or prefix that says the opposite.
+"""Negation: the cue ("not", "never", "without") or prefix ("unsafe") that says the opposite.
 
 Example:
-    >>> negation_cue("The drug is not approved for children.")
-    'not'
-    >>> negation_cue("The team without the ball defends.", frozenset({"drug", "approv"})) is None
-    True
     >>> negation_cue("The router, not the modem, assigns addresses.") is None
     True
     >>> negation_cue("It is false that antibiotics work against colds.")
     'It is false that'
     >>> negation_cue("It is not true that antibiotics do not work.") is None
     True
-
-Negating prefixes: a claim that adds one to a word the passages use plainly, or drops
-one: "unprofitable" where the passages say "profitable", "reversibly" where they say
-"irreversibly", "transferable" where they say only "non-transferable" ("not legally"
-says what "illegally" does). A prefix counts only where it negates: "im" before b, m
-or p, "ir" before r, "il" before l, and never on the few words a prefix turns into
-another word ("income", "displayed").
-
-Example:
-    >>> stems = {stem(w) for w in words_of("Aspirin irreversibly inhibits COX-1.")}
-    >>> prefix_change(words_of("Aspirin reversibly inhibits COX-1."), stems, ())
-    ('reversibly', 'irreversibly')
-
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.reading.clauses import CONTRASTED_CLAUSE
-from langchain_reliable.reading.lexicon import NEGATING_ADVERBS, SUBJECT_PRONOUNS, alternation
+from langchain_reliable.reading.lexicon import (
+    NEGATING_ADVERBS,
+    NEGATORS,
+    SUBJECT_PRONOUNS,
+    alternation,
+)
 from langchain_reliable.text import STOPWORDS, stem, tokenize, words
 
 __all__ = [
-    "NOT_PREFIXED",
-    "PREFIXES",
     "clause_about",
     "in_passage_terms",
     "negated_base",
@@ -56,8 +42,8 @@ __all__ = [
 ]
 
 _NEGATION = re.compile(
-    r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|none|nobody|nothing|neither|nor|"
-    r"without|cannot|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
+    rf"\b(?:not(?!\s+(?:only|just|merely)\b)|{alternation(NEGATORS - {'not'})}|"
+    r"without|unable|lacks?|lacking|fails?\s+to|failed\s+to)\b|\w+n[’']t\b",
     re.IGNORECASE,
 )
 _SENTENTIAL = re.compile(
@@ -80,33 +66,26 @@ _CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between
 
 
 def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
-    """Return the first negation cue of `text`, or `None`.
+    """The first negation cue of `text`, or `None`.
 
-    With `about` (the claim's content stems), only a cue whose scope (the next
-    six words, up to punctuation) holds two of them counts (one when the claim
-    or the scope has a single content word: "most of them do not own a car"), so a
-    negation elsewhere in the sentence ("the team without the ball") is not taken
-    for the claim's; "not all" always counts (it negates the sentence's quantifier).
-    The standard of a comparison ("more often than those who did not") is no cue.
+    With `about` (the claim's content stems), only a cue whose scope (the next six
+    words, up to punctuation) holds two of them counts (one where the claim or the scope
+    has one), so "the team without the ball" is not the claim's; "not all" always counts.
     """
     opening = sentential_negation(text)
     if opening is not None:  # it negates the whole rest: two negations say it plainly
         return None if negation_cue(text[len(opening) :], about) else opening.strip(" \"'“(")
     for m in _NEGATION.finditer(text):
-        if (
-            m.group(0).lower() == "not"
-            and _CORRECTION.match(text, m.end())
-            and text[: m.start()].rstrip().endswith(",")
-        ):
+        correction = m.group(0).lower() == "not" and _CORRECTION.match(text, m.end())
+        if correction and text[: m.start()].rstrip().endswith(","):
             continue  # "the router, not the modem, assigns": a correction, not a negation
         if NEGATED_BOUND.match(text, m.start()):
             continue  # "no more than 4 g", "must not exceed": a bound (`checks.bounds`)
         if _STANDARD.search(text, 0, m.start()):
             continue  # "more often than those who did not": whom the claim is compared with
-        if m.group(0).lower() != "without" and _WITHOUT.match(text, m.end()):
-            return negation_cue(
-                text[_WITHOUT.match(text, m.end()).end() :], about
-            )  # "not X without Y"
+        double = m.group(0).lower() != "without" and _WITHOUT.match(text, m.end())
+        if double:
+            return negation_cue(text[double.end() :], about)  # "not X without Y"
         if about is None or _QUANTIFIER.match(text, m.start()):
             return m.group(0)  # "not all" negates the whole sentence's quantifier
         scope = _scope(text[m.end() :])
@@ -121,20 +100,12 @@ _BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECAS
 
 
 def clause_about(text: str, about: frozenset[str]) -> str:
-    """The clause of `text` a claim (its content stems, `about`) is about.
-
-    A sentence of clauses joined by ";", "while" or "whereas" says one thing in each
-    ("the app sends data every ten minutes; the client never sends any back"): the
-    clause sharing the most of the claim's words, when one shares more than the rest,
-    else the whole sentence.
-    """
+    """The clause of `text` (at ";", "while", "whereas") sharing most of `about`, or `text`."""
     pieces = CONTRASTED_CLAUSE.split(text)
     if len(pieces) < 2:
         return text
     shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]
-    for i in range(
-        1, len(pieces)
-    ):  # "...; he has not played since": he is who opens the one before
+    for i in range(1, len(pieces)):  # "...; he has not played since": he opens the one before
         lead = _LEADING_NAME.match(pieces[i - 1].lstrip())
         if lead and _BY_PRONOUN.match(pieces[i].lstrip()):
             shares[i] += len(about & set(map(stem, tokenize(lead.group()))))
@@ -143,24 +114,14 @@ def clause_about(text: str, about: frozenset[str]) -> str:
 
 
 def _scope(tail: str) -> set[str]:
-    """The content stems a negation governs: its next six words up to punctuation.
-
-    A word is counted as written ("no front-end or back-end sales load": "front-end" is
-    one of the six, its stems both in scope). Numbers and units are not counted among
-    the six ("not take more than 4 g of paracetamol"): a claim may give the amount in
-    other units.
-    """
+    """The content stems of a negation's next six words up to punctuation, units not counted."""
     clause = _SCOPE_END.split(tail, maxsplit=1)[0]
     said = [w.lower() for w in words(clause) if not w[0].isdigit() and w.lower() not in UNIT_OF]
     return {stem(t) for w in said[:_SCOPE_WORDS] for t in tokenize(w) if t not in STOPWORDS}
 
 
 def negative_word(text: str) -> str | None:
-    """A word of `text` whose meaning holds a negation ("failed", "excluded", "free of").
-
-    Not a cue (the sentence still says something positive), but where the other side
-    says "not", the two may say one thing.
-    """
+    """A word of `text` whose meaning holds a negation ("failed", "excluded", "free of")."""
     m = _NEGATIVE_WORD.search(text)
     return m.group(0) if m else None
 
@@ -180,11 +141,7 @@ _UNIVERSAL = re.compile(r"\b(?:all|every|each|always|everyone|everything)\b", re
 
 
 def without_restriction(text: str, claim: str) -> str:
-    """`text` without a quantifier's restriction ("Many, but not all,") a claim does not dispute.
-
-    "Many, but not all, species of frog lay their eggs in water" says many do: a claim
-    that says "many" (no "all", "every") reads it without its "not all", which says only
-    that the "many" is not every one; a claim that says "all" or "not every" keeps it.
+    """`text` without a restriction ("Many, but not all,") where `claim` says no "all".
 
     Example:
         >>> without_restriction("Most, but not all, rats ran.", "Most rats ran.")
@@ -195,12 +152,10 @@ def without_restriction(text: str, claim: str) -> str:
     return _RESTRICTION.sub(lambda m: m["q"], text)
 
 
-PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
-NOT_PREFIXED = frozenset(
-    ("come", "form", "port", "tend", "tent", "vent", "cover", "play", "press", "sure", "side")
+_PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
+_NOT_PREFIXED = frozenset(  # words a prefix turns into another word ("income", "display")
+    map(stem, "come form port tend tent vent cover play press sure side".split())  # noqa: SIM905
 )
-"""Words a prefix turns into another word, not their negation ("income", "display")."""
-_NOT_PREFIXED_STEMS = frozenset(stem(w) for w in NOT_PREFIXED)
 _NEGATORS = NEGATING_ADVERBS | {"no"}
 _NOT = alternation(NEGATING_ADVERBS)
 
@@ -211,22 +166,27 @@ def words_of(text: str) -> list[str]:
 
 
 def _fits(prefix: str, base: str) -> bool:
+    """Whether `prefix` negates `base`: "im" before b, m or p, "ir" before r, "il" before l."""
     needs = {"im": "bmp", "ir": "r", "il": "l"}.get(prefix)
     return needs is None or base[:1] in needs
 
 
+def _bases(word: str, least: int) -> Iterator[str]:
+    """`word` without each negating prefix it has, of `least` letters at least."""
+    for prefix in _PREFIXES:
+        base = word.removeprefix(prefix)
+        if base != word and len(base) >= least and _fits(prefix, base):
+            yield base
+
+
 def _prefixed(word: str, stems: Iterable[str]) -> str | None:
     """The passages' form of `word` with a negating prefix added or dropped, if any."""
-    for prefix in PREFIXES:
+    for prefix in _PREFIXES:
         base = word.removeprefix(prefix)
         if base != word and len(base) >= 4 and _fits(prefix, base) and stem(base) in stems:
             return base
-        if (
-            len(word) >= 4
-            and stem(word) not in _NOT_PREFIXED_STEMS
-            and _fits(prefix, word)
-            and stem(prefix + word) in stems
-        ):
+        added = len(word) >= 4 and stem(word) not in _NOT_PREFIXED and _fits(prefix, word)
+        if added and stem(prefix + word) in stems:
             return prefix + word
     return None
 
@@ -244,10 +204,12 @@ def prefix_change(
 ) -> tuple[str, str] | None:
     """(the claim's word, the passages' form) for the first word whose negation differs.
 
-    Args:
-        words: the claim's words (`words_of`).
-        stems: the stems of the passages' words.
-        passages: the passages' texts (their words as written, and those used only after "non-").
+    `words` are the claim's (`words_of`), `stems` the passages' word stems.
+
+    Example:
+        >>> stems = {stem(w) for w in words_of("Aspirin irreversibly inhibits COX-1.")}
+        >>> prefix_change(words_of("Aspirin reversibly inhibits COX-1."), stems, ())
+        ('reversibly', 'irreversibly')
     """
     written, only_negated = _passage_words(passages)
     for before, word in zip(["", *words], words, strict=False):
@@ -264,18 +226,9 @@ def prefix_change(
 
 
 def negated_base(word: str) -> str | None:
-    """The word a negating prefix turns around in `word` ("effective" for "ineffective").
-
-    Only where WordNet gives the two as opposites (`checks.polarity`): "interested" is
-    no "in-" + "terested".
-    """
+    """The word a prefix negates in `word` ("effective"), where WordNet gives them opposite."""
     word = word.lower()
-    for prefix in PREFIXES:
-        base = word.removeprefix(prefix)
-        fits = base != word and len(base) >= 3 and _fits(prefix, base)
-        if fits and stem(base) in opposites().get(stem(word), ()):
-            return base
-    return None
+    return next((b for b in _bases(word, 3) if stem(b) in opposites().get(stem(word), ())), None)
 
 
 def prefixed_negation(text: str) -> str | None:
@@ -284,8 +237,6 @@ def prefixed_negation(text: str) -> str | None:
 
 
 _DOUBLE = re.compile(rf"\b(?:{_NOT})\s+(?:at\s+all\s+)?([A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
-
-
 _PRIVATIVE = {  # a word that says "not": after "not", the plain word it negates
     "prohibited": "allowed", "forbidden": "allowed", "banned": "allowed", "barred": "allowed",
     "waive": "charge", "waives": "charges", "waived": "charged",
@@ -299,14 +250,16 @@ _NOT_PRIVATIVE = re.compile(
 )
 
 
+def _read_as(text: str, m: re.Match[str], said: str) -> tuple[str, str]:
+    """`text` with `m` replaced by `said`, and how it was read."""
+    return f"{text[: m.start()]}{said}{text[m.end() :]}", f"'{m.group(0).strip()}' read as '{said}'"
+
+
 def without_double_negation(text: str) -> tuple[str, str | None]:
     """`text` with "not" before a word that says "not" read plainly, and how it was read.
 
-    "The cream is not ineffective" says "The cream is effective", "tenants are not
-    prohibited from subletting" says "tenants are allowed to sublet", "the bank does not
-    waive the fee" says "the bank does charge the fee": a reader reads the two negations
-    as none, and so do the checks. A word negated by its prefix counts where WordNet gives
-    the two as opposites; a word that says "not" by its meaning, from a short list.
+    "not ineffective" is "effective" (a prefix WordNet gives as opposite), "not
+    prohibited from" is "allowed to", "does not waive" is "does charge" (a short list).
 
     Example:
         >>> without_double_negation("The cream is not ineffective against mould.")
@@ -314,15 +267,11 @@ def without_double_negation(text: str) -> tuple[str, str | None]:
     """
     m = next((m for m in _DOUBLE.finditer(text) if negated_base(m.group(1))), None)
     if m is not None:
-        base = negated_base(m.group(1))
-        plain = f"{text[: m.start()]}{base}{text[m.end() :]}"
-        return plain, f"'{m.group(0)}' read as '{base}'"
+        return _read_as(text, m, negated_base(m.group(1)))
     m = _NOT_PRIVATIVE.search(text)
     if m is None:
         return text, None
-    said = _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else "")
-    plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
-    return plain, f"'{m.group(0).strip()}' read as '{said}'"
+    return _read_as(text, m, _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else ""))
 
 
 _NOT_WORD = re.compile(rf"\b(?:{_NOT})\s+([A-Za-z]{{4,}})\b", re.IGNORECASE)
@@ -338,11 +287,8 @@ def _negated_forms(words: frozenset[str]) -> dict[str, str]:
     """
     out: dict[str, str] = {}
     for word in words:
-        for prefix in PREFIXES:
-            base = word.removeprefix(prefix)
-            if base == word or len(base) < 4 or not _fits(prefix, base):
-                continue
-            if stem(base) in _NOT_PREFIXED_STEMS:
+        for base in _bases(word, 4):
+            if stem(base) in _NOT_PREFIXED:
                 continue
             out.setdefault(stem(base), word)
             if _ABLE.search(base):
@@ -355,11 +301,6 @@ def _negated_forms(words: frozenset[str]) -> dict[str, str]:
 def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
     """`text` with a negated word said as the passages say it, and how it was read.
 
-    "The virus is not active" where a passage says "inactive" reads "The virus is
-    inactive"; "the clause cannot be enforced" where one says "unenforceable" reads "the
-    clause is unenforceable": the same statement in the passages' word, which the checks
-    and the model then read as the passages' own.
-
     Example:
         >>> in_passage_terms("The virus is not active.", ("The virus is inactive.",))
         ('The virus is inactive.', "'not active' read as 'inactive'")
@@ -370,13 +311,11 @@ def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | N
         return text, None
     for m in _CANNOT_BE.finditer(text):
         said = forms.get(stem(m.group(1).lower()) + "|able")
-        if said is not None:
-            plain = f"{text[: m.start()]}is {said}{text[m.end() :]}"
-            return plain, f"'{m.group(0)}' read as 'is {said}'"
+        if said is not None:  # "cannot be enforced": "is unenforceable"
+            return _read_as(text, m, f"is {said}")
     for m in _NOT_WORD.finditer(text):
         word = m.group(1).lower()
         said = forms.get(stem(word))
         if said is not None and word not in written and said.endswith(word):
-            plain = f"{text[: m.start()]}{said}{text[m.end() :]}"
-            return plain, f"'{m.group(0)}' read as '{said}'"
+            return _read_as(text, m, said)
     return text, None

@@ -19,8 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from langchain_reliable.checks.kinds import other_kind
-from langchain_reliable.checks.names import extract_names, name_words
+from langchain_reliable.checks.names import extract_names, name_words, other_kind
 from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
 from langchain_reliable.grammar import last_question
@@ -100,7 +99,7 @@ def about_another(question: str, claims: Sequence[tuple[str, str]]) -> str | Non
     Each claim is read with the passage sentence it rests on (`(claim, sentence)`), as a
     reader reads an answer: asked for a child's dose, a sentence that gives the adults'
     is about another population; asked about naproxen, one about ibuprofen (another
-    kind of one thing, `checks.kinds`) or, asked about the Tour de France, one naming
+    kind of one thing, `checks.names`) or, asked about the Tour de France, one naming
     only the Treaty of Versailles, is about another thing, however true. Judged only
     where the question asks (as `off_topic`) and some claim was read.
     """

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_reliable.checks.kinds import other_kind
+from langchain_reliable.checks.names import other_kind
 from langchain_reliable.checks.polarity import opposite_in_place
 from langchain_reliable.checks.quantities import matches
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
@@ -167,7 +167,7 @@ class OtherKind(Rule):
     """A noun exchanged for another kind of one thing (WordNet): "liver" for "kidney".
 
     The claim is its sentence with one word swapped (`checks.swaps`), and the two words
-    name two kinds of one thing, neither a kind of the other (`checks.kinds`). No model
+    name two kinds of one thing, neither a kind of the other (`checks.names`). No model
     is asked: what the words name differs whatever the model reads. A sentence holding
     the claim's word and as many of its words as the sentence it is about bears it out.
     """

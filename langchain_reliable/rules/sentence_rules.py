@@ -2,12 +2,12 @@
 
 Each entry pairs a check (claim, sentence) -> hit with the words of its reason; a finding
 needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`). The
-checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.counts`
+checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.bounds`
 ("most" for "few"), `checks.units`, `checks.units` ("%" against percentage points, per
 which period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
 gives for another of the things it says), `checks.swaps` (words or a "not" moved
-between its parts), `checks.conjuncts` ("both A and B" where it says it of A),
-`checks.comparatives`, `checks.conditions` (a condition dropped or widened),
+between its parts), `checks.certainty` ("both A and B" where it says it of A),
+`checks.derived` (comparatives), `checks.certainty` (a condition dropped or widened),
 `checks.certainty` (an expectation stated as done), `checks.sequence` (before and after),
 `checks.number_words`, `checks.certainty` (a cause where it reports an association),
 `reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
@@ -17,14 +17,16 @@ in this order.
 
 from __future__ import annotations
 
-from langchain_reliable.checks.bounds import borne_out
-from langchain_reliable.checks.certainty import cause_for_association, expectation_as_fact
+from langchain_reliable.checks.bounds import borne_out, count_conflict, proportion_conflict
+from langchain_reliable.checks.certainty import (
+    cause_for_association,
+    dropped_condition,
+    expectation_as_fact,
+    one_conjunct_only,
+    widened_condition,
+)
 from langchain_reliable.checks.clauses import negated_for_another_value, value_of_another_clause
-from langchain_reliable.checks.comparatives import comparative_conflict, compared_words
-from langchain_reliable.checks.conditions import dropped_condition, widened_condition
-from langchain_reliable.checks.conjuncts import one_conjunct_only
-from langchain_reliable.checks.counts import count_conflict, proportion_conflict
-from langchain_reliable.checks.derived import ratio_conflict
+from langchain_reliable.checks.derived import comparative_conflict, compared_words, ratio_conflict
 from langchain_reliable.checks.number_words import other_ordinal
 from langchain_reliable.checks.order import reversed_pair, reversed_roles, swapped_subject
 from langchain_reliable.checks.polarity import (

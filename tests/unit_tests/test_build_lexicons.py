@@ -90,7 +90,7 @@ def test_an_adjective_of_a_name_is_paired_with_the_name(tmp_path, monkeypatch):
 
 
 def test_the_shipped_kinds_read_back() -> None:
-    from langchain_reliable.checks.kinds import _kinds
+    from langchain_reliable.checks.names import _kinds
 
     kinds = _kinds()
     assert kinds.of("kidneys") == kinds.of("kidney") is not None

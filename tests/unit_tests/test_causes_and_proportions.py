@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from langchain_reliable.checks.bounds import proportion_conflict
 from langchain_reliable.checks.certainty import cause_for_association
-from langchain_reliable.checks.counts import proportion_conflict
 
 GARDENS = "Towns with more street trees reported lower summer temperatures in the survey."
 READERS = "Pupils who read at home were more likely to pass the exam, the study found."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.comparatives import comparative_conflict
+from langchain_reliable.checks.derived import comparative_conflict
 from tests.adversarial import held_back
 
 RIVERS = "The Severn is 354 km long, while the Thames is 346 km long."

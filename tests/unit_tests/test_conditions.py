@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.conditions import dropped_condition
+from langchain_reliable.checks.certainty import dropped_condition
 
 PASSAGE = "Tenants may sublet the flat if the landlord gives written consent."
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.conjuncts import one_conjunct_only
+from langchain_reliable.checks.certainty import one_conjunct_only
 from tests.adversarial import held_back
 
 

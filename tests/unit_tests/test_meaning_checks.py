@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from langchain_reliable.checks.counts import count_conflict
+from langchain_reliable.checks.bounds import count_conflict
 from langchain_reliable.checks.negation import negation_cue
 from langchain_reliable.checks.order import reversed_pair, swapped_role, swapped_subject
 from langchain_reliable.checks.polarity import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.kinds import other_kind
+from langchain_reliable.checks.names import other_kind
 from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
 
 CARE = (

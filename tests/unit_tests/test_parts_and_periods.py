@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from langchain_reliable.checks.certainty import dropped_condition
 from langchain_reliable.checks.clauses import negated_for_another_value
-from langchain_reliable.checks.comparatives import comparative_conflict
-from langchain_reliable.checks.conditions import dropped_condition
+from langchain_reliable.checks.derived import comparative_conflict
 from langchain_reliable.checks.negation import (
     in_passage_terms,
     without_double_negation,

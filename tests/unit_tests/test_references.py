@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.counts import count_conflict
+from langchain_reliable.checks.bounds import count_conflict
 from langchain_reliable.checks.negation import clause_about
 from langchain_reliable.claims.sentences import SentenceClaimExtractor, passage_referents
 from langchain_reliable.text import content_stems

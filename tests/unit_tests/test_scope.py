@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.conditions import widened_condition
-from langchain_reliable.checks.conjuncts import one_conjunct_only
+from langchain_reliable.checks.certainty import one_conjunct_only, widened_condition
 
 VACCINE = "The nasal vaccine is licensed for children aged 2 to 17."
 DIVE = "Below 40 metres, divers must breathe a helium mix."
