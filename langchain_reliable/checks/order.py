@@ -1,21 +1,10 @@
 """Order: who comes first, who does the act, who holds which role.
 
-- `reversed_pair`: two words joined by an ordering connector that the sentence
-  gives the other way round ("Jones v. Smith" against "Smith v. Jones", "open
-  Storage, then Settings" against "open Settings, then Storage", "the employee,
-  not the employer" against "the employer, not the employee").
-- `swapped_subject`: the claim makes one name the doer of an act that the
-  sentence gives to another name the claim also holds ("Germany never ratified
-  ... with the United States" against "The United States never ratified ...
-  with Germany"; "Serena passed Djokovic's total" against "Djokovic passed her
-  total").
-- `reversed_roles`: the two sides of an act exchanged, named by any words ("the
-  desktop client sends its data to the mobile app" against "the mobile app sends its
-  data to the desktop client"; a passive side read as its active: "the cat was chased
-  by the dog" is "the dog chased the cat").
-- `swapped_role`: the claim gives a name the opposite role of the one the
-  passages give it ("Sarah Smith was the defendant" where they say "the
-  plaintiff, Sarah Smith").
+A pair an ordering connector joins the other way round (`reversed_pair`: "Jones v. Smith"
+for "Smith v. Jones", "X, then Y", "X, not Y", "from X to Y"); an act given to another name
+(`swapped_subject`) or to another side, named by any words (`reversed_roles`, a passive
+read as its active); a name given the opposite role (`swapped_role`: "defendant" where
+the passages say "the plaintiff, Sarah Smith").
 
 Example:
     >>> reversed_pair("In Jones v. Smith the court ruled.", "In Smith v. Jones the court ruled.")
@@ -77,7 +66,6 @@ _ADVERBS = (
     | SEQUENCE_ADVERBS
     | {"also", "then", "instead", "always"}
 )
-_BE = EVERY_BE_FORM
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
 # Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
@@ -101,10 +89,7 @@ def _key(word: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
-    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`.
-
-    Cached: a passage sentence is read for every claim about it, and passages recur.
-    """
+    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`."""
     out = []
     for m in _PAIR.finditer(text):
         conn = re.sub(r"\s+", " ", m.group("conn").lower()).rstrip(".")
@@ -124,15 +109,7 @@ def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
 
 
 def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return the claim's two words when `sentence` joins them the other way round.
-
-    The connectors are ordered: a case name ("X v. Y"), a sequence ("X, then
-    Y", "X followed by Y"), a correction ("X, not Y") and a move ("from X to Y").
-
-    Returns:
-        The two words as the claim writes them, or `None`.
-
-    """
+    """The claim's two words, as written, where `sentence` joins them the other way round."""
     said = {(x, c, y) for x, c, y, _, _ in _pairs(sentence)}
     for x, conn, y, xs, ys in _pairs(claim):
         if x != y and (y, conn, x) in said and (x, conn, y) not in said:
@@ -168,7 +145,7 @@ def _acts(tokens: list[str]) -> list[tuple[str, int]]:
             continue
         verb = tokens[k]
         low = verb.lower()
-        if not verb[:1].islower() or low in STOPWORDS or low in _BE or verb in ",;":
+        if not verb[:1].islower() or low in STOPWORDS or low in EVERY_BE_FORM or verb in ",;":
             continue
         if stem(low) in _SYMMETRIC or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
             continue
@@ -187,17 +164,11 @@ def _clause_symmetric(tokens: list[str], start: int) -> bool:
 
 
 def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim's doer, sentence's doer) when the sentence gives the act to the other.
+    """(claim's doer, sentence's doer), last words, where the sentence gives the act to the other.
 
-    The claim has name A right before a verb (adverbs like "never" between
-    allowed, no "is"/"was" nor a "by" after it), and name B after the verb;
-    the sentence has B right before the same verb, A somewhere, and never A
-    before that verb. Names are matched by their last word. Relations that
-    hold both ways ("married", "shared ... with") are skipped.
-
-    Returns:
-        The two names' last words as the texts write them, or `None`.
-
+    The claim has name A right before a verb (adverbs between, no "is" nor "by") and name B
+    after it; the sentence has B before the same verb, A somewhere, and never A before that
+    verb. Relations that hold both ways ("married") are skipped.
     """
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     c_keys, s_keys = [_key(t) for t in ct], [_key(t) for t in st]
@@ -222,12 +193,9 @@ _AUXILIARIES = AUXILIARIES - BE_FORMS
 def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]]]]:
     """Each act of a clause: the words naming its doer and the other words of its clause.
 
-    An act is a word right after its doer (auxiliaries and adverbs between) and right
-    before its object (not a preposition: "developed in" is no act on a thing); the
-    doer is the run of content words before it ("the regional office"). A passive act
-    with its doer ("was sent by the head office") is read as its active; one without
-    ("was found in") names no doer and is skipped. A negated act ("never sends") is no
-    act done.
+    An act is a word right after its doer (auxiliaries and adverbs between) and before its
+    object (not a preposition); the doer is the run of content words before it. A passive
+    with its doer ("was sent by the office") is read as active; a negated act is none.
     """
     keys = [_key(t) for t in tokens]
     edges = [-1, *(j for j, k in enumerate(keys) if k in _CLAUSE_EDGE), len(keys)]
@@ -246,7 +214,7 @@ def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]
                 j -= 1
             if j < 0 or any(_negates(c) for c in clause[j + 1 : i]):
                 continue
-            if clause[j] in _BE:  # passive: the doer follows "by"
+            if clause[j] in EVERY_BE_FORM:  # passive: the doer follows "by"
                 if clause[i + 1] != "by":
                     continue
                 after = i + 2
@@ -279,18 +247,15 @@ def _negates(key: str) -> bool:
 
 
 def _content(key: str) -> bool:
-    return key not in STOPWORDS and key not in _BE and key.isalpha()
+    return key not in STOPWORDS and key not in EVERY_BE_FORM and key.isalpha()
 
 
 def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
     """(a word of the claim's doer, one of the sentence's) when the act goes the other way.
 
-    For an act both say (the same word, right after its doer), the words that set the
-    claim's doer apart from the sentence's are among the other words of the sentence's
-    clause, and the reverse ("the head office forwards to the regional office" against
-    "the regional office forwards to the head office"); a passive with its doer is read
-    as active. Comparisons ("than") and relations that hold both ways ("married",
-    "with") are skipped, and so is an act the sentence gives to the claim's doer.
+    For an act both say, the words that set the claim's doer apart from the sentence's are
+    among the other words of the sentence's clause, and the reverse. Comparisons and
+    relations that hold both ways are skipped, and an act the sentence gives the claim's doer.
     """
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     stated = _acts_of(st)
@@ -312,7 +277,7 @@ def _surface(tokens: list[str], keys: frozenset[str] | set[str]) -> str:
 
 @lru_cache(maxsize=8192)
 def _roles(text: str) -> dict[str, frozenset[str]]:
-    """Role words each name's last word is given in `text` (cached: passages recur; read only)."""
+    """Role words each name's last word is given in `text`."""
     found: dict[str, set[str]] = {}
     for pattern in _ROLE_PATTERNS:
         for m in pattern.finditer(text):
@@ -325,7 +290,7 @@ def _roles(text: str) -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=64)
 def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """The roles the passages give each name (cached: an answer's claims share them)."""
+    """The roles the passages give each name."""
     stated: dict[str, set[str]] = {}
     for text in passages:
         for name, roles in _roles(text).items():
@@ -334,12 +299,9 @@ def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
 
 
 def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
-    """Return (claim role, passage role) when the claim gives a name the opposite role.
+    """(claim role, passage role) where the passages give a name only the other role of the pair.
 
-    Roles come in pairs ("plaintiff"/"defendant", "landlord"/"tenant"); a name
-    takes a role in apposition ("the plaintiff, Sarah Smith", "Smith, the
-    plaintiff") or after "is"/"was"/"as". Fires when the passages give the
-    name only the other role of the pair.
+    A name takes a role in apposition ("the plaintiff, Sarah Smith") or after "is" or "as".
     """
     claimed = _roles(claim)
     if not claimed:

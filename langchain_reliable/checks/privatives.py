@@ -1,13 +1,8 @@
 """Privative verbs: a verb that says "not" ("avoid", "skip", "lack") and what it negates.
 
-"The drug should not be taken in the first trimester" where the passage says "Pregnant
-women should avoid the drug in the first trimester"; "the company skipped its dividend"
-where it says "did not pay a dividend"; "the extender lacks Wi-Fi 6" where it says "does
-not support Wi-Fi 6". `in_privative_terms` says the claim's negation as the passages do,
-so that the checks and the model read one statement, not a word no passage holds:
-"not" with a verb the privative verb negates becomes the passages' privative verb, and
-the privative verb becomes the passages' "not" phrase. Each verb negates a short list of
-verbs (`PRIVATIVES`); nothing else is rewritten.
+`in_privative_terms` says the claim's negation as the passages do: "not" with a verb a
+privative verb negates becomes the passages' privative verb, and the privative verb the
+passages' "not" phrase, so that the checks and the model read one statement.
 
 Example:
     >>> in_privative_terms(
@@ -29,9 +24,9 @@ from functools import lru_cache
 from langchain_reliable.checks.swaps import word_bases
 from langchain_reliable.text import LETTERS, word_set
 
-__all__ = ["PRIVATIVES", "in_privative_terms"]
+__all__ = ["in_privative_terms"]
 
-PRIVATIVES: dict[str, tuple[tuple[str, str, str], frozenset[str]]] = {
+_PRIVATIVES: dict[str, tuple[tuple[str, str, str], frozenset[str]]] = {
     # verb: ((base, -s form, past form), the verbs it says "not" of)
     "avoid": (("avoid", "avoids", "avoided"), frozenset({"take", "use", "eat", "drink", "give"})),
     "skip": (("skip", "skips", "skipped"), frozenset({"pay", "attend", "take", "eat", "hold"})),
@@ -49,18 +44,14 @@ _NOT_VERB = re.compile(
 )
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
 _FORM = {"does": 1, "doesn't": 1, "did": 2, "didn't": 2}
+_BASE_OF = {form: base for base, (forms, _) in _PRIVATIVES.items() for form in forms}
+"""Each privative verb form -> its base ("skipped" -> "skip")."""
 
 
-@lru_cache(maxsize=1)
-def _forms() -> dict[str, str]:
-    """Each privative verb form -> its base ("skipped" -> "skip")."""
-    return {form: base for base, (forms, _) in PRIVATIVES.items() for form in forms}
-
-
-@lru_cache(maxsize=len(PRIVATIVES))
+@lru_cache(maxsize=len(_PRIVATIVES))
 def _negated_bases(privative: str) -> frozenset[str]:
     """The bases of the verbs `privative` says "not" of."""
-    return frozenset().union(*(word_bases(v) for v in PRIVATIVES[privative][1]))
+    return frozenset().union(*(word_bases(v) for v in _PRIVATIVES[privative][1]))
 
 
 def _negates(privative: str, verb: str) -> bool:
@@ -72,7 +63,7 @@ def _negates(privative: str, verb: str) -> bool:
 def _privatives_in(passages: tuple[str, ...]) -> frozenset[str]:
     """The privative verbs the passages use, by their base ("avoid"); cached per answer."""
     words = set().union(*map(word_set, passages))
-    return frozenset(_forms()[w] for w in words if w in _forms())
+    return frozenset(_BASE_OF[w] for w in words if w in _BASE_OF)
 
 
 def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
@@ -82,7 +73,7 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
         verb = m["verb"] or m["verb2"]
         for base in sorted(held):
             if _negates(base, verb):
-                forms = PRIVATIVES[base][0]
+                forms = _PRIVATIVES[base][0]
                 aux = (m["aux"] or m["short"]).lower()
                 if m["be"]:
                     new = f"{m['aux']} be {forms[2]}"  # "should not be taken": "should be avoided"
@@ -95,7 +86,7 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
                 plain = f"{text[: m.start()]}{new}{text[m.end() :]}"
                 return plain, f"'{m.group(0)}' read as '{new}'"
     for m in LETTERS.finditer(text):  # "lacks" where they say "does not support"
-        base = _forms().get(m.group(0).lower())
+        base = _BASE_OF.get(m.group(0).lower())
         if base is None or base in held or _NEGATED_BEFORE.search(text, 0, m.start()):
             continue  # "did not skip": two negations, left as written
         for p in passages:

@@ -1,8 +1,6 @@
 """Quantities: the numbers, dates, money, percentages and measures of a text.
 
-`extract_quantities` reads them with their kind and canonical unit; `matches`
-tells whether a passage's quantity states a claim's value, and `conflicts`
-whether it gives another value for the same kind of thing.
+`matches`: a passage's quantity states a claim's; `conflicts`: it gives another value.
 
 Example:
     >>> [(q.kind, q.value, q.unit) for q in extract_quantities("$442 billion in 1919")]
@@ -18,14 +16,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from langchain_reliable.checks.number_words import (
     CARDINALS,
     MULTIPLES,
     ORDINALS,
-    SPELLED,
     NumberWord,
     number_words,
 )
@@ -37,6 +35,7 @@ __all__ = [
     "QuantityKind",
     "conflicts",
     "extract_quantities",
+    "in_words",
     "is_unit_word",
     "matches",
     "states",
@@ -47,19 +46,9 @@ QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure
 
 @dataclass(frozen=True)
 class Quantity:
-    """A number found in text, with what it counts.
+    """A number found in text: its kind, scaled value, canonical unit or currency, and span.
 
-    Attributes:
-        kind: `date` (value is `(year, month, day)`, parts may be `None`),
-            `decade` (value is the first year), `ordinal`, `money` (unit is the
-            currency), `percent`, `measure` (unit is canonical, e.g. `mg`) or
-            `count` (a bare number).
-        value: The value, scaled ("$442 billion" -> 442e9).
-        unit: Canonical unit or currency, if any.
-        text: The text as written.
-        start: Start offset in the text it was found in.
-        end: End offset.
-
+    A date's value is `(year, month, day)` (parts may be `None`), a decade's its first year.
     """
 
     kind: QuantityKind
@@ -85,10 +74,7 @@ _MONTH = (
 
 
 def _first_letter(words: Iterable[str]) -> str:
-    """A lookahead for the first letters of `words` (a filter: the same matches, found faster).
-
-    The regex engine then passes over the other positions at once.
-    """
+    """A lookahead for the first letters of `words` (a filter: the same matches, found faster)."""
     return "(?=[" + re.escape("".join(sorted({w[0].lower() for w in words}))) + "])"
 
 
@@ -128,11 +114,7 @@ _QUANTITY = re.compile(
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",  # not "2009 L'Aquila"
     re.IGNORECASE,
 )
-_ORDINAL_WORDS = ORDINALS
-_SPELLED = SPELLED
-_ORDINAL = re.compile(
-    rf"{_first_letter(_ORDINAL_WORDS)}\b(?:{'|'.join(_ORDINAL_WORDS)})\b", re.IGNORECASE
-)
+_ORDINAL = re.compile(rf"{_first_letter(ORDINALS)}\b(?:{'|'.join(ORDINALS)})\b", re.IGNORECASE)
 _AFTER_WORDS = re.compile(  # what follows a number said in words: "million", "days"
     rf"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?"
     rf"(?:\s*(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",
@@ -145,27 +127,23 @@ _PART_OF_UNIT = re.compile(  # "an hour and a half", "half a gram", "a quarter o
     re.IGNORECASE,
 )
 _SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
+_UNIT_KINDS = frozenset({"money", "percent", "measure"})
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
 
 
 def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
-    """Find the numbers of `text`: dates, decades, ordinals, money, percentages, measures.
+    """The dates, decades, ordinals, money, percentages and measures of `text`, in order.
 
-    Digits inside names and codes ("COX-2", "HbA1c", "A2") are not numbers. In a
-    range the first number takes the unit of the second ("1 to 1.5 percentage
-    points", "325 to 650 mg").
-
-    Args:
-        text: Any text.
-        spelled: Also read spelled-out numbers ("two", "ninth") as counts and
-            ordinals. Used on passages, so that a claim's "9th" meets a
-            passage's "ninth"; not on claims, where "first" or "one" is rarely
-            a figure that must be checked.
-
-    Returns:
-        The quantities in text order.
-
+    Digits inside names and codes ("COX-2", "HbA1c") are not numbers. In a range the first
+    number takes the unit of the second ("325 to 650 mg"). `spelled` (on passages) also
+    reads numbers in words ("two", "ninth") as counts and ordinals, so that a claim's "9th"
+    meets a passage's "ninth".
     """
+    return list(_quantities(text, spelled))
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken = bytearray(len(text))  # 1 where a date was read: no other quantity overlaps it
     for pattern in _DATE_PATTERNS:
@@ -194,19 +172,17 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
     found += _in_words(text, taken, spelled)
     if spelled:
         for m in _ORDINAL.finditer(text):
-            ordinal = _ORDINAL_WORDS[m.group(0).casefold()]  # "ſeventh" (long s) too
+            ordinal = ORDINALS[m.group(0).casefold()]  # "ſeventh" (long s) too
             found.append(Quantity("ordinal", ordinal, None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
-    return _propagate_range_units(found, text)
+    return tuple(_propagate_range_units(found, text))
 
 
 def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
-    """The quantities of `text` said in words (`number_words`), with their unit or scale.
+    """The quantities of `text` said in words, with their unit or scale ("an hour and a half").
 
-    "twenty-one days", "two and a half years", "an hour and a half", "a dozen",
-    "two-thirds" (a percentage), "two million dollars". Without `spelled` (a claim),
-    a lone small number with no unit ("two patients") is left to the count checks,
-    and "one" before a unit too ("one year" says "a year").
+    Without `spelled` (a claim), a lone small number with no unit ("two patients") is left
+    to the count checks, and "one" before a unit too ("one year" says "a year").
     """
     out = []
     for m in _PART_OF_UNIT.finditer(text):
@@ -283,30 +259,22 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
 
 
 def _propagate_range_units(found: list[Quantity], text: str) -> list[Quantity]:
+    """`found`, the first number of a range with the unit and scale of the second."""
     out = list(found)
     for i in range(len(out) - 1, 0, -1):
         first, second = out[i - 1], out[i]
         words = text[first.end : second.start].lower().split()
         if len(words) > 2 or " ".join(words) not in _RANGE_JOINERS:  # joiners are 1-2 words
             continue
-        if first.kind == second.kind == "money" and first.unit == second.unit:
-            scale = _SCALE_WORD.search(second.text)
-            if scale and not _SCALE_WORD.search(first.text):  # "$1 to $2 billion"
-                value = first.value * _SCALES[scale.group(0).lower()]
-                out[i - 1] = Quantity(
-                    "money", value, first.unit, first.text, first.start, first.end
-                )
+        money = first.kind == second.kind == "money" and first.unit == second.unit
+        if not money and (first.kind != "count" or second.kind not in _UNIT_KINDS):
             continue
-        if first.kind != "count":
-            continue
-        if second.kind in ("percent", "measure", "money"):
+        scale = _SCALE_WORD.search(second.text)
+        if scale and not _SCALE_WORD.search(first.text):  # "$1 to $2 billion": both in billions
+            value = first.value * _SCALES[scale.group(0).lower()]
+        else:
             value = first.value
-            if not _SCALE_WORD.search(first.text):  # "$1 to $2 billion": both in billions
-                scale = _SCALE_WORD.search(second.text)
-                value *= _SCALES[scale.group(0).lower()] if scale else 1.0
-            out[i - 1] = Quantity(
-                second.kind, value, second.unit, first.text, first.start, first.end
-            )
+        out[i - 1] = replace(first, kind=second.kind, value=value, unit=second.unit)
     return out
 
 
@@ -317,8 +285,7 @@ def _same(a: float, b: float) -> bool:
 def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
     """Whether `other` (from the context) states the value of `claim`.
 
-    A date given without its year ("November 2") matches a claim's full date
-    when the claim's year occurs elsewhere in the context (`years`).
+    A date without its year ("November 2") matches when the claim's year is in `years`.
     """
     if claim.kind == "date":
         if other.kind != "date":
@@ -338,7 +305,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
         return False
     if claim.kind == other.kind == "measure":
         return bool(same_amount(claim.unit, claim.value, other.unit, other.value))
-    if claim.kind == other.kind == "percent" and _wordy(claim, other):
+    if claim.kind == other.kind == "percent" and (in_words(claim) or in_words(other)):
         return abs(claim.value - other.value) <= 0.5  # "two-thirds" states "67%"
     if not _same(claim.value, other.value):
         return False
@@ -347,9 +314,9 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
     return claim.kind == other.kind and claim.unit == other.unit
 
 
-def _wordy(*quantities: Quantity) -> bool:
-    """Whether one of `quantities` is said without a digit (a fraction: "two-thirds")."""
-    return any(not any(c.isdigit() for c in q.text) for q in quantities)
+def in_words(q: Quantity) -> bool:
+    """Whether `q` is said without a digit ("two-thirds")."""
+    return not any(c.isdigit() for c in q.text)
 
 
 def conflicts(claim: Quantity, other: Quantity) -> bool:
@@ -361,7 +328,7 @@ def conflicts(claim: Quantity, other: Quantity) -> bool:
             if c is None or o is None:
                 return False
         return False
-    if claim.kind in ("money", "percent", "measure") and claim.kind == other.kind:
+    if claim.kind in _UNIT_KINDS and claim.kind == other.kind:
         return claim.unit == other.unit and not matches(claim, other)
     return False
 
@@ -371,15 +338,8 @@ def is_unit_word(word: str) -> bool:
     return word.lower() in _UNIT_OF
 
 
-_UNIT_KINDS = frozenset({"money", "percent", "measure"})
-
-
 def states(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
-    """Whether `other` states `claim`'s value, with its unit when it has one.
-
-    Stricter than `checks.quantities.matches`: a bare number ("5000") does not
-    state a measure, a sum or a percentage ("5000 mg").
-    """
+    """Whether `other` states `claim`'s value with its unit: "5000" does not state "5000 mg"."""
     if claim.kind in _UNIT_KINDS and other.kind != claim.kind:
         return False
     return matches(claim, other, years)

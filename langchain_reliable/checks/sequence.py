@@ -1,12 +1,8 @@
 """Before and after: the order of two events that the sentence's words or years settle.
 
-"Stop the anticoagulant five days after the surgery" against "Stop it five days before
-the surgery and restart it the day after": the same span of the same event, the other
-way (`turned_span`). "The manuscripts were moved before the library burned" against
-"The library burned in 1731, and the manuscripts were moved in 1735": each side of the
-claim's "before" is a clause of the sentence with its year, and the years say otherwise
-(`order_against_years`). "No fee during the first two years" against "no fee after the
-first two years": the same period, the other side of it (`other_side_of_period`).
+The same span of the same event, the other way (`turned_span`); each side of the claim's
+"before" a clause of the sentence whose years say otherwise (`order_against_years`); the
+same period, the other side of it (`other_side_of_period`: "during" against "after").
 
 Example:
     >>> turned_span("Stop it two days after surgery.", "Stop it two days before surgery.")
@@ -35,36 +31,22 @@ _ORDER = re.compile(r"^(?P<a>.+?)\s+(?P<rel>before|after)\s+(?P<b>.+?)\W*$", re.
 _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 
 
-def _spans(text: str) -> set[tuple[str, str, bool, str]]:
-    return {
-        (
-            m["n"].lower(),
-            m["unit"].lower().rstrip("s"),
-            m["rel"].lower() in _AFTER,
-            m["event"].lower(),
-        )
-        for m in _SPAN.finditer(text)
-    }
+def _span(m: re.Match[str]) -> tuple[str, str, bool, str]:
+    """(number, unit, whether after, event) of a span before or after an event."""
+    after = m["rel"].lower() in _AFTER
+    return m["n"].lower(), m["unit"].lower().rstrip("s"), after, m["event"].lower()
 
 
 def turned_span(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(claim's span, sentence's, True)` where one says "after" and the other "before"."""
-    said = _spans(sentence)
+    said = [(_span(m), m.group(0)) for m in _SPAN.finditer(sentence)]
+    keys = {key for key, _ in said}
     for m in _SPAN.finditer(claim):
-        n, unit, after, event = (
-            m["n"].lower(),
-            m["unit"].lower().rstrip("s"),
-            m["rel"].lower() in _AFTER,
-            m["event"].lower(),
-        )
-        if (n, unit, after, event) in said or (n, unit, not after, event) not in said:
+        n, unit, after, event = _span(m)
+        if (n, unit, after, event) in keys or (n, unit, not after, event) not in keys:
             continue
-        other = next(
-            s for s in _SPAN.finditer(sentence)
-            if s["n"].lower() == n and s["event"].lower() == event
-            and (s["rel"].lower() in _AFTER) != after
-        )  # fmt: skip
-        return m.group(0), other.group(0), True
+        other = next(p for (k, _, a, e), p in said if k == n and e == event and a != after)
+        return m.group(0), other, True
     return None
 
 
@@ -88,10 +70,7 @@ def _periods(text: str) -> dict[str, tuple[str, str]]:
 
 
 def other_side_of_period(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's phrase, sentence's, True)` where they put it on two sides of one period.
-
-    "during" (or "within", "in") the period, "after" it, "before" ("until") it.
-    """
+    """`(claim's phrase, sentence's, True)` where they put it on two sides of one period."""
     said = _periods(sentence)
     for period, (side, phrase) in _periods(claim).items():
         there = said.get(period)
@@ -103,8 +82,7 @@ def other_side_of_period(claim: str, sentence: str) -> tuple[str, str, bool] | N
 def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(the claim's "before"/"after", the later or earlier clause, True)`, or `None`.
 
-    Each side of the claim's word is the sentence clause holding most of its words, one
-    year each; the two clauses differ and their years say the other order.
+    Each side of the claim's word is the sentence clause (with one year) holding most of its words.
     """
     order = _ORDER.match(claim.strip())
     if order is None or _YEAR.search(claim):

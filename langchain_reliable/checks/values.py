@@ -1,12 +1,7 @@
 """Amounts read as values before words are compared: "0.5 g" is "500 mg".
 
-The word-by-word checks (a swapped word, an opposite in place, a unit of the other
-family) align a claim with its sentence. Where the claim gives an amount in other
-words than the sentence ("an hour and a half" for "90 minutes", "$2,300 million" for
-"$2.3 billion", "two-thirds" for "67%"), they would read the units or the scales as
-swapped. `as_values` writes each such amount of the sentence as the claim does, so
-only the words around the amounts are compared; an amount the sentence does not
-state is left as written, for the checks to read.
+The word-by-word checks would read "an hour and a half" against "90 minutes" as swapped
+units: each amount one text states as the other is written as that one writes it.
 
 Example:
     >>> as_values("The dose is 500 mg a day.", "The dose is 0.5 g a day.")[1]
@@ -22,7 +17,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.quantities import Quantity, extract_quantities, in_words, matches
 from langchain_reliable.checks.units import UNIT_OF
 
 __all__ = ["as_values", "as_written_in", "written_as"]
@@ -48,8 +43,7 @@ def _spans_of_one(text: str) -> list[Quantity]:
 def as_values(claim: str, sentence: str) -> tuple[str, str]:
     """`claim`, and `sentence` with each amount stating one of the claim's written as the claim's.
 
-    Amounts only (measures, sums, percentages): a bare count is the count checks' to read.
-    The claim's "a day" or "an hour" is one of the unit ("a day" for "24 hours").
+    Not a bare count. The claim's "a day" or "an hour" is one of the unit ("24 hours").
     """
     said = [q for q in extract_quantities(claim) if q.kind in _READ] + _spans_of_one(claim)
     if not said:
@@ -70,13 +64,11 @@ def as_values(claim: str, sentence: str) -> tuple[str, str]:
 def written_as(text: str, stated: Sequence[Quantity]) -> str:
     """`text` with each of its amounts that `stated` gives written as `stated` writes it.
 
-    For reading a claim's words against the passages ("twenty-eight days" where they
-    say "28 days", "a year and a half" where they say "18 months"); a count is
-    rewritten only when said in words ("twelve hundred" for "1,200").
+    A count is rewritten only when said in words ("twelve hundred" for "1,200").
     """
     out, end = [], len(text)
     for q in reversed(extract_quantities(text)):
-        if q.end > end or not (q.kind in _READ or (q.kind == "count" and _in_words(q))):
+        if q.end > end or not (q.kind in _READ or (q.kind == "count" and in_words(q))):
             continue
         if any(x.text.lower() == q.text.lower() for x in stated):
             continue
@@ -87,14 +79,7 @@ def written_as(text: str, stated: Sequence[Quantity]) -> str:
     return text[:end] + "".join(reversed(out)) if out else text
 
 
-def _in_words(q: Quantity) -> bool:
-    return not any(c.isdigit() for c in q.text)
-
-
 @lru_cache(maxsize=4096)
 def as_written_in(claim: str, sentence: str) -> str:
-    """`claim` with each amount `sentence` states written as `sentence` writes it (`written_as`).
-
-    What the entailment model reads: "12 patients" where the claim says "a dozen".
-    """
+    """`claim` with each amount `sentence` states written as it does ("12" for "a dozen")."""
     return written_as(claim, extract_quantities(sentence, spelled=True))
