@@ -24,7 +24,7 @@ import re
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
 
-from langchain_reliable.checks.values import as_values
+from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.lexicon import (
     DIRECTIONS,
     HEDGING_ADVERBS,

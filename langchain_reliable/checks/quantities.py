@@ -1,6 +1,8 @@
 """Quantities: the numbers, dates, money, percentages and measures of a text.
 
 `matches`: a passage's quantity states a claim's; `conflicts`: it gives another value.
+`as_values` writes each amount one text states as the other writes it ("0.5 g" as "500
+mg"), so that the word-by-word checks do not read the units as swapped.
 
 Example:
     >>> [(q.kind, q.value, q.unit) for q in extract_quantities("$442 billion in 1919")]
@@ -8,6 +10,10 @@ Example:
     >>> claim, stated = extract_quantities("signed in 1920; signed on 28 June 1919")
     >>> matches(claim, stated), conflicts(claim, stated)
     (False, True)
+    >>> as_values("The dose is 500 mg a day.", "The dose is 0.5 g a day.")[1]
+    'The dose is 500 mg a day.'
+    >>> as_values("It takes two hours.", "It takes 90 minutes.")[1]
+    'It takes 90 minutes.'
 
 """
 
@@ -15,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -33,12 +39,14 @@ __all__ = [
     "MONTH_WORDS",
     "Quantity",
     "QuantityKind",
+    "as_values",
+    "as_written_in",
     "conflicts",
     "extract_quantities",
-    "in_words",
     "is_unit_word",
     "matches",
     "states",
+    "written_as",
 ]
 
 QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure", "count"]
@@ -169,7 +177,7 @@ def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
         quantity = _quantity(m, text, start)
         if quantity is not None:
             found.append(quantity)
-    found += _in_words(text, taken, spelled)
+    found += _spelled_out(text, taken, spelled)
     if spelled:
         for m in _ORDINAL.finditer(text):
             ordinal = ORDINALS[m.group(0).casefold()]  # "ſeventh" (long s) too
@@ -178,7 +186,7 @@ def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
     return tuple(_propagate_range_units(found, text))
 
 
-def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
+def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
     """The quantities of `text` said in words, with their unit or scale ("an hour and a half").
 
     Without `spelled` (a claim), a lone small number with no unit ("two patients") is left
@@ -305,7 +313,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
         return False
     if claim.kind == other.kind == "measure":
         return bool(same_amount(claim.unit, claim.value, other.unit, other.value))
-    if claim.kind == other.kind == "percent" and (in_words(claim) or in_words(other)):
+    if claim.kind == other.kind == "percent" and (_in_words(claim) or _in_words(other)):
         return abs(claim.value - other.value) <= 0.5  # "two-thirds" states "67%"
     if not _same(claim.value, other.value):
         return False
@@ -314,7 +322,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
     return claim.kind == other.kind and claim.unit == other.unit
 
 
-def in_words(q: Quantity) -> bool:
+def _in_words(q: Quantity) -> bool:
     """Whether `q` is said without a digit ("two-thirds")."""
     return not any(c.isdigit() for c in q.text)
 
@@ -343,3 +351,65 @@ def states(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()
     if claim.kind in _UNIT_KINDS and other.kind != claim.kind:
         return False
     return matches(claim, other, years)
+
+
+_ONE_SPAN = re.compile(  # "a day in advance", "within an hour": one of a unit of time
+    r"(?<!\bonce\s)(?<!\btwice\s)(?<!\btimes\s)(?<!\bper\s)(?<!\bevery\s)"
+    r"\b(?:a|an)\s+(?P<unit>minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\b)",
+    re.IGNORECASE,
+)
+
+
+def _spans_of_one(text: str) -> list[Quantity]:
+    """The claim's "a day" or "an hour": one of the unit, unless a number says how often."""
+    return [
+        Quantity("measure", 1.0, UNIT_OF[m["unit"].lower()], m.group(0), *m.span())
+        for m in _ONE_SPAN.finditer(text)
+        if not re.search(r"[\d$€£]\S*\s*$", text[: m.start()])  # "$20 a day": a rate
+    ]
+
+
+@lru_cache(maxsize=4096)
+def as_values(claim: str, sentence: str) -> tuple[str, str]:
+    """`claim`, and `sentence` with each amount stating one of the claim's written as the claim's.
+
+    Not a bare count. The claim's "a day" or "an hour" is one of the unit ("24 hours").
+    """
+    said = [q for q in extract_quantities(claim) if q.kind in _UNIT_KINDS] + _spans_of_one(claim)
+    if not said:
+        return claim, sentence
+    out, end = [], len(sentence)
+    for q in reversed(extract_quantities(sentence, spelled=True)):
+        if q.kind not in _UNIT_KINDS or q.end > end:
+            continue
+        same = next((c for c in said if c.text.lower() != q.text.lower() and matches(c, q)), None)
+        if same is not None:
+            out += [sentence[q.end : end], same.text]
+            end = q.start
+    if not out:
+        return claim, sentence
+    return claim, sentence[:end] + "".join(reversed(out))
+
+
+def written_as(text: str, stated: Sequence[Quantity]) -> str:
+    """`text` with each of its amounts that `stated` gives written as `stated` writes it.
+
+    A count is rewritten only when said in words ("twelve hundred" for "1,200").
+    """
+    out, end = [], len(text)
+    for q in reversed(extract_quantities(text)):
+        if q.end > end or not (q.kind in _UNIT_KINDS or (q.kind == "count" and _in_words(q))):
+            continue
+        if any(x.text.lower() == q.text.lower() for x in stated):
+            continue
+        same = next((x for x in stated if x.kind == q.kind and matches(q, x)), None)
+        if same is not None:
+            out += [text[q.end : end], same.text]
+            end = q.start
+    return text[:end] + "".join(reversed(out)) if out else text
+
+
+@lru_cache(maxsize=4096)
+def as_written_in(claim: str, sentence: str) -> str:
+    """`claim` with each amount `sentence` states written as it does ("12" for "a dozen")."""
+    return written_as(claim, extract_quantities(sentence, spelled=True))
