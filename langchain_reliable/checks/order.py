@@ -9,8 +9,6 @@ same event the other way (`turned_span`), clauses whose years say the other orde
 (`order_against_years`), the other side of one period (`other_side_of_period`).
 
 Example:
-    >>> reversed_pair("In Jones v. Smith the court ruled.", "In Smith v. Jones the court ruled.")
-    ('Jones', 'Smith')
     >>> swapped_subject("Ann beat Bob's record.", "Later Bob beat her record, set by Ann.")
     ('Ann', 'Bob')
     >>> reversed_roles("The client sends data to the app.", "The app sends data to the client.")
@@ -133,27 +131,23 @@ def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def _names(tokens: list[str]) -> list[tuple[int, int]]:
-    """(start, end) token spans of capitalised runs, without a leading common word."""
-    spans: list[tuple[int, int]] = []
-    i = 0
+def _name_ends(tokens: list[str]) -> list[int]:
+    """Where each capitalised run ends (not a run of a leading common word)."""
+    ends, i = [], 0
     while i < len(tokens):
         t = tokens[i]
+        i += 1
         if t[:1].isupper() and t.lower() not in STOPWORDS and t.lower() not in _ADVERBS:
-            j = i + 1
-            while j < len(tokens) and tokens[j][:1].isupper():
-                j += 1
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
-    return spans
+            while i < len(tokens) and tokens[i][:1].isupper():
+                i += 1
+            ends.append(i)
+    return ends
 
 
 def _acts(tokens: list[str]) -> list[tuple[str, int]]:
     """(name's last word, index of its verb) for each name directly followed by a verb."""
     out = []
-    for _, end in _names(tokens):
+    for end in _name_ends(tokens):
         k = end
         while k < len(tokens) and tokens[k].lower() in _ADVERBS:
             k += 1
@@ -283,12 +277,9 @@ def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
             for s_doer, s_rest in said:
                 mine, theirs = doer - s_doer, s_doer - doer
                 if mine and theirs and mine <= s_rest and theirs <= rest:
-                    return _surface(ct, mine), _surface(st, theirs)
+                    word = next(t for t in ct if _key(t) in mine)
+                    return word, next(t for t in st if _key(t) in theirs)
     return None
-
-
-def _surface(tokens: list[str], keys: frozenset[str] | set[str]) -> str:
-    return next(t for t in tokens if _key(t) in keys)
 
 
 @lru_cache(maxsize=8192)

@@ -13,8 +13,6 @@ Example:
     ('elevates', 'lowers')
     >>> opposite_in_place("Take it on a full stomach.", "Take it on an empty stomach.")
     ('full', 'empty')
-    >>> stronger_quantifier("All patients respond.", "Most patients respond.")
-    ('All', 'Most', False)
 
 """
 
@@ -166,11 +164,11 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
     s_stems = [s for _, s in st]
     for i, (word, s) in enumerate(ct[:-1]):
         found = _PAIRS_OF.get(s)
-        pair = (_PAIRS[found[0]][0], _PAIRS[found[0]][1]) if found else None
         after = ct[i + 1][1]
-        if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
+        if not found or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
             continue
-        same, other = pair if s in pair[0] else pair[::-1]
+        a, b, _ = _PAIRS[found[0]]
+        same, other = (a, b) if s in a else (b, a)
         before = [j - 1 for j, n in enumerate(s_stems) if n == after and j > 0]
         if any(s_stems[j] in same for j in before) or _negated(ct[: i + 1], same):
             continue

@@ -30,10 +30,10 @@ from langchain_reliable.checks.number_words import (
     CARDINALS,
     MULTIPLES,
     ORDINALS,
-    NumberWord,
     number_words,
 )
 from langchain_reliable.checks.units import UNIT_OF, same_amount
+from langchain_reliable.reading.lexicon import MAGNITUDES
 
 __all__ = [
     "MONTH_WORDS",
@@ -105,9 +105,8 @@ _CURRENCY_WORDS = {
     "eur": "EUR", "gbp": "GBP", "sterling": "GBP", "yen": "JPY", "jpy": "JPY",
     "cent": "USD", "cents": "USD",
 }  # fmt: skip
-_SCALES = {
-    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
-}  # fmt: skip
+_SCALES = dict(zip(MAGNITUDES, (1e3, 1e6, 1e9, 1e12), strict=True)) | {"bn": 1e9, "mn": 1e6}
+_SCALE = "|".join(_SCALES)  # "thousand", ..., "bn", "mn"
 _UNIT_OF = dict(UNIT_OF)
 _UNIT_OF.update({w: w for w in _CURRENCY_WORDS})
 _UNIT_ALT = "|".join(
@@ -118,13 +117,13 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _QUANTITY = re.compile(
     rf"(?=[\d\s$€£¥u])(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
-    rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
+    rf"(?:\s?(?P<scale>{_SCALE})\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",  # not "2009 L'Aquila"
     re.IGNORECASE,
 )
 _ORDINAL = re.compile(rf"{_first_letter(ORDINALS)}\b(?:{'|'.join(ORDINALS)})\b", re.IGNORECASE)
 _AFTER_WORDS = re.compile(  # what follows a number said in words: "million", "days"
-    rf"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?"
+    rf"(?:\s+(?P<scale>{'|'.join(MAGNITUDES)})\b)?"
     rf"(?:\s*(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",
     re.IGNORECASE,
 )
@@ -134,7 +133,7 @@ _PART_OF_UNIT = re.compile(  # "an hour and a half", "half a gram", "a quarter o
     rf"(?P<of>{_UNIT_ALT}))(?![A-Za-z])",
     re.IGNORECASE,
 )
-_SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
+_SCALE_WORD = re.compile(rf"\b(?:{_SCALE})\b", re.IGNORECASE)
 _UNIT_KINDS = frozenset({"money", "percent", "measure"})
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
 
@@ -198,9 +197,8 @@ def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
         value = 1.5 if m.group("whole") else 0.5 if m.group("half") else None
         if value is None:
             value = number_words(f"{m.group('part')} of")[0].value
-        said = NumberWord(value, *m.span(), m.group(0))
         unit = _UNIT_OF[re.sub(r"\s+", " ", written.lower())]
-        out.append(_valued(said, value, unit, said.text, m.end()))
+        out.append(_valued(value, unit, m.group(0), *m.span()))
         taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for n in number_words(text.replace("ſ", "s")):
         if taken.find(1, n.start, n.end) >= 0 or n.text.lower() in MULTIPLES:
@@ -216,19 +214,18 @@ def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
         compound = not n.text.isalpha() or n.value not in CARDINALS.values()
         if not spelled and not compound and ((unit is None and scale == 1.0) or n.value == 1):
             continue
-        out.append(_valued(n, n.value * scale, unit, text[n.start : end], end))
+        out.append(_valued(n.value * scale, unit, text[n.start : end], n.start, end))
     return out
 
 
-def _valued(n: NumberWord, value: float, unit: str | None, surface: str, end: int) -> Quantity:
+def _valued(value: float, unit: str | None, surface: str, start: int, end: int) -> Quantity:
     """The quantity a number said in words stands for, by its unit."""
     if unit in _CURRENCY_WORDS:
-        return Quantity("money", value, _CURRENCY_WORDS[unit], surface, n.start, end)
+        return Quantity("money", value, _CURRENCY_WORDS[unit], surface, start, end)
     if unit in ("%", "bp"):  # 25 basis points: 0.25 percentage points
-        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, n.start, end)
-    if unit is not None:
-        return Quantity("measure", value, unit, surface, n.start, end)
-    return Quantity("count", value, None, surface, n.start, end)
+        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
+    kind = "count" if unit is None else "measure"
+    return Quantity(kind, value, unit, surface, start, end)
 
 
 def _inside_code(text: str, pos: int) -> bool:
@@ -259,11 +256,9 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
         return Quantity("money", value * scale, currency, surface, start, end)
     if unit in ("%", "bp"):
         return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
-    if unit is not None:
-        return Quantity("measure", value * scale, unit, surface, start, end)
-    if scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
+    if unit is None and scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
         return Quantity("date", (int(raw), None, None), None, surface, start, end)
-    return Quantity("count", value * scale, None, surface, start, end)
+    return _valued(value * scale, unit, surface, start, end)
 
 
 def _propagate_range_units(found: list[Quantity], text: str) -> list[Quantity]:

@@ -4,13 +4,6 @@ Two words on either side of one relation in the other order (`swapped_roles`); t
 sentence naming someone else (`substituted_name`); a capitalised word opening the claim
 found nowhere in the passages (`opening_name`); a name whose last word the passages give
 only with another first word (`partial_name`: "John Smith" where they say "Jane Smith").
-
-Example:
-    >>> swapped_roles("Monsanto acquired Bayer in 2018.", "Bayer acquired Monsanto in 2018.")
-    ('Monsanto', 'Bayer')
-    >>> partial_name("John Smith", ["Jane Smith chaired the board.", "Smith resigned."])
-    'Jane Smith'
-
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -344,32 +344,35 @@ def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
     words are all the sentence's, in parts of three content words or more, is read.
     """
     mine, theirs = _parts(claim), _parts(sentence)
-    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
-        return None
-    if min(len(p.content) for p in mine + theirs) < _LEAST_WORDS:
+    if min((len(p.content) for p in mine + theirs), default=0) < _LEAST_WORDS:
         return None  # "Aspirin and ibuprofen relieve pain": a list, not two clauses
     said = frozenset().union(*(p.content for p in theirs))
     words = frozenset().union(*(p.content for p in mine))
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
         return None
-    found = None
     codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
-    for order in _pairings(mine, theirs):
-        exchange = _exchange(mine, theirs, order, codes)
-        if exchange is None:
-            return None
-        found = found or exchange
+    found = _every_pairing(mine, theirs, lambda order: _exchange(mine, theirs, order, codes))
     return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
 
 
-def _pairings(mine: tuple[_Part, ...], theirs: tuple[_Part, ...]) -> list[tuple[int, ...]]:
-    """Each pairing of the claim's parts with the sentence's that shares the most words."""
+def _every_pairing(
+    mine: tuple[_Part, ...],
+    theirs: tuple[_Part, ...],
+    read: Callable[[tuple[int, ...]], tuple[str, str] | None],
+) -> tuple[str, str] | None:
+    """What `read` finds in the first pairing of the claim's parts with the sentence's.
+
+    Only the pairings sharing the most words count, and `read` must find something in each.
+    """
+    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+        return None
     orders = list(permutations(range(len(theirs)), len(mine)))
     shared = [
         sum(len(m.content & theirs[j].content) for m, j in zip(mine, o, strict=True))
         for o in orders
     ]
-    return [o for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+    found = [read(o) for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+    return None if None in found else found[0]
 
 
 def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -379,24 +382,15 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
     part's words says "not" where that part does not, or the other way round.
     """
     mine, theirs = _parts(claim), _parts(sentence)
-    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+
+    def flipped(order: tuple[int, ...]) -> tuple[str, str] | None:
+        for m, t in ((m, theirs[j]) for m, j in zip(mine, order, strict=True)):
+            whole = m.content <= t.content and len(t.content - m.content) <= 1  # not a piece
+            if len(m.content) >= 2 and whole and m.negated != t.negated:
+                return m.text, t.text
         return None
-    found = None
-    for order in _pairings(mine, theirs):
-        flipped = next(
-            (
-                (m.text, theirs[j].text)
-                for m, j in zip(mine, order, strict=True)
-                if len(m.content) >= 2 and m.content <= theirs[j].content
-                and len(theirs[j].content - m.content) <= 1  # that part, not a piece of it
-                and m.negated != theirs[j].negated
-            ),
-            None,
-        )  # fmt: skip
-        if flipped is None:
-            return None
-        found = found or flipped
-    return found
+
+    return _every_pairing(mine, theirs, flipped)
 
 
 def _exchange(

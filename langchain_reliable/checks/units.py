@@ -6,10 +6,6 @@ week", "every Sunday night") is read as times per second, so that phrases writte
 differently compare equal; a bare "a day" after an amount ("2550 mg a day") is a unit.
 
 Example:
-    >>> percent_points_conflict("It rose by 0.25%.", "It rose by 0.25 percentage points.")
-    ('0.25%', '0.25 percentage points')
-    >>> per_period_conflict("100 requests per hour", "100 requests per minute")
-    ('per hour', 'per minute')
     >>> frequency_conflict("A liver test is due every month.", "A liver test every three months.")
     ('every month', 'every three months')
     >>> frequency_conflict("It is taken once a week.", "It is taken once weekly.") is None
