@@ -123,11 +123,6 @@ _PERCENT = re.compile(
     r"basis\s+points?\b|bps?\b)",
     re.IGNORECASE,
 )
-# "a second" is an ordinal as often as a unit ("a second dose"): only "per second" counts.
-_PER = re.compile(
-    r"\b(?:(?:per|a|an|each)\s+(minute|hour|day|night|week|month|year)|per\s+(second))\b",
-    re.IGNORECASE,
-)
 
 
 def _percents(text: str) -> list[tuple[str, bool, str]]:
@@ -150,6 +145,13 @@ def percent_points_conflict(claim: str, sentence: str) -> tuple[str, str] | None
         if same and not any(n == number and pts == points for n, pts, _ in said):
             return phrase, same[0]
     return None
+
+
+# "a second" is an ordinal as often as a unit ("a second dose"): only "per second" counts.
+_PER = re.compile(
+    r"\b(?:(?:per|a|an|each)\s+(minute|hour|day|night|week|month|year)|per\s+(second))\b",
+    re.IGNORECASE,
+)
 
 
 def per_period_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -203,7 +205,7 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     words = word_set(sentence)
     for number, per, phrase in _rates(claim):
         same = [(p, ph) for n, p, ph in said if n == number]
-        if per and {per, _ADVERB_OF.get(per, per)} & words:
+        if per and {per, _ADVERB.get(per, per)} & words:
             continue  # "2550 mg a day" where the sentence says "the daily dose is 2550 mg"
         if per and same and all(p != per for p, _ in same):
             return phrase, same[0][1]
@@ -220,7 +222,7 @@ _ADVERBS = {
     "fortnightly": "fortnight", "monthly": "month", "quarterly": "quarter", "yearly": "year",
     "annually": "year", "annual": "year",
 }  # fmt: skip
-_ADVERB_OF = {unit: adverb for adverb, unit in reversed(_ADVERBS.items())}  # "year": "yearly"
+_ADVERB = {"hour": "hourly", "day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
 _NUMBERS = {word: int(n) for word, n in CARDINALS.items() if n <= 12}
 _NUMBER = r"(?:\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
 _PERIOD = r"(?:" + "|".join(_SECONDS) + r")s?"
