@@ -1,9 +1,11 @@
 """Polarity: a claim that says the opposite of its sentence, or more than it.
 
 Opposite words from the lexicon's `OPPOSITES` (`opposite_words`) or from WordNet's
-antonyms (`opposites`, `data/opposites.tsv`) where the two stand in one place
-(`opposite_in_place`); a figure moving the other way (`opposite_direction`); a claim that
-generalises what the sentence hedges (`stronger_quantifier`: "all" where it says "most").
+antonyms (`opposites`: `data/opposites.tsv`, built by `scripts/build_lexicons.py`) where the
+two stand in one place (`opposite_in_place`); a figure moving the other way
+(`opposite_direction`); a claim that generalises what the sentence hedges
+(`stronger_quantifier`: "all" where it says "most"). Each compares one claim with one
+sentence; which sentence is the claim's is decided in `rules.meaning`.
 
 Example:
     >>> opposite_words("Metformin increases insulin sensitivity.",
@@ -181,7 +183,7 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
 
 
 _POSITIVE = ("all", "every", "each", "always", "everyone", "everything", "invariably", "must")
-_NEGATIVE = ("none", "never", "nobody", "nothing", "no")
+_NEGATIVE = NEGATING_PRONOUNS | {"never", "no"}
 _UNIVERSAL = dict.fromkeys(_POSITIVE, "positive") | dict.fromkeys(_NEGATIVE, "negative")
 _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
 
