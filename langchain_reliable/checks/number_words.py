@@ -1,25 +1,10 @@
-"""Numbers written in words, read as the values a reader takes them for, and ordinals.
-
-"twenty-one" is 21 (not 20 and 1), "one and a half" 1.5, "a dozen" 12, "half a dozen"
-6, "two-thirds" 2/3, "three quarters" 0.75, "two hundred and fifty" 250, "thrice" 3.
-`number_words` finds each such number of a text with its span; `fraction` tells a
-fraction ("two-thirds") from a count.
+"""Numbers written in words, as a reader takes them, and ordinals said otherwise.
 
 Example:
     >>> [(n.text, n.value) for n in number_words("It lasts twenty-one days, one and a half weeks.")]
     [('twenty-one', 21.0), ('one and a half', 1.5)]
     >>> [(n.text, round(n.value, 3), n.fraction) for n in number_words("About two-thirds voted.")]
     [('two-thirds', 0.667, True)]
-
-Another ordinal (`other_ordinal`): "the first appeal" where the sentence says "the third
-appeal". An ordinal is read with the words after it (up to three content words): the
-claim's ordinal is another than the sentence's when the sentence puts another ordinal
-before the same thing ("third consecutive quarterly loss" for the claim's "first quarterly
-loss") and never its own. "Last" and "final" are one; "second" and "last" are not the
-opposites of "first", only other places. A superlative the sentence ranks ("the
-second-largest lender") is not the claim's bare "largest".
-
-Example:
     >>> other_ordinal("Her first appeal failed.", "Her third appeal failed.")
     ('first appeal', 'third appeal', True)
     >>> other_ordinal("The bank was the largest lender.", "The bank was the second-largest lender.")
@@ -83,16 +68,7 @@ _FRACTIONS = {
 
 @dataclass(frozen=True)
 class NumberWord:
-    """A number said in words.
-
-    Attributes:
-        value: What it is worth ("two-thirds" -> 0.666...).
-        start: Start offset in the text.
-        end: End offset.
-        text: The words as written.
-        fraction: Whether it is a fraction of something ("two-thirds", "a quarter"),
-            not a count.
-    """
+    """A number said in words: its value, span, words, and whether a fraction ("a quarter")."""
 
     value: float
     start: int
@@ -212,25 +188,19 @@ def _below_hundred(
     return value, i + 1
 
 
-_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
-    "last": -1, "final": -1,
-}  # fmt: skip
+_ORDINALS = {w: int(place) for w, place in ORDINALS.items() if 1 <= place <= 10}
+_ORDINALS |= {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "last": -1, "final": -1}
 _RANKED = re.compile(r"\b(?P<o>" + "|".join(_ORDINALS) + r")-(?P<w>[a-z]+est)\b", re.IGNORECASE)
 _AFTER = 3
-
-
 _DETERMINERS = POSSESSIVE_PRONOUNS | {"the", "a", "our", "this"}
 # Words and the marks that end a phrase: what an ordinal ranks stops at them.
 _TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,.;:()]")
 
 
 def _places(text: str) -> list[tuple[int, str, set[str], str]]:
-    """(place, word as written, the content stems after it in its clause, the next one).
+    """(place, word, the content stems after it in its clause, the first of them).
 
-    "Last" and "final" are places only after a determiner ("the last step", not "last
-    season" or "would not last the round").
+    "Last" and "final" are places only after a determiner ("the last step", not "last season").
     """
     tokens = _TOKEN.findall(text)
     out = []
@@ -256,17 +226,17 @@ def ordinal_place(word: str) -> int | None:
 
 
 def _other_places(a: int, b: int) -> bool:
-    """Whether two places differ as a reader counts them.
-
-    "Last" differs from "first" only: "the last trimester" may be the third.
-    """
-    if a == b:
-        return False
-    return -1 not in (a, b) or 1 in (a, b)
+    """Whether two places differ: "last" differs from "first" only ("the last trimester")."""
+    return a != b and (-1 not in (a, b) or 1 in (a, b))
 
 
 def other_ordinal(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's ordinal and its noun, the sentence's, True)`, or `None`."""
+    """`(the claim's ordinal and its noun, the sentence's, True)`, or `None`.
+
+    The sentence puts another ordinal before the same words ("third consecutive loss" for
+    "first loss") and never the claim's; a ranked superlative ("second-largest") is not
+    the claim's bare one ("largest").
+    """
     for ranked in _RANKED.finditer(sentence):
         superlative = ranked.group("w").lower()
         bare = re.search(rf"(?<![\w-]){superlative}\b", claim, re.IGNORECASE)

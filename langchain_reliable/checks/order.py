@@ -1,25 +1,14 @@
-"""Order: who comes first, who does the act, who holds which role.
+"""Order: who comes first, who does the act, who holds which role, what happens before what.
 
-- `reversed_pair`: two words joined by an ordering connector that the sentence
-  gives the other way round ("Jones v. Smith" against "Smith v. Jones", "open
-  Storage, then Settings" against "open Settings, then Storage", "the employee,
-  not the employer" against "the employer, not the employee").
-- `swapped_subject`: the claim makes one name the doer of an act that the
-  sentence gives to another name the claim also holds ("Germany never ratified
-  ... with the United States" against "The United States never ratified ...
-  with Germany"; "Serena passed Djokovic's total" against "Djokovic passed her
-  total").
-- `reversed_roles`: the two sides of an act exchanged, named by any words ("the
-  desktop client sends its data to the mobile app" against "the mobile app sends its
-  data to the desktop client"; a passive side read as its active: "the cat was chased
-  by the dog" is "the dog chased the cat").
-- `swapped_role`: the claim gives a name the opposite role of the one the
-  passages give it ("Sarah Smith was the defendant" where they say "the
-  plaintiff, Sarah Smith").
+A pair an ordering connector joins the other way round (`reversed_pair`: "Jones v. Smith"
+for "Smith v. Jones", "X, then Y", "X, not Y", "from X to Y"); an act given to another name
+(`swapped_subject`) or to another side, named by any words (`reversed_roles`, a passive
+read as its active); a name given the opposite role (`swapped_role`: "defendant" where
+the passages say "the plaintiff, Sarah Smith"). Before and after: the same span of the
+same event the other way (`turned_span`), clauses whose years say the other order
+(`order_against_years`), the other side of one period (`other_side_of_period`).
 
 Example:
-    >>> reversed_pair("In Jones v. Smith the court ruled.", "In Smith v. Jones the court ruled.")
-    ('Jones', 'Smith')
     >>> swapped_subject("Ann beat Bob's record.", "Later Bob beat her record, set by Ann.")
     ('Ann', 'Bob')
     >>> reversed_roles("The client sends data to the app.", "The app sends data to the client.")
@@ -27,6 +16,11 @@ Example:
     >>> reversed_roles("The cat was chased by the dog.", "The dog chased the cat.")
     >>> swapped_role("Ann Lee was the tenant.", ["The landlord, Ann Lee, sued."])
     ('tenant', 'landlord')
+    >>> turned_span("Stop it two days after surgery.", "Stop it two days before surgery.")
+    ('two days after surgery', 'two days before surgery', True)
+    >>> sentence = "The mill closed in 1902, and the canal was filled in 1911."
+    >>> order_against_years("The canal was filled before the mill closed.", sentence)
+    ('before', 'the canal was filled in 1911.', True)
 
 """
 
@@ -37,6 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
 from langchain_reliable.reading.lexicon import (
     ASPECT_ADVERBS,
     AUXILIARIES,
@@ -51,9 +46,17 @@ from langchain_reliable.reading.lexicon import (
     SEQUENCE_ADVERBS,
     SYMMETRIC_RELATIONS,
 )
-from langchain_reliable.text import PREPOSITIONS, STOPWORDS, stem
+from langchain_reliable.text import PREPOSITIONS, STOPWORDS, content_stems, stem
 
-__all__ = ["reversed_pair", "reversed_roles", "swapped_role", "swapped_subject"]
+__all__ = [
+    "order_against_years",
+    "other_side_of_period",
+    "reversed_pair",
+    "reversed_roles",
+    "swapped_role",
+    "swapped_subject",
+    "turned_span",
+]
 
 # "X v. Y", "X, then Y", "X followed by Y", "X, not Y", "from X to Y": the first is not the second.
 _PAIR = re.compile(
@@ -77,7 +80,6 @@ _ADVERBS = (
     | SEQUENCE_ADVERBS
     | {"also", "then", "instead", "always"}
 )
-_BE = EVERY_BE_FORM
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
 # Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
@@ -101,10 +103,7 @@ def _key(word: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
-    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`.
-
-    Cached: a passage sentence is read for every claim about it, and passages recur.
-    """
+    """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`."""
     out = []
     for m in _PAIR.finditer(text):
         conn = re.sub(r"\s+", " ", m.group("conn").lower()).rstrip(".")
@@ -124,15 +123,7 @@ def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
 
 
 def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return the claim's two words when `sentence` joins them the other way round.
-
-    The connectors are ordered: a case name ("X v. Y"), a sequence ("X, then
-    Y", "X followed by Y"), a correction ("X, not Y") and a move ("from X to Y").
-
-    Returns:
-        The two words as the claim writes them, or `None`.
-
-    """
+    """The claim's two words, as written, where `sentence` joins them the other way round."""
     said = {(x, c, y) for x, c, y, _, _ in _pairs(sentence)}
     for x, conn, y, xs, ys in _pairs(claim):
         if x != y and (y, conn, x) in said and (x, conn, y) not in said:
@@ -140,27 +131,23 @@ def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def _names(tokens: list[str]) -> list[tuple[int, int]]:
-    """(start, end) token spans of capitalised runs, without a leading common word."""
-    spans: list[tuple[int, int]] = []
-    i = 0
+def _name_ends(tokens: list[str]) -> list[int]:
+    """Where each capitalised run ends (not a run of a leading common word)."""
+    ends, i = [], 0
     while i < len(tokens):
         t = tokens[i]
+        i += 1
         if t[:1].isupper() and t.lower() not in STOPWORDS and t.lower() not in _ADVERBS:
-            j = i + 1
-            while j < len(tokens) and tokens[j][:1].isupper():
-                j += 1
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
-    return spans
+            while i < len(tokens) and tokens[i][:1].isupper():
+                i += 1
+            ends.append(i)
+    return ends
 
 
 def _acts(tokens: list[str]) -> list[tuple[str, int]]:
     """(name's last word, index of its verb) for each name directly followed by a verb."""
     out = []
-    for _, end in _names(tokens):
+    for end in _name_ends(tokens):
         k = end
         while k < len(tokens) and tokens[k].lower() in _ADVERBS:
             k += 1
@@ -168,7 +155,7 @@ def _acts(tokens: list[str]) -> list[tuple[str, int]]:
             continue
         verb = tokens[k]
         low = verb.lower()
-        if not verb[:1].islower() or low in STOPWORDS or low in _BE or verb in ",;":
+        if not verb[:1].islower() or low in STOPWORDS or low in EVERY_BE_FORM or verb in ",;":
             continue
         if stem(low) in _SYMMETRIC or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
             continue
@@ -187,17 +174,11 @@ def _clause_symmetric(tokens: list[str], start: int) -> bool:
 
 
 def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim's doer, sentence's doer) when the sentence gives the act to the other.
+    """(claim's doer, sentence's doer), last words, where the sentence gives the act to the other.
 
-    The claim has name A right before a verb (adverbs like "never" between
-    allowed, no "is"/"was" nor a "by" after it), and name B after the verb;
-    the sentence has B right before the same verb, A somewhere, and never A
-    before that verb. Names are matched by their last word. Relations that
-    hold both ways ("married", "shared ... with") are skipped.
-
-    Returns:
-        The two names' last words as the texts write them, or `None`.
-
+    The claim has name A right before a verb (adverbs between, no "is" nor "by") and name B
+    after it; the sentence has B before the same verb, A somewhere, and never A before that
+    verb. Relations that hold both ways ("married") are skipped.
     """
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     c_keys, s_keys = [_key(t) for t in ct], [_key(t) for t in st]
@@ -222,12 +203,9 @@ _AUXILIARIES = AUXILIARIES - BE_FORMS
 def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]]]]:
     """Each act of a clause: the words naming its doer and the other words of its clause.
 
-    An act is a word right after its doer (auxiliaries and adverbs between) and right
-    before its object (not a preposition: "developed in" is no act on a thing); the
-    doer is the run of content words before it ("the regional office"). A passive act
-    with its doer ("was sent by the head office") is read as its active; one without
-    ("was found in") names no doer and is skipped. A negated act ("never sends") is no
-    act done.
+    An act is a word right after its doer (auxiliaries and adverbs between) and before its
+    object (not a preposition); the doer is the run of content words before it. A passive
+    with its doer ("was sent by the office") is read as active; a negated act is none.
     """
     keys = [_key(t) for t in tokens]
     edges = [-1, *(j for j, k in enumerate(keys) if k in _CLAUSE_EDGE), len(keys)]
@@ -246,7 +224,7 @@ def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]
                 j -= 1
             if j < 0 or any(_negates(c) for c in clause[j + 1 : i]):
                 continue
-            if clause[j] in _BE:  # passive: the doer follows "by"
+            if clause[j] in EVERY_BE_FORM:  # passive: the doer follows "by"
                 if clause[i + 1] != "by":
                     continue
                 after = i + 2
@@ -279,18 +257,15 @@ def _negates(key: str) -> bool:
 
 
 def _content(key: str) -> bool:
-    return key not in STOPWORDS and key not in _BE and key.isalpha()
+    return key not in STOPWORDS and key not in EVERY_BE_FORM and key.isalpha()
 
 
 def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
     """(a word of the claim's doer, one of the sentence's) when the act goes the other way.
 
-    For an act both say (the same word, right after its doer), the words that set the
-    claim's doer apart from the sentence's are among the other words of the sentence's
-    clause, and the reverse ("the head office forwards to the regional office" against
-    "the regional office forwards to the head office"); a passive with its doer is read
-    as active. Comparisons ("than") and relations that hold both ways ("married",
-    "with") are skipped, and so is an act the sentence gives to the claim's doer.
+    For an act both say, the words that set the claim's doer apart from the sentence's are
+    among the other words of the sentence's clause, and the reverse. Comparisons and
+    relations that hold both ways are skipped, and an act the sentence gives the claim's doer.
     """
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     stated = _acts_of(st)
@@ -302,17 +277,14 @@ def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
             for s_doer, s_rest in said:
                 mine, theirs = doer - s_doer, s_doer - doer
                 if mine and theirs and mine <= s_rest and theirs <= rest:
-                    return _surface(ct, mine), _surface(st, theirs)
+                    word = next(t for t in ct if _key(t) in mine)
+                    return word, next(t for t in st if _key(t) in theirs)
     return None
-
-
-def _surface(tokens: list[str], keys: frozenset[str] | set[str]) -> str:
-    return next(t for t in tokens if _key(t) in keys)
 
 
 @lru_cache(maxsize=8192)
 def _roles(text: str) -> dict[str, frozenset[str]]:
-    """Role words each name's last word is given in `text` (cached: passages recur; read only)."""
+    """Role words each name's last word is given in `text`."""
     found: dict[str, set[str]] = {}
     for pattern in _ROLE_PATTERNS:
         for m in pattern.finditer(text):
@@ -325,7 +297,7 @@ def _roles(text: str) -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=64)
 def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """The roles the passages give each name (cached: an answer's claims share them)."""
+    """The roles the passages give each name."""
     stated: dict[str, set[str]] = {}
     for text in passages:
         for name, roles in _roles(text).items():
@@ -334,12 +306,9 @@ def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
 
 
 def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
-    """Return (claim role, passage role) when the claim gives a name the opposite role.
+    """(claim role, passage role) where the passages give a name only the other role of the pair.
 
-    Roles come in pairs ("plaintiff"/"defendant", "landlord"/"tenant"); a name
-    takes a role in apposition ("the plaintiff, Sarah Smith", "Smith, the
-    plaintiff") or after "is"/"was"/"as". Fires when the passages give the
-    name only the other role of the pair.
+    A name takes a role in apposition ("the plaintiff, Sarah Smith") or after "is" or "as".
     """
     claimed = _roles(claim)
     if not claimed:
@@ -353,3 +322,98 @@ def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
             if other is not None:
                 return role, other
     return None
+
+
+_SPAN = re.compile(
+    r"\b(?P<n>\w+)\s+(?P<unit>minutes?|hours?|days?|weeks?|months?|years?)\s+"
+    r"(?P<rel>before|after|prior\s+to|following)\s+(?:the\s+|a\s+|an\s+|your\s+)?(?P<event>\w+)",
+    re.IGNORECASE,
+)
+_AFTER = ("after", "following")
+_ORDER = re.compile(r"^(?P<a>.+?)\s+(?P<rel>before|after)\s+(?P<b>.+?)\W*$", re.IGNORECASE)
+_YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+
+
+def _span(m: re.Match[str]) -> tuple[str, str, bool, str]:
+    """(number, unit, whether after, event) of a span before or after an event."""
+    after = m["rel"].lower() in _AFTER
+    return m["n"].lower(), m["unit"].lower().rstrip("s"), after, m["event"].lower()
+
+
+def turned_span(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's span, sentence's, True)` where one says "after" and the other "before"."""
+    said = [(_span(m), m.group(0)) for m in _SPAN.finditer(sentence)]
+    keys = {key for key, _ in said}
+    for m in _SPAN.finditer(claim):
+        n, unit, after, event = _span(m)
+        if (n, unit, after, event) in keys or (n, unit, not after, event) not in keys:
+            continue
+        other = next(p for (k, _, a, e), p in said if k == n and e == event and a != after)
+        return m.group(0), other, True
+    return None
+
+
+_PERIOD = re.compile(
+    r"\b(?P<rel>after|following|beyond|during|within|in|throughout|before|until|till)\s+"
+    r"(?P<period>(?:the\s+)?(?:first|last|initial|final|next|past|opening)\s+(?:\w+\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|months?|years?|trimester|quarter))\b",
+    re.IGNORECASE,
+)
+_SIDES = {"after": "after", "following": "after", "beyond": "after", "before": "before"}
+_SIDES |= {"until": "before", "till": "before"}  # the rest: within the period
+
+
+def _periods(text: str) -> dict[str, tuple[str, str]]:
+    """Per period named ("the first two years"), the side of it and the phrase."""
+    out = {}
+    for m in _PERIOD.finditer(text):
+        period = " ".join(m["period"].lower().split()).removeprefix("the ")
+        out[period] = (_SIDES.get(m["rel"].lower(), "within"), m.group(0))
+    return out
+
+
+def other_side_of_period(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(claim's phrase, sentence's, True)` where they put it on two sides of one period."""
+    said = _periods(sentence)
+    for period, (side, phrase) in _periods(claim).items():
+        there = said.get(period)
+        if there is not None and there[0] != side:
+            return phrase, there[1], True
+    return None
+
+
+def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | None:
+    """`(the claim's "before"/"after", the later or earlier clause, True)`, or `None`.
+
+    Each side of the claim's word is the sentence clause (with one year) holding most of its words.
+    """
+    order = _ORDER.match(claim.strip())
+    if order is None or _YEAR.search(claim):
+        return None
+    clauses = split_clauses(sentence, at=CLAUSE_BREAK)
+    dated = [(c, int(y[0])) for c in clauses if len(y := _YEAR.findall(c)) == 1]
+    if len(dated) < 2:
+        return None
+    words = [set(content_stems(order["a"])), set(content_stems(order["b"]))]
+    found = [_clause_of(w, dated) for w in words]
+    for i in (0, 1):  # a tie on one side: leave out the words of the other side's clause
+        if found[i] is None and found[1 - i] is not None:
+            found[i] = _clause_of(words[i] - set(content_stems(found[1 - i][0])), dated)
+    if found[0] is None or found[1] is None:
+        return None
+    (first, year_a), (second, year_b) = found
+    if first == second or year_a == year_b:
+        return None
+    before = order["rel"].lower() == "before"
+    if (year_a < year_b) == before:
+        return None
+    return order["rel"], first.strip(), True
+
+
+def _clause_of(words: set[str], dated: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The dated clause holding the most of `words` (half of them at least), if only one does."""
+    held = [len(words & set(content_stems(c))) for c, _ in dated]
+    best = max(held, default=0)
+    if not words or best < max(1, len(words) // 2) or held.count(best) > 1:
+        return None
+    return dated[held.index(best)]

@@ -1,17 +1,9 @@
 """Parallel parts: a claim that says one part of the passages, with a word of another part.
 
-"The family plan allows 3 devices" against "The standard plan costs $12 a month and allows
-3 devices; the family plan costs $20 and allows 6 devices": the claim says the first part
-of the sentence, but with "family" where that part says "standard", and "family" is the
-other part's. The two parts say alike things of two subjects (the two words stand in one
-place, between the same words: "the _ plan"), so the claim put one subject's word on the
-other's statement.
-The same across sentences ("For amoxicillin, the usual adult dose is 500 mg ..." and "For
-azithromycin, ... then 250 mg daily" against "The usual adult dose of amoxicillin is 250 mg
-daily"), and where the two words are opposites ("older", "new") or other places in one
-order ("second", "final"). Parts are cut at ";", "but", "while", "whereas" and sentence
-ends; a part that leans on another through a pronoun ("it must be kept cold") or a
-pro-form ("the new one") is not read.
+Two parts say alike things of two subjects ("the standard plan costs $12 ...; the family
+plan costs $20 ..."); the claim says one of them with the other's word in its place, in
+one sentence or across sentences, or with an opposite ("older", "new") or another place
+("second", "final"). A part that leans on another ("it", "the new one") is not read.
 
 Example:
     >>> sentence = "The standard plan costs $12 a month and allows 3 devices; "
@@ -34,9 +26,7 @@ from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, ordinal_
 from langchain_reliable.checks.polarity import opposites
 from langchain_reliable.checks.units import TIME_UNIT_WORDS
 from langchain_reliable.reading.clauses import CONTRASTED_PART
-from langchain_reliable.reading.lexicon import (
-    PRO_FORMS,
-)
+from langchain_reliable.reading.lexicon import PRO_FORMS
 from langchain_reliable.reading.subjects import PRONOUN
 from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
@@ -58,16 +48,17 @@ class _Part:
     leans: bool  # it takes its subject from elsewhere ("it", "the new one")
 
 
+def _part(text: str, leans: bool = False) -> _Part:
+    tokens = tokenize(text)
+    content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
+    return _Part(text, tuple(stem(t) for t in tokens), content, leans)
+
+
 @lru_cache(maxsize=4096)
 def _parts(text: str) -> tuple[_Part, ...]:
-    out = []
-    for piece in CONTRASTED_PART.split(text):
-        tokens = tokenize(piece)
-        content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
-        if content:
-            leans = bool(PRONOUN.match(piece.strip())) or any(t in _PRO_FORMS for t in tokens)
-            out.append(_Part(piece.strip(), tuple(stem(t) for t in tokens), content, leans))
-    return tuple(out)
+    pieces = [p.strip() for p in CONTRASTED_PART.split(text)]
+    leaning = [bool(PRONOUN.match(p)) or any(t in _PRO_FORMS for t in tokenize(p)) for p in pieces]
+    return tuple(p for p in map(_part, pieces, leaning) if p.content)
 
 
 def _plain(word: str) -> str:
@@ -83,11 +74,9 @@ def _opposite(a: str, b: str) -> bool:
 def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -> bool:
     """Whether `word` (of `mine`) and `other` (of `theirs`) say two things in one place.
 
-    The two parts say alike things with the one word exchanged for the other, anchored on
-    both sides ("the family plan costs" against "the standard plan costs"), by a content
-    word or with two content words shared; or the claim says `theirs` with `other` so
-    exchanged for `word`, and the two are opposites ("new", "older") or places in one
-    order ("final", "second").
+    The parts say alike things with the one word exchanged for the other, anchored on both
+    sides; or the claim says `theirs` with `other` so exchanged for `word`, and the two are
+    opposites ("new", "older") or places in one order ("final", "second").
     """
     anchors = _exchanged(mine, word, theirs, other, most=1)
     if anchors is not None:
@@ -101,10 +90,9 @@ def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -
 def _exchanged(
     one: _Part, word: str, part: _Part, other: str, most: int = _STRETCH
 ) -> tuple[str, str] | None:
-    """The words on either side of a stretch `one` exchanges in `part`, or `None`.
+    """The words on either side of a stretch of `part` holding `other` that `one` exchanges.
 
-    The stretch of `part` holds `other`, the one of `one` holds `word` (each of `most` words
-    at most); both sides are anchored.
+    The stretch of `one` holds `word` (each of `most` words at most); both sides anchored.
     """
     ops = SequenceMatcher(None, one.stems, part.stems, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
@@ -119,8 +107,7 @@ def _exchanged(
 def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
     """Whether `word` is of a name in `other` whose other words `home` says.
 
-    "Versailles" of "the Treaty of Versailles", where `home` says "the treaty": the claim
-    names in full what `home` names in part.
+    "Versailles" of "the Treaty of Versailles", where `home` says "the treaty".
     """
     tokens = words(other.text)
     for i, token in enumerate(tokens):
@@ -135,12 +122,10 @@ def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
 def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
     """`(claim's word, the word it stands for, that word's part, the word's own part)`.
 
-    The claim says most of one part (all its words but at most two); those two are
-    another part's, where they stand as the part's own word does in its place, and the
-    claim says something of the part that the other does not (it is not the other
-    part's statement). `None` where no part is clearly the one the claim says.
+    The claim says all the words of one part but at most two, which are another part's,
+    standing where the part's own word does, and something of the part the other does not.
     """
-    words = frozenset(stem(t) for t in tokenize(claim) if t not in STOPWORDS)
+    words = _whole(claim).content
     parts = [p for s in sentences for p in _parts(s)]
     if len(words) < 3 or len(parts) < 2:
         return None
@@ -187,13 +172,10 @@ def _borrowing(
 def names_another(claim: str, anchor: str, sentence: str) -> str | None:
     """The word by which `sentence` names another thing in the place of the claim's, or `None`.
 
-    "For naproxen, the usual adult dose is 500 mg" against the claim's anchor "For
-    ibuprofen, the usual adult dose is 400 mg": the two say alike things, and where the
-    anchor says the claim's "ibuprofen" the sentence says "naproxen", which neither the
-    claim nor its anchor says, and it says no word of the claim the anchor does not. Such
-    a sentence is about another thing: it neither bears the claim out nor disputes it.
+    "For naproxen, the dose is 500 mg" against the claim's anchor "For ibuprofen, the dose
+    is 400 mg": such a sentence neither bears the claim out nor disputes it.
     """
-    words = frozenset(stem(t) for t in tokenize(claim) if t not in STOPWORDS)
+    words = _whole(claim).content
     mine, theirs = _whole(anchor), _whole(sentence)
     if len(mine.content & theirs.content) < _LEAST_SHARED:
         return None
@@ -216,6 +198,4 @@ def _a_name(word: str) -> bool:
 @lru_cache(maxsize=4096)
 def _whole(text: str) -> _Part:
     """All of `text` as one part."""
-    tokens = tokenize(text)
-    content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
-    return _Part(text, tuple(stem(t) for t in tokens), content, False)
+    return _part(text)

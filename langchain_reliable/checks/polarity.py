@@ -1,19 +1,11 @@
 """Polarity: a claim that says the opposite of its sentence, or more than it.
 
-- `opposite_words`: a word of the claim whose opposite the sentence says instead
-  ("increases" where it says "decreases"), from the lexicon's hand-made `OPPOSITES`
-  (pairs of word groups that cannot both describe one thing, with their inflections).
-- `opposite_in_place`: the same from WordNet (`opposites`: `data/opposites.tsv`, 5,000
-  pairs derived from WordNet 3.0's antonyms by `scripts/build_lexicons.py`, each member
-  of a synset standing for it), only where the two words stand in the same place (the
-  claim is the sentence with one stretch exchanged), so a word with another sense
-  elsewhere in the sentence is not read.
-- `opposite_direction`: a figure that moves the other way ("down 8%" against "up 8%").
-- `stronger_quantifier`: a claim that generalises what the sentence hedges ("all" where
-  it says "most").
-
-Each compares one claim with one sentence; which sentence is the claim's is decided in
-`rules.meaning`.
+Opposite words from the lexicon's `OPPOSITES` (`opposite_words`) or from WordNet's
+antonyms (`opposites`: `data/opposites.tsv`, built by `scripts/build_lexicons.py`) where the
+two stand in one place (`opposite_in_place`); a figure moving the other way
+(`opposite_direction`); a claim that generalises what the sentence hedges
+(`stronger_quantifier`: "all" where it says "most"). Each compares one claim with one
+sentence; which sentence is the claim's is decided in `rules.meaning`.
 
 Example:
     >>> opposite_words("Metformin increases insulin sensitivity.",
@@ -23,8 +15,6 @@ Example:
     ('elevates', 'lowers')
     >>> opposite_in_place("Take it on a full stomach.", "Take it on an empty stomach.")
     ('full', 'empty')
-    >>> stronger_quantifier("All patients respond.", "Most patients respond.")
-    ('All', 'Most', False)
 
 """
 
@@ -34,7 +24,7 @@ import re
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
 
-from langchain_reliable.checks.values import as_values
+from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.lexicon import (
     DIRECTIONS,
     HEDGING_ADVERBS,
@@ -60,6 +50,7 @@ __all__ = [
 
 
 def _forms(text: str) -> frozenset[str]:
+    """The stems of the words of `text`."""
     return frozenset(stem(w) for w in text.split())
 
 
@@ -77,7 +68,7 @@ _PAIRS_OF: dict[str, tuple[int, ...]] = {
 
 
 def counterparts(stem_: str) -> frozenset[str]:
-    """The lexicon's stems of the other sense to `stem_` ("fell" for "rose"); none outside it."""
+    """The lexicon's stems of the other sense to `stem_` ("fell" for "rose")."""
     out: set[str] = set()
     for k in _PAIRS_OF.get(stem_, ()):
         a, b, _ = _PAIRS[k]
@@ -97,7 +88,7 @@ _Tokens = tuple[tuple[str, str], ...]
 
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> _Tokens:
-    """(surface, stem) of each word of `text` (cached, as `_directions`)."""
+    """(surface, stem) of each word of `text`."""
     return tuple((m.group(0), stem(m.group(0).lower())) for m in _TOKEN.finditer(text))
 
 
@@ -117,23 +108,12 @@ def _reversed_sides(claim: _Tokens, ga: frozenset[str], sent: _Tokens, gb: froze
 
 
 def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim word, sentence word) when `sentence` says the opposite of `claim`.
+    """(claim word, sentence word) where `sentence` says the opposite of `claim`, or `None`.
 
-    A pair fires when the claim uses a word of one group more often than the
-    sentence, and the sentence a word of the other group more often than the
-    claim. It is cancelled when exactly one of the two is negated ("did not
-    fall" against "rose"), for the rise/fall pair when every figure of the
-    claim has the sentence's direction ("fell 4%" against "down 4%, costs
-    rose 6%"), and, for converse pairs, when the claim puts the
-    two sides of the relation the other way round ("B is younger than A").
-
-    Args:
-        claim: The claim.
-        sentence: The passage sentence the claim is about.
-
-    Returns:
-        The two surface words, or `None` when no pair of the lexicon is swapped.
-
+    The claim uses a word of one group more often than the sentence, and the sentence one
+    of the other group more often than the claim. Not where exactly one is negated, for
+    rise and fall where every figure of the claim has the sentence's direction, nor for a
+    converse pair said with its sides the other way round ("B is younger than A").
     """
     claim, sentence = as_values(claim, sentence)  # "0.5 g" and "500 mg" are one amount
     ct, st = _tokens(claim), _tokens(sentence)
@@ -180,18 +160,17 @@ def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
 def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
     """A claim word whose next word the sentence gives right after its opposite.
 
-    For sentences that use both words of a pair: "increases glucose
-    production" against "... decreasing glucose production and increases
-    insulin sensitivity".
+    For sentences that use both words of a pair: "increases glucose production" against
+    "decreasing glucose production and increases insulin sensitivity".
     """
     s_stems = [s for _, s in st]
     for i, (word, s) in enumerate(ct[:-1]):
         found = _PAIRS_OF.get(s)
-        pair = (_PAIRS[found[0]][0], _PAIRS[found[0]][1]) if found else None
         after = ct[i + 1][1]
-        if pair is None or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
+        if not found or after in STOPWORDS or after in LEXICON_STEMS or after not in s_stems:
             continue
-        same, other = pair if s in pair[0] else pair[::-1]
+        a, b, _ = _PAIRS[found[0]]
+        same, other = (a, b) if s in a else (b, a)
         before = [j - 1 for j, n in enumerate(s_stems) if n == after and j > 0]
         if any(s_stems[j] in same for j in before) or _negated(ct[: i + 1], same):
             continue
@@ -203,40 +182,18 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
     return None
 
 
-_UNIVERSAL = {
-    "all": "positive",
-    "every": "positive",
-    "each": "positive",
-    "always": "positive",
-    "everyone": "positive",
-    "everything": "positive",
-    "invariably": "positive",
-    "must": "positive",
-    "none": "negative",
-    "never": "negative",
-    "nobody": "negative",
-    "nothing": "negative",
-    "no": "negative",
-}
+_POSITIVE = ("all", "every", "each", "always", "everyone", "everything", "invariably", "must")
+_NEGATIVE = NEGATING_PRONOUNS | {"never", "no"}
+_UNIVERSAL = dict.fromkeys(_POSITIVE, "positive") | dict.fromkeys(_NEGATIVE, "negative")
 _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
 
 
 def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """Return (claim word, sentence word, contradicts) when the claim generalises the sentence.
+    """(claim word, sentence word, contradicts) where the claim generalises the sentence.
 
-    The claim uses a universal quantifier ("all", "always", "none", "never",
-    "must") that the sentence does not, where the sentence uses a partial one
-    ("most", "often", "some", "may"). A negative universal against a partial
-    positive ("never" against "sometimes") contradicts; a positive one ("all"
-    against "most") only goes beyond the sentence.
-
-    Args:
-        claim: The claim.
-        sentence: The passage sentence the claim is about.
-
-    Returns:
-        The two surface words and whether the claim contradicts, or `None`.
-
+    The claim says a universal ("all", "never", "must") the sentence does not, where the
+    sentence says a partial one ("most", "some", "may"). A negative universal ("never"
+    against "sometimes") contradicts; a positive one only goes beyond the sentence.
     """
     c_words = [(w, w.lower()) for w in LETTERS.findall(claim)]
     s_lower = word_set(sentence)
@@ -274,10 +231,7 @@ def _figure(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _directions(text: str) -> frozenset[tuple[str, str]]:
-    """(figure, "up" or "down") for each figure said with a direction word in `text`.
-
-    Cached: a passage sentence is read for every claim about it, and passages recur.
-    """
+    """(figure, "up" or "down") for each figure said with a direction word in `text`."""
     found = set()
     for pattern in (_BEFORE, _AFTER):
         for m in pattern.finditer(text):
@@ -290,15 +244,10 @@ def _directions(text: str) -> frozenset[tuple[str, str]]:
 
 
 def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return (claim's change, sentence's change) when a figure moves the other way.
+    """(claim's change, sentence's change) where `sentence` gives a figure only the other way.
 
-    A figure said with a direction ("decreased 8%") that `sentence` gives
-    only with the opposite direction ("up 8%").
-
-    Example:
-        >>> opposite_direction("Revenue decreased 8%.", "Revenue was up 8%, income fell 3%.")
-        ('down 8%', 'up 8%')
-
+    >>> opposite_direction("Revenue decreased 8%.", "Revenue was up 8%, income fell 3%.")
+    ('down 8%', 'up 8%')
     """
     said = _directions(sentence)
     for figure, way in sorted(_directions(claim)):
@@ -325,8 +274,7 @@ def opposites() -> dict[str, frozenset[str]]:
 def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
     """(claim word, sentence word) of opposite sense standing in the same place, or `None`.
 
-    The same place: a stretch of at most three words the claim exchanges for at most
-    three of the sentence, with a matching word before or after it.
+    The same place: a stretch of at most three words exchanged, a matching word beside it.
     """
     claim, sentence = as_values(claim, sentence)
     said = words(claim)

@@ -1,8 +1,8 @@
 """Quantities: the numbers, dates, money, percentages and measures of a text.
 
-`extract_quantities` reads them with their kind and canonical unit; `matches`
-tells whether a passage's quantity states a claim's value, and `conflicts`
-whether it gives another value for the same kind of thing.
+`matches`: a passage's quantity states a claim's; `conflicts`: it gives another value.
+`as_values` writes each amount one text states as the other writes it ("0.5 g" as "500
+mg"), so that the word-by-word checks do not read the units as swapped.
 
 Example:
     >>> [(q.kind, q.value, q.unit) for q in extract_quantities("$442 billion in 1919")]
@@ -10,6 +10,10 @@ Example:
     >>> claim, stated = extract_quantities("signed in 1920; signed on 28 June 1919")
     >>> matches(claim, stated), conflicts(claim, stated)
     (False, True)
+    >>> as_values("The dose is 500 mg a day.", "The dose is 0.5 g a day.")[1]
+    'The dose is 500 mg a day.'
+    >>> as_values("It takes two hours.", "It takes 90 minutes.")[1]
+    'It takes 90 minutes.'
 
 """
 
@@ -17,29 +21,32 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from langchain_reliable.checks.number_words import (
     CARDINALS,
     MULTIPLES,
     ORDINALS,
-    SPELLED,
-    NumberWord,
     number_words,
 )
 from langchain_reliable.checks.units import UNIT_OF, same_amount
+from langchain_reliable.reading.lexicon import MAGNITUDES
 
 __all__ = [
     "MONTH_WORDS",
     "Quantity",
     "QuantityKind",
+    "as_values",
+    "as_written_in",
     "conflicts",
     "extract_quantities",
     "is_unit_word",
     "matches",
     "states",
+    "written_as",
 ]
 
 QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure", "count"]
@@ -47,19 +54,9 @@ QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure
 
 @dataclass(frozen=True)
 class Quantity:
-    """A number found in text, with what it counts.
+    """A number found in text: its kind, scaled value, canonical unit or currency, and span.
 
-    Attributes:
-        kind: `date` (value is `(year, month, day)`, parts may be `None`),
-            `decade` (value is the first year), `ordinal`, `money` (unit is the
-            currency), `percent`, `measure` (unit is canonical, e.g. `mg`) or
-            `count` (a bare number).
-        value: The value, scaled ("$442 billion" -> 442e9).
-        unit: Canonical unit or currency, if any.
-        text: The text as written.
-        start: Start offset in the text it was found in.
-        end: End offset.
-
+    A date's value is `(year, month, day)` (parts may be `None`), a decade's its first year.
     """
 
     kind: QuantityKind
@@ -85,10 +82,7 @@ _MONTH = (
 
 
 def _first_letter(words: Iterable[str]) -> str:
-    """A lookahead for the first letters of `words` (a filter: the same matches, found faster).
-
-    The regex engine then passes over the other positions at once.
-    """
+    """A lookahead for the first letters of `words` (a filter: the same matches, found faster)."""
     return "(?=[" + re.escape("".join(sorted({w[0].lower() for w in words}))) + "])"
 
 
@@ -111,9 +105,8 @@ _CURRENCY_WORDS = {
     "eur": "EUR", "gbp": "GBP", "sterling": "GBP", "yen": "JPY", "jpy": "JPY",
     "cent": "USD", "cents": "USD",
 }  # fmt: skip
-_SCALES = {
-    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "mn": 1e6,
-}  # fmt: skip
+_SCALES = dict(zip(MAGNITUDES, (1e3, 1e6, 1e9, 1e12), strict=True)) | {"bn": 1e9, "mn": 1e6}
+_SCALE = "|".join(_SCALES)  # "thousand", ..., "bn", "mn"
 _UNIT_OF = dict(UNIT_OF)
 _UNIT_OF.update({w: w for w in _CURRENCY_WORDS})
 _UNIT_ALT = "|".join(
@@ -124,17 +117,13 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _QUANTITY = re.compile(
     rf"(?=[\d\s$€£¥u])(?=(?:US\$|[$€£¥])?\s?\d)(?P<cur>US\$|[$€£¥])?\s?(?<!\w)(?<!\d\.)(?P<num>{_NUMBER})"
     rf"(?:(?P<decade>(?<=\d{{3}}0)s)\b|(?P<ord>st|nd|rd|th)\b)?"
-    rf"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
+    rf"(?:\s?(?P<scale>{_SCALE})\b)?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",  # not "2009 L'Aquila"
     re.IGNORECASE,
 )
-_ORDINAL_WORDS = ORDINALS
-_SPELLED = SPELLED
-_ORDINAL = re.compile(
-    rf"{_first_letter(_ORDINAL_WORDS)}\b(?:{'|'.join(_ORDINAL_WORDS)})\b", re.IGNORECASE
-)
+_ORDINAL = re.compile(rf"{_first_letter(ORDINALS)}\b(?:{'|'.join(ORDINALS)})\b", re.IGNORECASE)
 _AFTER_WORDS = re.compile(  # what follows a number said in words: "million", "days"
-    rf"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?"
+    rf"(?:\s+(?P<scale>{'|'.join(MAGNITUDES)})\b)?"
     rf"(?:\s*(?P<unit>{_UNIT_ALT})(?![A-Za-z0-9]|['’][A-Za-z]))?",
     re.IGNORECASE,
 )
@@ -144,28 +133,24 @@ _PART_OF_UNIT = re.compile(  # "an hour and a half", "half a gram", "a quarter o
     rf"(?P<of>{_UNIT_ALT}))(?![A-Za-z])",
     re.IGNORECASE,
 )
-_SCALE_WORD = re.compile(r"\b(?:thousand|million|billion|trillion|bn|mn)\b", re.IGNORECASE)
+_SCALE_WORD = re.compile(rf"\b(?:{_SCALE})\b", re.IGNORECASE)
+_UNIT_KINDS = frozenset({"money", "percent", "measure"})
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
 
 
 def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
-    """Find the numbers of `text`: dates, decades, ordinals, money, percentages, measures.
+    """The dates, decades, ordinals, money, percentages and measures of `text`, in order.
 
-    Digits inside names and codes ("COX-2", "HbA1c", "A2") are not numbers. In a
-    range the first number takes the unit of the second ("1 to 1.5 percentage
-    points", "325 to 650 mg").
-
-    Args:
-        text: Any text.
-        spelled: Also read spelled-out numbers ("two", "ninth") as counts and
-            ordinals. Used on passages, so that a claim's "9th" meets a
-            passage's "ninth"; not on claims, where "first" or "one" is rarely
-            a figure that must be checked.
-
-    Returns:
-        The quantities in text order.
-
+    Digits inside names and codes ("COX-2", "HbA1c") are not numbers. In a range the first
+    number takes the unit of the second ("325 to 650 mg"). `spelled` (on passages) also
+    reads numbers in words ("two", "ninth") as counts and ordinals, so that a claim's "9th"
+    meets a passage's "ninth".
     """
+    return list(_quantities(text, spelled))
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken = bytearray(len(text))  # 1 where a date was read: no other quantity overlaps it
     for pattern in _DATE_PATTERNS:
@@ -191,22 +176,20 @@ def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
         quantity = _quantity(m, text, start)
         if quantity is not None:
             found.append(quantity)
-    found += _in_words(text, taken, spelled)
+    found += _spelled_out(text, taken, spelled)
     if spelled:
         for m in _ORDINAL.finditer(text):
-            ordinal = _ORDINAL_WORDS[m.group(0).casefold()]  # "ſeventh" (long s) too
+            ordinal = ORDINALS[m.group(0).casefold()]  # "ſeventh" (long s) too
             found.append(Quantity("ordinal", ordinal, None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
-    return _propagate_range_units(found, text)
+    return tuple(_propagate_range_units(found, text))
 
 
-def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
-    """The quantities of `text` said in words (`number_words`), with their unit or scale.
+def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
+    """The quantities of `text` said in words, with their unit or scale ("an hour and a half").
 
-    "twenty-one days", "two and a half years", "an hour and a half", "a dozen",
-    "two-thirds" (a percentage), "two million dollars". Without `spelled` (a claim),
-    a lone small number with no unit ("two patients") is left to the count checks,
-    and "one" before a unit too ("one year" says "a year").
+    Without `spelled` (a claim), a lone small number with no unit ("two patients") is left
+    to the count checks, and "one" before a unit too ("one year" says "a year").
     """
     out = []
     for m in _PART_OF_UNIT.finditer(text):
@@ -214,9 +197,8 @@ def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
         value = 1.5 if m.group("whole") else 0.5 if m.group("half") else None
         if value is None:
             value = number_words(f"{m.group('part')} of")[0].value
-        said = NumberWord(value, *m.span(), m.group(0))
         unit = _UNIT_OF[re.sub(r"\s+", " ", written.lower())]
-        out.append(_valued(said, value, unit, said.text, m.end()))
+        out.append(_valued(value, unit, m.group(0), *m.span()))
         taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for n in number_words(text.replace("ſ", "s")):
         if taken.find(1, n.start, n.end) >= 0 or n.text.lower() in MULTIPLES:
@@ -232,19 +214,18 @@ def _in_words(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
         compound = not n.text.isalpha() or n.value not in CARDINALS.values()
         if not spelled and not compound and ((unit is None and scale == 1.0) or n.value == 1):
             continue
-        out.append(_valued(n, n.value * scale, unit, text[n.start : end], end))
+        out.append(_valued(n.value * scale, unit, text[n.start : end], n.start, end))
     return out
 
 
-def _valued(n: NumberWord, value: float, unit: str | None, surface: str, end: int) -> Quantity:
+def _valued(value: float, unit: str | None, surface: str, start: int, end: int) -> Quantity:
     """The quantity a number said in words stands for, by its unit."""
     if unit in _CURRENCY_WORDS:
-        return Quantity("money", value, _CURRENCY_WORDS[unit], surface, n.start, end)
+        return Quantity("money", value, _CURRENCY_WORDS[unit], surface, start, end)
     if unit in ("%", "bp"):  # 25 basis points: 0.25 percentage points
-        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, n.start, end)
-    if unit is not None:
-        return Quantity("measure", value, unit, surface, n.start, end)
-    return Quantity("count", value, None, surface, n.start, end)
+        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
+    kind = "count" if unit is None else "measure"
+    return Quantity(kind, value, unit, surface, start, end)
 
 
 def _inside_code(text: str, pos: int) -> bool:
@@ -275,38 +256,28 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
         return Quantity("money", value * scale, currency, surface, start, end)
     if unit in ("%", "bp"):
         return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
-    if unit is not None:
-        return Quantity("measure", value * scale, unit, surface, start, end)
-    if scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
+    if unit is None and scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
         return Quantity("date", (int(raw), None, None), None, surface, start, end)
-    return Quantity("count", value * scale, None, surface, start, end)
+    return _valued(value * scale, unit, surface, start, end)
 
 
 def _propagate_range_units(found: list[Quantity], text: str) -> list[Quantity]:
+    """`found`, the first number of a range with the unit and scale of the second."""
     out = list(found)
     for i in range(len(out) - 1, 0, -1):
         first, second = out[i - 1], out[i]
         words = text[first.end : second.start].lower().split()
         if len(words) > 2 or " ".join(words) not in _RANGE_JOINERS:  # joiners are 1-2 words
             continue
-        if first.kind == second.kind == "money" and first.unit == second.unit:
-            scale = _SCALE_WORD.search(second.text)
-            if scale and not _SCALE_WORD.search(first.text):  # "$1 to $2 billion"
-                value = first.value * _SCALES[scale.group(0).lower()]
-                out[i - 1] = Quantity(
-                    "money", value, first.unit, first.text, first.start, first.end
-                )
+        money = first.kind == second.kind == "money" and first.unit == second.unit
+        if not money and (first.kind != "count" or second.kind not in _UNIT_KINDS):
             continue
-        if first.kind != "count":
-            continue
-        if second.kind in ("percent", "measure", "money"):
+        scale = _SCALE_WORD.search(second.text)
+        if scale and not _SCALE_WORD.search(first.text):  # "$1 to $2 billion": both in billions
+            value = first.value * _SCALES[scale.group(0).lower()]
+        else:
             value = first.value
-            if not _SCALE_WORD.search(first.text):  # "$1 to $2 billion": both in billions
-                scale = _SCALE_WORD.search(second.text)
-                value *= _SCALES[scale.group(0).lower()] if scale else 1.0
-            out[i - 1] = Quantity(
-                second.kind, value, second.unit, first.text, first.start, first.end
-            )
+        out[i - 1] = replace(first, kind=second.kind, value=value, unit=second.unit)
     return out
 
 
@@ -317,8 +288,7 @@ def _same(a: float, b: float) -> bool:
 def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
     """Whether `other` (from the context) states the value of `claim`.
 
-    A date given without its year ("November 2") matches a claim's full date
-    when the claim's year occurs elsewhere in the context (`years`).
+    A date without its year ("November 2") matches when the claim's year is in `years`.
     """
     if claim.kind == "date":
         if other.kind != "date":
@@ -338,7 +308,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
         return False
     if claim.kind == other.kind == "measure":
         return bool(same_amount(claim.unit, claim.value, other.unit, other.value))
-    if claim.kind == other.kind == "percent" and _wordy(claim, other):
+    if claim.kind == other.kind == "percent" and (_in_words(claim) or _in_words(other)):
         return abs(claim.value - other.value) <= 0.5  # "two-thirds" states "67%"
     if not _same(claim.value, other.value):
         return False
@@ -347,9 +317,9 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
     return claim.kind == other.kind and claim.unit == other.unit
 
 
-def _wordy(*quantities: Quantity) -> bool:
-    """Whether one of `quantities` is said without a digit (a fraction: "two-thirds")."""
-    return any(not any(c.isdigit() for c in q.text) for q in quantities)
+def _in_words(q: Quantity) -> bool:
+    """Whether `q` is said without a digit ("two-thirds")."""
+    return not any(c.isdigit() for c in q.text)
 
 
 def conflicts(claim: Quantity, other: Quantity) -> bool:
@@ -361,7 +331,7 @@ def conflicts(claim: Quantity, other: Quantity) -> bool:
             if c is None or o is None:
                 return False
         return False
-    if claim.kind in ("money", "percent", "measure") and claim.kind == other.kind:
+    if claim.kind in _UNIT_KINDS and claim.kind == other.kind:
         return claim.unit == other.unit and not matches(claim, other)
     return False
 
@@ -371,15 +341,70 @@ def is_unit_word(word: str) -> bool:
     return word.lower() in _UNIT_OF
 
 
-_UNIT_KINDS = frozenset({"money", "percent", "measure"})
-
-
 def states(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
-    """Whether `other` states `claim`'s value, with its unit when it has one.
-
-    Stricter than `checks.quantities.matches`: a bare number ("5000") does not
-    state a measure, a sum or a percentage ("5000 mg").
-    """
+    """Whether `other` states `claim`'s value with its unit: "5000" does not state "5000 mg"."""
     if claim.kind in _UNIT_KINDS and other.kind != claim.kind:
         return False
     return matches(claim, other, years)
+
+
+_ONE_SPAN = re.compile(  # "a day in advance", "within an hour": one of a unit of time
+    r"(?<!\bonce\s)(?<!\btwice\s)(?<!\btimes\s)(?<!\bper\s)(?<!\bevery\s)"
+    r"\b(?:a|an)\s+(?P<unit>minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\b)",
+    re.IGNORECASE,
+)
+
+
+def _spans_of_one(text: str) -> list[Quantity]:
+    """The claim's "a day" or "an hour": one of the unit, unless a number says how often."""
+    return [
+        Quantity("measure", 1.0, UNIT_OF[m["unit"].lower()], m.group(0), *m.span())
+        for m in _ONE_SPAN.finditer(text)
+        if not re.search(r"[\d$€£]\S*\s*$", text[: m.start()])  # "$20 a day": a rate
+    ]
+
+
+@lru_cache(maxsize=4096)
+def as_values(claim: str, sentence: str) -> tuple[str, str]:
+    """`claim`, and `sentence` with each amount stating one of the claim's written as the claim's.
+
+    Not a bare count. The claim's "a day" or "an hour" is one of the unit ("24 hours").
+    """
+    said = [q for q in extract_quantities(claim) if q.kind in _UNIT_KINDS] + _spans_of_one(claim)
+    if not said:
+        return claim, sentence
+    out, end = [], len(sentence)
+    for q in reversed(extract_quantities(sentence, spelled=True)):
+        if q.kind not in _UNIT_KINDS or q.end > end:
+            continue
+        same = next((c for c in said if c.text.lower() != q.text.lower() and matches(c, q)), None)
+        if same is not None:
+            out += [sentence[q.end : end], same.text]
+            end = q.start
+    if not out:
+        return claim, sentence
+    return claim, sentence[:end] + "".join(reversed(out))
+
+
+def written_as(text: str, stated: Sequence[Quantity]) -> str:
+    """`text` with each of its amounts that `stated` gives written as `stated` writes it.
+
+    A count is rewritten only when said in words ("twelve hundred" for "1,200").
+    """
+    out, end = [], len(text)
+    for q in reversed(extract_quantities(text)):
+        if q.end > end or not (q.kind in _UNIT_KINDS or (q.kind == "count" and _in_words(q))):
+            continue
+        if any(x.text.lower() == q.text.lower() for x in stated):
+            continue
+        same = next((x for x in stated if x.kind == q.kind and matches(q, x)), None)
+        if same is not None:
+            out += [text[q.end : end], same.text]
+            end = q.start
+    return text[:end] + "".join(reversed(out)) if out else text
+
+
+@lru_cache(maxsize=4096)
+def as_written_in(claim: str, sentence: str) -> str:
+    """`claim` with each amount `sentence` states written as it does ("12" for "a dozen")."""
+    return written_as(claim, extract_quantities(sentence, spelled=True))

@@ -1,21 +1,9 @@
 """Roles: who does what to whom, and names matched whole.
 
-- `swapped_roles`: two words the claim shares with its sentence, on either side
-  of the same relation, in the other order ("Monsanto acquired Bayer" against
-  "Bayer acquired Monsanto").
-- `substituted_name`: the sentence the claim is about names someone else where
-  the claim has a name given elsewhere in the passages.
-- `opening_name`: a capitalised word that opens the claim, found nowhere in the
-  passages (`names.extract_names` skips a lone sentence-initial word).
-- `partial_name`: a multiword name whose last word the passages give only with
-  another first word ("John Smith" where they say "Jane Smith").
-
-Example:
-    >>> swapped_roles("Monsanto acquired Bayer in 2018.", "Bayer acquired Monsanto in 2018.")
-    ('Monsanto', 'Bayer')
-    >>> partial_name("John Smith", ["Jane Smith chaired the board.", "Smith resigned."])
-    'Jane Smith'
-
+Two words on either side of one relation in the other order (`swapped_roles`); the
+sentence naming someone else (`substituted_name`); a capitalised word opening the claim
+found nowhere in the passages (`opening_name`); a name whose last word the passages give
+only with another first word (`partial_name`: "John Smith" where they say "Jane Smith").
 """
 
 from __future__ import annotations
@@ -98,20 +86,10 @@ def _relation(stems: Sequence[str], names: set[str]) -> set[str]:
 
 
 def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Return the two words of `claim` that `sentence` gives in the other order.
+    """The two words of `claim`, as written, that `sentence` gives in the other order.
 
-    Two content words, each once in both texts, with the same short relation
-    between them in both (the same content words, none symmetric: "married",
-    "borders"; the same voice markers: "by", "of", "to", "'s"): the claim says
-    the same relation with its two sides exchanged.
-
-    Args:
-        claim: The claim.
-        sentence: The passage sentence the claim is about.
-
-    Returns:
-        The two words as the claim writes them, or `None`.
-
+    Two content words, each once in both texts, with the same short relation between them
+    (the same content words, none symmetric, and the same voice markers: "by", "of", "'s").
     """
     cw, sw = _words(claim), _words(sentence)
     c_stems, s_stems = [s for _, s in cw], [s for _, s in sw]
@@ -143,11 +121,7 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def text_names(text: str) -> list[str]:
-    """The names of `text` (`names.extract_names`), with a lone name that opens it.
-
-    The opener may be a plural common noun ("Cats need daily walks"): another may stand
-    in its place ("Dogs"), though it names nothing to look up.
-    """
+    """The names of `text` (`names.extract_names`), with a lone name (or plural noun) opening it."""
     names = extract_names(text)
     opener = opening_name(text, plural=True)
     if opener is not None and not any(n.startswith(opener) for n in names):
@@ -156,13 +130,11 @@ def text_names(text: str) -> list[str]:
 
 
 def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, str] | None:
-    """Return (claim name, sentence name) when `sentence` names someone else instead.
+    """(claim name, sentence name) where `sentence` names someone else instead.
 
-    Fires when exactly one name of the claim is missing from the sentence (none
-    of its words there, or its last word only after another first word: "Venus
-    Williams" where it says "Serena Williams") and the sentence has, in the same
-    place (first name or not), a name of the same kind (code or word) that the
-    claim lacks. The caller makes sure the sentence is otherwise the claim's.
+    Exactly one name of the claim is missing from the sentence (or its last word is there
+    after another first word: "Venus Williams" for "Serena Williams"), and the sentence has,
+    in the same place, a name of the same kind (code or word) the claim lacks.
     """
     sentence_names = text_names(sentence)
     words = set(name_form(sentence).split())
@@ -223,11 +195,9 @@ def _is_code(name: str) -> bool:
 def opening_name(claim: str, *, plural: bool = False) -> str | None:
     """The lone capitalised word that opens `claim`, when it may be a name.
 
-    A name is a noun or a named entity: a word the parse reads otherwise (an adjective,
-    adverb, verb or preposition: "Notable", "Usually", "Across") or as a plural common
-    noun ("Doctors", unless `plural`) is none (`reading.parse.opens_with_name`). Stopwords,
-    common openers ("Today"), and a word a preposition follows ("Delivery to") are not
-    taken for names either; the caller looks the word up in the passages.
+    Not a word the parse reads as no noun or a plural common noun (unless `plural`:
+    `reading.parse.opens_with_name`), a stopword, a common opener ("Today"), or a word a
+    preposition follows ("Delivery to").
     """
     m = re.match(r"\s*[\"'“(]*([A-Z][a-z]+)(?=\s+([a-z\d]\w*)|,)", claim)
     if m is None:
@@ -248,7 +218,7 @@ _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 
 @lru_cache(maxsize=8192)
 def _name_runs(passage: str) -> tuple[list[str], ...]:
-    """The capitalised runs of `passage` as name words, titles dropped (cached per passage)."""
+    """The capitalised runs of `passage` as name words, titles dropped."""
     return tuple(
         [w for w in name_words(m.group(0)) if w not in _TITLES] for m in _RUN.finditer(passage)
     )
@@ -274,27 +244,18 @@ class _NameView:
 
 @lru_cache(maxsize=64)
 def _name_view(passages: tuple[str, ...]) -> _NameView:
-    """The `_NameView` of `passages` (cached: an answer's claims share their passages)."""
+    """The `_NameView` of `passages` (an answer's claims share them)."""
     return _NameView(passages)
 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
-    """A passage name that shares the end of `name` (or its first name) but not the rest.
+    """A passage name that shares the end of `name` (or its first name) but not the rest, or `None`.
 
-    "John Smith" is not supported by passages that only say "Jane Smith" and
-    "Smith": the surname alone does not tell which Smith (two-word names of
-    people, titles aside). A name of a thing of three or more words is matched
-    whole when its own words are found nowhere in the passages: "Commercial
-    Tenancies Act" against "Residential Tenancies Act" (another word before
-    its last two) or "Consumer Rights Act" (another middle). A person's first
-    name given with another surname ("Laura Southgate" where they say "Laura
-    Chen") conflicts too when the claim's surname is found only inside other
-    names ("Southgate Bank"). A first word that begins the other ("Jim",
-    "Jimmy") or a title ("President Obama") is no other name.
-
-    Returns:
-        That passage name, or `None` when `name` is found whole or nothing conflicts.
-
+    For two-word names of people, titles aside. A thing's name of three words or more
+    conflicts when its own words are found nowhere ("Commercial Tenancies Act" against
+    "Residential Tenancies Act"); a first name with another surname ("Laura Chen" for
+    "Laura Southgate") when the claim's surname is only inside other names. A first word
+    that begins the other ("Jim", "Jimmy") is no other name.
     """
     words = [w for w in name_words(name) if w not in _TITLES]
     thing = words[-1] in _INSTITUTIONS if words else False

@@ -1,10 +1,9 @@
 """Swapped words: a claim that is a passage's sentence with a word exchanged or moved.
 
-One content word exchanged (`swapped_word`): "Metformin lowers blood pressure" where the
-sentence says "lowers blood glucose": the words around the swap match, so lexical evidence
-reads the claim as the sentence. Whether the new word means the old one ("blood sugar") or
-something else ("blood pressure") no overlap can tell; `verifiers.local` asks the
-entailment model, and the LLM judge's quote check asks it too.
+One content word exchanged, the words around it matching (`swapped_word`): whether the new
+word means the old one no overlap can tell, so the entailment model is asked. Words
+exchanged between the parts of a sentence (`exchanged_words`): every word kept, two moved.
+A verb that says "not" ("avoid", "lack") read as the passages say it (`in_privative_terms`).
 
 Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
@@ -23,49 +22,44 @@ Example:
     >>> dropped_negation("Aspirin is safe for children.",
     ...                  "Aspirin is not recommended for children.")
     ('safe', 'not recommended')
-
-Words exchanged between the parts of a sentence (`exchanged_words`): every word kept, two
-of them moved. "Northwind raised its mortgage rate to 4.1 percent and cut its savings rate
-to 5.3 percent" against "... raised its savings rate to 4.1 percent and cut its mortgage
-rate to 5.3 percent": each word of the claim is the sentence's, but "mortgage" and
-"savings" have changed parts. Claim and sentence are cut into parts (at ";", ":", ", and",
-"and", "but", "while", "whereas", ", not"), each claim part is paired with the sentence
-part it shares most with (parts given in another order pair as a reader pairs them), and a
-word that marks one claim part (said in no other part of the claim) but stands in another
-part of the sentence, exchanged for a word that marks the paired sentence part, is an
-exchange. Only a claim whose words are all the sentence's (one of the sentence's may be
-left out), in parts of three content words or more ("Aspirin and ibuprofen relieve pain"
-is a list), is read.
-
-Example:
     >>> sentence = "The left ventricle pumps blood to the body, and the right ventricle pumps "
     >>> sentence += "blood to the lungs."
     >>> exchanged_words("The left ventricle pumps blood to the lungs.", sentence)
     ('lungs', 'body')
     >>> exchanged_words("The right ventricle pumps blood to the lungs.", sentence) is None
     True
+    >>> in_privative_terms(
+    ...     "The drug should not be taken in the first trimester.",
+    ...     ("Pregnant women should avoid the drug in the first trimester.",),
+    ... )[0]
+    'The drug should be avoided in the first trimester.'
+    >>> in_privative_terms(
+    ...     "The extender lacks Wi-Fi 6.", ("The extender does not support Wi-Fi 6.",)
+    ... )[0]
+    'The extender does not support Wi-Fi 6.'
 
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import permutations
 
 from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
-from langchain_reliable.checks.values import as_values
+from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.clauses import CLAUSE_END
 from langchain_reliable.reading.lexicon import NEGATORS, SUBJECT_PRONOUNS, word_pairs
-from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem
+from langchain_reliable.text import LETTERS, STOPWORDS, stem, tokenize, word_set, word_with_stem
 
 __all__ = [
     "dropped_negation",
     "exchanged_words",
     "first_new",
+    "in_privative_terms",
     "moved_negation",
     "swapped_word",
     "swapped_words",
@@ -73,7 +67,6 @@ __all__ = [
 ]
 
 _CONTEXT = 2  # least words kept around the swap (at least one on each side)
-_SUBJECT_PRONOUNS = SUBJECT_PRONOUNS
 _AROUND = 3  # most words of an exchange: its content word and function words around it
 _CLAUSE_BREAK = re.compile(r"[,;:]\s")  # a claim's clauses read alone: at every mark, no word
 _CLAUSE_WORDS = 4  # least words of a clause read alone
@@ -94,19 +87,10 @@ def _spelt(word: str) -> str:
     return word
 
 
-def _same_word(a: str, b: str) -> bool:
-    """Whether `a` and `b` are one word in two forms.
-
-    A stem ("meets", "meeting"), a spelling (`_spelt`), an irregular verb form ("met",
-    "meet"; `data/verb_forms.tsv`).
-    """
-    return not word_bases(a).isdisjoint(word_bases(b))
-
-
 def word_bases(word: str) -> set[str]:
-    """The stems of `word` (lowercase) and of the base forms it may be an irregular form of.
+    """The stems of `word` (lowercase), in one spelling, and of the bases of its irregular forms.
 
-    Two words sharing one are one word in two forms.
+    Two words sharing one are one word in two forms ("met", "meet"; "finalised", "finalized").
     """
     return {stem(_spelt(w)) for w in (word, *word_pairs("verb_forms.tsv").get(word, ()))}
 
@@ -117,31 +101,19 @@ def _one_article(word: str) -> str:
 
 
 def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str, str] | None:
-    """(claim word, sentence word) for a content word swapped for one the passages lack.
+    """(claim word, sentence word): the first content word swapped for one no passage holds.
 
-    Args:
-        claim: The claim.
-        sentence: The passage sentence the claim is about.
-        stems: The stems of every passage's words (a word the passages hold elsewhere
-            is not new: other checks read it).
-
-    Returns:
-        The first exchange of one content word for another (function words may change
-        around it: "had fled" for "went"), with matching words before it and after it
-        (or both sentences ending there), where the claim's word is one no passage holds
-        and not the sentence's word in another form (`_same_word`), in the whole claim
-        or in one of its clauses (`_clauses`); `None` when there is none. A word exchanged for
-        a phrase ("cancer" for "type 2 diabetes") is not read: on FaithBench that would
-        refuse four more faithful answers to catch seven more hallucinated ones.
+    `stems` are the stems of every passage's words. Function words may change around the
+    swap ("had fled" for "went"), and the words before and after it match (or both texts
+    end there), in the whole claim or one of its clauses. A word exchanged for a phrase
+    ("cancer" for "type 2 diabetes") is not read: on FaithBench that would refuse four more
+    faithful answers to catch seven more hallucinated ones.
     """
     return first_new(swapped_words(claim, sentence), stems)
 
 
 def swapped_words(claim: str, sentence: str) -> Iterator[tuple[str, str]]:
-    """Each exchange `swapped_word` reads, in order, whether a passage holds the word or not.
-
-    `first_new` picks the swap among them.
-    """
+    """Each exchange `swapped_word` reads, in order, whether a passage holds the word or not."""
     claim, sentence = as_values(claim, sentence)  # "0.5 g" for "500 mg" is no swap
     for n, part in enumerate(_clauses(claim)):
         yield from _swaps_in(part, sentence, side=1 if n == 0 else _CLAUSE_SIDE)
@@ -153,12 +125,8 @@ def first_new(swaps: Iterable[tuple[str, str]], stems: frozenset[str]) -> tuple[
 
 
 def _clauses(claim: str) -> list[str]:
-    """The claim, then each of its clauses where it has several.
-
-    A claim that puts its sentence's clauses in another order ("Yes, as long as they
-    fail X, there is no rule") is read clause by clause.
-    """
-    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_aligned(p)) >= _CLAUSE_WORDS]
+    """The claim, then each of its clauses where it has several (it may reorder its sentence's)."""
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_ALIGNED.findall(p)) >= _CLAUSE_WORDS]
     return [claim, *parts] if len(parts) > 1 else [claim]
 
 
@@ -173,7 +141,7 @@ def _swaps_in(claim: str, sentence: str, side: int) -> Iterator[tuple[str, str]]
         if len(news) != 1 or len(olds) != 1:  # one content word each, with function words
             continue  # around it or not ("had fled" for "went")
         new, old = said[news[0]], held[olds[0]]
-        if _same_word(new, old) or (olds[0] and written[olds[0]][:1].isupper()):
+        if word_bases(new) & word_bases(old) or (olds[0] and written[olds[0]][:1].isupper()):
             continue  # one word in two forms; a name's word (the name checks read it)
         if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held), side=side):
             yield new, old
@@ -182,10 +150,8 @@ def _swaps_in(claim: str, sentence: str, side: int) -> Iterator[tuple[str, str]]
 def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
     """(claim's words, sentence's words) for negated words said otherwise, unnegated.
 
-    "is safe for children" where it says "is not recommended for children", or says it by
-    a verb of refusal ("is safe in the third trimester" where it "should be avoided",
-    "agreed to hear" where the court "declined to hear"). The words around match, as for
-    `swapped_word`; the claim may stop there while the sentence goes on.
+    The sentence negates by a cue ("is not recommended") or a verb of refusal ("should be
+    avoided", "declined to hear"); the words around match, as for `swapped_word`.
     """
     if negation_cue(claim) is not None:
         return None
@@ -198,7 +164,10 @@ def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
             tag == "replace"
             and a2 - a1 <= 2
             and b2 - b1 <= 4
-            and _negating(" ".join(held[b1:b2]), " ".join(held[b1 : b2 + 1]))
+            and (
+                negation_cue(" ".join(held[b1:b2])) is not None
+                or _REFUSAL.search(" ".join(held[b1 : b2 + 1]))  # "declined to"
+            )
             and any(w.isalpha() for w in said[a1:a2])
             and not _negative(" ".join(said[a1:a2]))  # "is ineffective", "failed": negated too
             and _in_context(ops, i, at_end=a2 == len(said))
@@ -214,39 +183,97 @@ _REFUSAL = re.compile(  # a verb that says "not do": "avoided", "declined to"
 )
 
 
-def _negating(words: str, with_next: str) -> bool:
-    """Whether `words` negate: a cue ("not recommended") or a verb of refusal ("avoided").
-
-    A verb of refusal may need the word after it ("declined to"): `with_next` holds it.
-    """
-    return negation_cue(words) is not None or _REFUSAL.search(with_next) is not None
-
-
 def _negative(words: str) -> bool:
     """Whether `words` say a negation by a prefix or by their meaning ("unsafe", "failed")."""
     return prefixed_negation(words) is not None or negative_word(words) is not None
 
 
+_PRIVATIVES: dict[str, tuple[tuple[str, str, str], frozenset[str]]] = {
+    # verb: ((base, -s form, past form), the verbs it says "not" of)
+    "avoid": (("avoid", "avoids", "avoided"), frozenset({"take", "use", "eat", "drink", "give"})),
+    "skip": (("skip", "skips", "skipped"), frozenset({"pay", "attend", "take", "eat", "hold"})),
+    "lack": (
+        ("lack", "lacks", "lacked"),
+        frozenset({"have", "support", "include", "contain", "offer", "provide"}),
+    ),
+    "omit": (("omit", "omits", "omitted"), frozenset({"include", "mention", "list"})),
+}
+_AUX = r"(?P<aux>do|does|did|should|must|may|can|could|will|would|to)"
+_NOT_VERB = re.compile(
+    rf"\b{_AUX}\s+not\s+(?P<be>be\s+)?(?P<verb>[a-z]+)\b|\b(?P<short>doesn't|don't|didn't)\s+"
+    r"(?P<verb2>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
+_FORM = {"does": 1, "doesn't": 1, "did": 2, "didn't": 2}
+_BASE_OF = {form: base for base, (forms, _) in _PRIVATIVES.items() for form in forms}
+"""Each privative verb form -> its base ("skipped" -> "skip")."""
+
+
+@lru_cache(maxsize=len(_PRIVATIVES))
+def _negated_bases(privative: str) -> frozenset[str]:
+    """The bases of the verbs `privative` says "not" of."""
+    return frozenset().union(*(word_bases(v) for v in _PRIVATIVES[privative][1]))
+
+
+def _negates(privative: str, verb: str) -> bool:
+    """Whether `privative` says "not" of `verb` in any of its forms ("taken": "take")."""
+    return not word_bases(verb.lower()).isdisjoint(_negated_bases(privative))
+
+
+@lru_cache(maxsize=64)
+def _privatives_in(passages: tuple[str, ...]) -> frozenset[str]:
+    """The privative verbs the passages use, by their base ("avoid"); cached per answer."""
+    words = set().union(*map(word_set, passages))
+    return frozenset(_BASE_OF[w] for w in words if w in _BASE_OF)
+
+
+def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
+    """`text` with its negation said as the passages say it, and how it was read."""
+    held = _privatives_in(passages)
+    for m in _NOT_VERB.finditer(text):  # "should not be taken" where they say "avoid"
+        verb = m["verb"] or m["verb2"]
+        for base in sorted(held):
+            if _negates(base, verb):
+                forms = _PRIVATIVES[base][0]
+                aux = (m["aux"] or m["short"]).lower()
+                if m["be"]:
+                    new = f"{m['aux']} be {forms[2]}"  # "should not be taken": "should be avoided"
+                elif aux in _FORM:
+                    new = forms[_FORM[aux]]  # "did not pay": "skipped"
+                elif aux in ("do", "don't"):
+                    new = forms[0]
+                else:
+                    new = f"{m['aux']} {forms[0]}"  # "should not take": "should avoid"
+                plain = f"{text[: m.start()]}{new}{text[m.end() :]}"
+                return plain, f"'{m.group(0)}' read as '{new}'"
+    for m in LETTERS.finditer(text):  # "lacks" where they say "does not support"
+        base = _BASE_OF.get(m.group(0).lower())
+        if base is None or base in held or _NEGATED_BEFORE.search(text, 0, m.start()):
+            continue  # "did not skip": two negations, left as written
+        for p in passages:
+            for n in _NOT_VERB.finditer(p):
+                verb = n["verb"] or n["verb2"]
+                if not n["be"] and _negates(base, verb):
+                    phrase = n.group(0)
+                    plain = f"{text[: m.start()]}{phrase}{text[m.end() :]}"
+                    return plain, f"'{m.group(0)}' read as '{phrase}'"
+    return text, None
+
+
 _ALIGNED = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
-"""A word as the two texts are aligned by: a figure with its separators is one word
-("181,674,817" against "$ 181,674,817"), a word and a figure beside it two ("COX-2")."""
-
-
-def _aligned(text: str) -> list[str]:
-    """The words of `text` as `_ALIGNED` reads them."""
-    return _ALIGNED.findall(text)
+"""A word as the texts are aligned by: a figure with its separators, a word ("COX-2" is two)."""
 
 
 def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:
     """The claim's and the sentence's words, lowercased, and the sentence's as written.
 
-    A sentence opening with a pronoun ("It lowers ...") is read as about the claim's
-    subject, as a reader does.
+    A sentence opening with a pronoun ("It lowers ...") is read as about the claim's subject.
     """
-    said = [_one_article(w.lower()) for w in _aligned(claim)]
-    written = _aligned(sentence)
+    said = [_one_article(w.lower()) for w in _ALIGNED.findall(claim)]
+    written = _ALIGNED.findall(sentence)
     held = [_one_article(w.lower()) for w in written]
-    if said and held and held[0] in _SUBJECT_PRONOUNS and _content(said[0]):
+    if said and held and held[0] in SUBJECT_PRONOUNS and _content(said[0]):
         held[0] = said[0]
     return said, held, written
 
@@ -254,7 +281,7 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
 def _in_context(ops: list, i: int, at_end: bool, side: int = 1) -> bool:
     """Whether words match around opcode `i`: `side` before, `side` after or the end.
 
-    At least `_CONTEXT` in all, and both sides' worth.
+    At least `_CONTEXT` in all.
     """
     left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
     right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
@@ -313,66 +340,58 @@ def _in_place(word: str, mine: _Part, other: str, theirs: _Part) -> bool:
 def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
     """`(the claim's word, the sentence's word)` two parts exchanged, or `None`.
 
-    Every way of pairing the claim's parts with the sentence's that shares the most
-    words must show the exchange (two readings that tie must both disagree).
+    Claim parts are paired with the sentence parts they share most with (at ";", "and",
+    "but", ", not" ...); every pairing that ties must show the exchange. Only a claim whose
+    words are all the sentence's, in parts of three content words or more, is read.
     """
     mine, theirs = _parts(claim), _parts(sentence)
-    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
-        return None
-    if min(len(p.content) for p in mine + theirs) < _LEAST_WORDS:
+    if min((len(p.content) for p in mine + theirs), default=0) < _LEAST_WORDS:
         return None  # "Aspirin and ibuprofen relieve pain": a list, not two clauses
     said = frozenset().union(*(p.content for p in theirs))
     words = frozenset().union(*(p.content for p in mine))
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
         return None
-    found = None
     codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
-    for order in _pairings(mine, theirs):
-        exchange = _exchange(mine, theirs, order, codes)
-        if exchange is None:
-            return None
-        found = found or exchange
+    found = _every_pairing(mine, theirs, lambda order: _exchange(mine, theirs, order, codes))
     return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
 
 
-def _pairings(mine: tuple[_Part, ...], theirs: tuple[_Part, ...]) -> list[tuple[int, ...]]:
-    """Each pairing of the claim's parts with the sentence's that shares the most words."""
+def _every_pairing(
+    mine: tuple[_Part, ...],
+    theirs: tuple[_Part, ...],
+    read: Callable[[tuple[int, ...]], tuple[str, str] | None],
+) -> tuple[str, str] | None:
+    """What `read` finds in the first pairing of the claim's parts with the sentence's.
+
+    Only the pairings sharing the most words count, and `read` must find something in each.
+    """
+    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+        return None
     orders = list(permutations(range(len(theirs)), len(mine)))
     shared = [
         sum(len(m.content & theirs[j].content) for m, j in zip(mine, o, strict=True))
         for o in orders
     ]
-    return [o for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+    found = [read(o) for o, n in zip(orders, shared, strict=True) if n == max(shared)]
+    return None if None in found else found[0]
 
 
 def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
     """`(the claim's part, the sentence's)` where one says "not" and the other does not.
 
-    "The drug is recommended for children but not approved for adults" against "The drug
-    is not recommended for children, but it is approved for adults": each part of the
-    claim is paired with the sentence part it shares most with (every pairing that ties
-    must disagree), and one of them, holding only that part's words, says "not" where
-    the part does not, or the other way round.
+    Parts are paired as by `exchanged_words`; a claim part holding only its sentence
+    part's words says "not" where that part does not, or the other way round.
     """
     mine, theirs = _parts(claim), _parts(sentence)
-    if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
+
+    def flipped(order: tuple[int, ...]) -> tuple[str, str] | None:
+        for m, t in ((m, theirs[j]) for m, j in zip(mine, order, strict=True)):
+            whole = m.content <= t.content and len(t.content - m.content) <= 1  # not a piece
+            if len(m.content) >= 2 and whole and m.negated != t.negated:
+                return m.text, t.text
         return None
-    found = None
-    for order in _pairings(mine, theirs):
-        flipped = next(
-            (
-                (m.text, theirs[j].text)
-                for m, j in zip(mine, order, strict=True)
-                if len(m.content) >= 2 and m.content <= theirs[j].content
-                and len(theirs[j].content - m.content) <= 1  # that part, not a piece of it
-                and m.negated != theirs[j].negated
-            ),
-            None,
-        )  # fmt: skip
-        if flipped is None:
-            return None
-        found = found or flipped
-    return found
+
+    return _every_pairing(mine, theirs, flipped)
 
 
 def _exchange(
@@ -380,10 +399,8 @@ def _exchange(
 ) -> tuple[str, str] | None:
     """A claim word that another sentence part says, where its paired part says another.
 
-    The two sentence parts say alike things ("... pumps blood to the body, and ... pumps
-    blood to the lungs"), or the two words are codes of one family ("WPA2", "WPA3");
-    with as many parts as the sentence, the claim's other part takes the sentence part's
-    word in exchange.
+    The two sentence parts say alike things, or the words are codes of one family ("WPA2",
+    "WPA3"); with as many parts as the sentence, the claim's other part takes the word back.
     """
     my_marks = _marking([p.content for p in mine])
     their_marks = _marking([p.content for p in theirs])

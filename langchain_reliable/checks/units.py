@@ -1,25 +1,9 @@
 """Units and rates: how each is written, what it measures, how often, and what differs.
 
-`UNIT_OF` reads a unit as written ("milligrams", "µg", "basis points"); `in_base` and
-`same_amount` compare two measures of one dimension (mass, volume, time, length,
-percent, temperature ...) after conversion, never across dimensions.
-
-"%" where the passage says "percentage points" (or the reverse), "per minute" for
-"per second", "a week" for "a month", "2550 mg per kg" or "mL/s" for "mL/min".
-
-Example:
-    >>> percent_points_conflict("It rose by 0.25%.", "It rose by 0.25 percentage points.")
-    ('0.25%', '0.25 percentage points')
-    >>> per_period_conflict("100 requests per hour", "100 requests per minute")
-    ('per hour', 'per minute')
-
-How often (`frequencies`, `frequency_conflict`): "every three months", "twice a week",
-"once daily", "every Sunday night". Each frequency phrase is read as a rate (times per
-second), so that phrases written differently compare equal ("once weekly", "once a week",
-"every Sunday night") and phrases that keep the passage's words compare unequal ("every
-month" where the sentence says "every three months", "every night" for "every Sunday
-night", "every day" for "every hour"). A bare "per day" or "a day" after an amount ("2550
-mg a day") is a unit, not a frequency, and is left to the quantity checks.
+`UNIT_OF` reads a unit as written ("milligrams", "µg"); `same_amount` compares two measures
+of one dimension after conversion. A frequency phrase ("every three months", "twice a
+week", "every Sunday night") is read as times per second, so that phrases written
+differently compare equal; a bare "a day" after an amount ("2550 mg a day") is a unit.
 
 Example:
     >>> frequency_conflict("A liver test is due every month.", "A liver test every three months.")
@@ -35,14 +19,12 @@ import math
 import re
 from functools import lru_cache
 
-from langchain_reliable.checks.number_words import CARDINALS
-from langchain_reliable.reading.lexicon import (
-    WEEKDAYS,
-)
+from langchain_reliable.checks.number_words import CARDINALS, MULTIPLES
+from langchain_reliable.reading.lexicon import WEEKDAYS
 from langchain_reliable.text import word_set
 
 __all__ = [
-    "UNIT_ALIASES",
+    "TIME_UNIT_WORDS",
     "UNIT_OF",
     "frequencies",
     "frequency_conflict",
@@ -50,62 +32,39 @@ __all__ = [
     "per_period_conflict",
     "per_unit_conflict",
     "percent_points_conflict",
-    "rate",
     "same_amount",
 ]
 
-UNIT_ALIASES = {
+_ALIASES = {
     "%": ["%", "percent", "per cent", "percentage points", "percentage point", "pct"],
     "bp": ["bp", "bps", "basis points", "basis point"],
     "mg": ["mg", "milligram", "milligrams", "milligramme", "milligrammes"],
-    "g": ["g", "gram", "grams", "gramme", "grammes"],
+    "g": ["g", "gram", "grams", "gramme", "grammes"], "ng": ["ng", "nanogram", "nanograms"],
     "kg": ["kg", "kilogram", "kilograms", "kilo", "kilos"],
     "mcg": ["mcg", "µg", "μg", "microgram", "micrograms", "microgramme", "microgrammes"],
-    "ng": ["ng", "nanogram", "nanograms"],
+    "lb": ["lb", "lbs"], "tonne": ["tonne", "tonnes", "ton", "tons"],
     "ml": ["ml", "millilitre", "millilitres", "milliliter", "milliliters"],
     "l": ["l", "litre", "litres", "liter", "liters"],
     "dl": ["dl", "decilitre", "decilitres", "deciliter", "deciliters"],
-    "mmol": ["mmol", "millimole", "millimoles"],
-    "mol": ["mol", "mole", "moles"],
+    "mmol": ["mmol", "millimole", "millimoles"], "mol": ["mol", "mole", "moles"],
     "km": ["km", "kilometre", "kilometres", "kilometer", "kilometers"],
     "m": ["m", "metre", "metres", "meter", "meters"],
     "cm": ["cm", "centimetre", "centimetres", "centimeter", "centimeters"],
     "mm": ["mm", "millimetre", "millimetres", "millimeter", "millimeters"],
-    "mi": ["mi", "mile", "miles"],
-    "ft": ["ft", "foot", "feet"],
-    "km/h": ["km/h", "kph", "kmh"],
-    "mph": ["mph"],
-    "kwh": ["kwh"],
-    "w": ["w", "watt", "watts"],
-    "kw": ["kw", "kilowatt", "kilowatts"],
-    "mw": ["mw", "megawatt", "megawatts"],
-    "gw": ["gw", "gigawatt", "gigawatts"],
-    "v": ["v", "volt", "volts"],
-    "hz": ["hz", "hertz"],
+    "mi": ["mi", "mile", "miles"], "ft": ["ft", "foot", "feet"],
+    "km/h": ["km/h", "kph", "kmh"], "w": ["w", "watt", "watts"],
+    "kw": ["kw", "kilowatt", "kilowatts"], "mw": ["mw", "megawatt", "megawatts"],
+    "gw": ["gw", "gigawatt", "gigawatts"], "v": ["v", "volt", "volts"], "hz": ["hz", "hertz"],
     "°c": ["°c", "ºc", "℃", "degrees celsius", "degree celsius", "degrees c", "celsius"],
     "°f": ["°f", "ºf", "℉", "degrees fahrenheit", "degree fahrenheit", "degrees f", "fahrenheit"],
-    "h": ["h", "hr", "hrs", "hour", "hours"],
-    "min": ["min", "mins", "minute", "minutes"],
-    "s": ["sec", "secs", "second", "seconds"],
-    "day": ["day", "days"],
-    "week": ["week", "weeks", "wk", "wks"],
-    "month": ["month", "months"],
-    "year": ["year", "years", "yr", "yrs"],
-    "lb": ["lb", "lbs"],
-    "tonne": ["tonne", "tonnes", "ton", "tons"],
-    "ha": ["ha", "hectare", "hectares"],
-    "acre": ["acre", "acres"],
-    "mmhg": ["mmhg"],
-    "iu": ["iu"],
-    "kb": ["kb"],
-    "mb": ["mb"],
-    "gb": ["gb"],
-    "tb": ["tb"],
-    "bpm": ["bpm"],
-    "kcal": ["kcal", "calorie", "calories"],
-}
+    "h": ["h", "hr", "hrs", "hour", "hours"], "min": ["min", "mins", "minute", "minutes"],
+    "s": ["sec", "secs", "second", "seconds"], "day": ["day", "days"],
+    "week": ["week", "weeks", "wk", "wks"], "month": ["month", "months"],
+    "year": ["year", "years", "yr", "yrs"], "ha": ["ha", "hectare", "hectares"],
+    "acre": ["acre", "acres"], "kcal": ["kcal", "calorie", "calories"],
+} | {unit: [unit] for unit in "mph kwh mmhg iu kb mb gb tb bpm".split()}  # fmt: skip  # noqa: SIM905
 """Each canonical unit and the ways it is written (lower-cased)."""
-UNIT_OF = {alias: unit for unit, aliases in UNIT_ALIASES.items() for alias in aliases}
+UNIT_OF = {alias: unit for unit, aliases in _ALIASES.items() for alias in aliases}
 """How a unit is written (lower-cased, one space) -> its canonical unit."""
 
 _YEAR = 365.25 * 86400
@@ -129,7 +88,7 @@ TIME_UNIT_WORDS = frozenset(
     alias
     for unit, (dimension, _) in _DIMENSIONS.items()
     if dimension == "time"
-    for alias in UNIT_ALIASES.get(unit, [unit])
+    for alias in _ALIASES.get(unit, [unit])
     if alias.isalpha() and len(alias) > 2
 )
 """The words of units of time ("minutes", "week"), not their one-letter abbreviations."""
@@ -138,11 +97,10 @@ TIME_UNIT_WORDS = frozenset(
 def in_base(unit: str | None, value: float) -> tuple[str, float]:
     """(dimension, value in the dimension's base unit) of `value` `unit`.
 
-    Example:
-        >>> in_base("mg", 500.0) == in_base("g", 0.5)
-        True
-        >>> in_base("°f", 212.0)
-        ('temperature', 100.0)
+    >>> in_base("mg", 500.0) == in_base("g", 0.5)
+    True
+    >>> in_base("°f", 212.0)
+    ('temperature', 100.0)
     """
     if unit == "°c":
         return "temperature", value
@@ -153,11 +111,7 @@ def in_base(unit: str | None, value: float) -> tuple[str, float]:
 
 
 def same_amount(a_unit: str | None, a: float, b_unit: str | None, b: float) -> bool | None:
-    """Whether two measures are the same amount; `None` when they measure other things.
-
-    Grams are compared with milligrams, hours with minutes, basis points with percentage
-    points; never grams with litres or with a count.
-    """
+    """Whether two measures are the same amount; `None` when they measure other things."""
     (da, va), (db, vb) = in_base(a_unit, a), in_base(b_unit, b)
     if da != db:
         return None
@@ -167,11 +121,6 @@ def same_amount(a_unit: str | None, a: float, b_unit: str | None, b: float) -> b
 _PERCENT = re.compile(
     r"(\d+(?:[.,]\d+)?)\s*(%|per\s*cent\b|percent\b|percentage\s+points?\b|pp\b|"
     r"basis\s+points?\b|bps?\b)",
-    re.IGNORECASE,
-)
-# "a second" is an ordinal as often as a unit ("a second dose"): only "per second" counts.
-_PER = re.compile(
-    r"\b(?:(?:per|a|an|each)\s+(minute|hour|day|night|week|month|year)|per\s+(second))\b",
     re.IGNORECASE,
 )
 
@@ -198,6 +147,13 @@ def percent_points_conflict(claim: str, sentence: str) -> tuple[str, str] | None
     return None
 
 
+# "a second" is an ordinal as often as a unit ("a second dose"): only "per second" counts.
+_PER = re.compile(
+    r"\b(?:(?:per|a|an|each)\s+(minute|hour|day|night|week|month|year)|per\s+(second))\b",
+    re.IGNORECASE,
+)
+
+
 def per_period_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     """(the claim's "per …", the sentence's) where both say per what period, and differ."""
     said = {(m.group(1) or m.group(2)).lower().replace("night", "day"): m.group(0)
@@ -217,16 +173,13 @@ _RATE = re.compile(
     r"month|year|kg|kilogram)s?\b))(?P<per>[^\W\d_]+))?",
     re.IGNORECASE,
 )
-_SAME_UNIT = {
+_SAME_UNIT = {  # what a rate is per
     "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour",
     "min": "minute", "mins": "minute", "minutes": "minute",
     "s": "second", "sec": "second", "secs": "second", "seconds": "second",
     "d": "day", "days": "day", "kilogram": "kg", "kilograms": "kg", "kgs": "kg",
     "wk": "week", "weeks": "week", "litre": "l", "liter": "l", "litres": "l", "liters": "l",
 }  # fmt: skip
-
-
-_ADVERB = {"hour": "hourly", "day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
 
 
 def _rates(text: str) -> list[tuple[str, str | None, str]]:
@@ -240,12 +193,9 @@ def _rates(text: str) -> list[tuple[str, str | None, str]]:
 
 
 def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(the claim's phrase, the sentence's) where the same number is per another unit.
+    """(the claim's phrase, the sentence's) where a number the sentence gives is per another unit.
 
-    "2550 mg per kg" or "2550 mg/h" where the sentence says "2550 mg", "5 mL/s" where
-    it says "5 mL/min": a number the sentence gives, said per something else. A number
-    said per nothing is not read ("Labour's 26p" in a list of "68p per vote, ..."), nor
-    one the sentence does not give (the number checks read it).
+    A number said per nothing ("Labour's 26p" beside "68p per vote") is not read.
 
     Example:
         >>> per_unit_conflict("The dose is 2550 mg per kg.", "The dose is 2550 mg.")
@@ -263,38 +213,21 @@ def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 _SECONDS = {
-    "second": 1,
-    "minute": 60,
-    "hour": 3600,
-    "day": 86400,
-    "night": 86400,
-    "morning": 86400,
-    "evening": 86400,
-    "week": 7 * 86400,
-    "fortnight": 14 * 86400,
-    "month": 30 * 86400,
-    "quarter": 91 * 86400,
-    "year": 365 * 86400,
-}
+    "second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "morning": 86400,
+    "evening": 86400, "week": 7 * 86400, "fortnight": 14 * 86400, "month": 30 * 86400,
+    "quarter": 91 * 86400, "year": 365 * 86400,
+}  # fmt: skip
 _ADVERBS = {
-    "hourly": "hour",
-    "daily": "day",
-    "nightly": "night",
-    "weekly": "week",
-    "fortnightly": "fortnight",
-    "monthly": "month",
-    "quarterly": "quarter",
-    "yearly": "year",
-    "annually": "year",
-    "annual": "year",
-}
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
+    "fortnightly": "fortnight", "monthly": "month", "quarterly": "quarter", "yearly": "year",
+    "annually": "year", "annual": "year",
+}  # fmt: skip
+_ADVERB = {"hour": "hourly", "day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
 _NUMBERS = {word: int(n) for word, n in CARDINALS.items() if n <= 12}
-_TIMES = {"once": 1, "twice": 2, "thrice": 3}
-
 _NUMBER = r"(?:\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
 _PERIOD = r"(?:" + "|".join(_SECONDS) + r")s?"
 _ADVERB_ALT = r"(?:" + "|".join(_ADVERBS) + r")"
-_COUNT = rf"(?:once|twice|thrice|{_NUMBER}\s+times?)"
+_COUNT = rf"(?:{'|'.join(MULTIPLES)}|{_NUMBER}\s+times?)"
 _PHRASE = re.compile(
     rf"\b(?:{_COUNT}\s+(?:a|an|per|each|every)\s+(?:{_NUMBER}\s+)?{_PERIOD}"
     rf"|{_COUNT}\s+{_ADVERB_ALT}"
@@ -307,15 +240,15 @@ _PHRASE = re.compile(
 
 def _number(word: str) -> float:
     word = word.lower()
-    return float(_NUMBERS.get(word, _TIMES.get(word, 0))) or float(word)
+    return float(_NUMBERS.get(word, MULTIPLES.get(word, 0))) or float(word)
 
 
-def rate(phrase: str) -> float:
+def _rate(phrase: str) -> float:
     """Times per second that a frequency phrase says (0.0 when it says none)."""
     words = phrase.lower().split()
     count, every = 1.0, 1.0
-    if words[0] in _TIMES:
-        count, words = float(_TIMES[words[0]]), words[1:]
+    if words[0] in MULTIPLES:
+        count, words = MULTIPLES[words[0]], words[1:]
     elif len(words) > 1 and words[1] in ("times", "time"):
         count, words = _number(words[0]), words[2:]
     if not words:
@@ -338,15 +271,14 @@ def rate(phrase: str) -> float:
 @lru_cache(maxsize=4096)
 def frequencies(text: str) -> tuple[tuple[str, float], ...]:
     """Each frequency phrase of `text` and its rate."""
-    found = ((m.group(0), rate(m.group(0))) for m in _PHRASE.finditer(text))
+    found = ((m.group(0), _rate(m.group(0))) for m in _PHRASE.finditer(text))
     return tuple((phrase, r) for phrase, r in found if r > 0)
 
 
 def frequency_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(the claim's phrase, the sentence's) when the claim says how often otherwise.
+    """(the claim's phrase, the sentence's) where both say how often, and the claim otherwise.
 
-    Both must say how often; the claim conflicts when one of its rates is none of
-    the sentence's.
+    One of the claim's rates is none of the sentence's.
     """
     said = frequencies(sentence)
     if not said:

@@ -48,9 +48,9 @@ from langchain_reliable.checks.quantities import (
     extract_quantities,
     is_unit_word,
     matches,
+    written_as,
 )
 from langchain_reliable.checks.swaps import swapped_words
-from langchain_reliable.checks.values import written_as
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.index import Unit

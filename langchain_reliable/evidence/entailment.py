@@ -49,7 +49,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from langchain_reliable.checks.values import as_written_in
+from langchain_reliable.checks.quantities import as_written_in
 from langchain_reliable.evidence._onnx import cpu_session, default_threads, encode_all
 from langchain_reliable.evidence.keys import Keys
 from langchain_reliable.evidence.windows import (
@@ -246,7 +246,7 @@ class EntailmentModel:
 
         A claim with no window (all passages blank) gets zero probabilities. An amount
         the window states in other units ("2500 ml" where it says "2.5 litres") is read
-        as the window writes it (`checks.values.as_written_in`): the model reads meaning,
+        as the window writes it (`checks.quantities.as_written_in`): the model reads meaning,
         not unit conversions.
         """
         spans = [(i, a, b) for i, text in enumerate(passages) for a, b in windows_of(text)]

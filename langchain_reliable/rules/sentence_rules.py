@@ -8,7 +8,7 @@ which period), `checks.quantities` (another count), `checks.clauses` (a value th
 gives for another of the things it says), `checks.swaps` (words or a "not" moved
 between its parts), `checks.certainty` ("both A and B" where it says it of A),
 `checks.derived` (comparatives), `checks.certainty` (a condition dropped or widened),
-`checks.certainty` (an expectation stated as done), `checks.sequence` (before and after),
+`checks.certainty` (an expectation stated as done), `checks.order` (before and after),
 `checks.number_words`, `checks.certainty` (a cause where it reports an association),
 `reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
 and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
@@ -28,7 +28,14 @@ from langchain_reliable.checks.certainty import (
 from langchain_reliable.checks.clauses import negated_for_another_value, value_of_another_clause
 from langchain_reliable.checks.derived import comparative_conflict, compared_words, ratio_conflict
 from langchain_reliable.checks.number_words import other_ordinal
-from langchain_reliable.checks.order import reversed_pair, reversed_roles, swapped_subject
+from langchain_reliable.checks.order import (
+    order_against_years,
+    other_side_of_period,
+    reversed_pair,
+    reversed_roles,
+    swapped_subject,
+    turned_span,
+)
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     counterparts,
@@ -37,11 +44,6 @@ from langchain_reliable.checks.polarity import (
     stronger_quantifier,
 )
 from langchain_reliable.checks.roles import swapped_roles
-from langchain_reliable.checks.sequence import (
-    order_against_years,
-    other_side_of_period,
-    turned_span,
-)
 from langchain_reliable.checks.swaps import exchanged_words, moved_negation
 from langchain_reliable.checks.units import (
     frequencies,

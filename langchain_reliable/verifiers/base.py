@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from langchain_reliable._aio import run_sync
 from langchain_reliable.checks.negation import in_passage_terms
-from langchain_reliable.checks.privatives import in_privative_terms
+from langchain_reliable.checks.swaps import in_privative_terms
 from langchain_reliable.evidence.probe import EmbeddedEntailment, EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import Rule, Rules, default_rules
@@ -252,7 +252,7 @@ def in_passage_words(claims: list[Claim], passages: list[Passage]) -> list[Claim
 
     A negated word in the passages' prefixed form ("not active": "inactive",
     `checks.negation.in_passage_terms`), or with their privative verb ("should not be
-    taken": "should be avoided", "lacks": "does not support", `checks.privatives`).
+    taken": "should be avoided", "lacks": "does not support", `checks.swaps`).
 
     The claim's span is kept (the user is shown its own words); its reading names the
     change.

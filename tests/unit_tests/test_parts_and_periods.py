@@ -19,11 +19,10 @@ from langchain_reliable.checks.negation import (
     without_double_negation,
     without_restriction,
 )
+from langchain_reliable.checks.order import other_side_of_period
 from langchain_reliable.checks.parallels import borrowed_word, names_another
-from langchain_reliable.checks.privatives import in_privative_terms
-from langchain_reliable.checks.sequence import other_side_of_period
-from langchain_reliable.checks.swaps import dropped_negation
-from langchain_reliable.checks.values import as_values
+from langchain_reliable.checks.quantities import as_values
+from langchain_reliable.checks.swaps import dropped_negation, in_privative_terms
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import in_passage_words
 
