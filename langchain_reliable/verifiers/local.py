@@ -66,14 +66,13 @@ from langchain_reliable.schemas import (
     Passage,
     passage_name,
 )
-from langchain_reliable.text import content_stems, split_passage_sentences
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
+from langchain_reliable.verifiers.grounds import bears_on, how_supported, quoted_window
 from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, SupportScorer
 
 __all__ = ["LocalVerifier"]
 
 _CONTRADICTED_AT = 0.6  # the entailment model's P(contradiction) that makes a claim contradicted
-_BEARS_ON = 0.25  # share of a claim's content words a sentence must hold to contradict it
 _UNDER_THE_BAR = 0.05  # how far under `supported_at` a vetoed claim's score stays at least
 
 
@@ -283,7 +282,7 @@ class LocalVerifier(BlockingVerifier):
         details = _signals(features, facts.surface, facts.ctx.stems) + self._model_note(alone, read)
         window: Evidence | None = None
         if read is not None and self.entailment is not None:
-            window = _window(passages, read.passage, read.span, read.entailed, claim.text)
+            window = quoted_window(passages, read.passage, read.span, read.entailed, claim.text)
             if self.in_band(alone):  # the model moves a claim only inside the band
                 stacked = self.entailment.support(read.entailed, lexical, read.contradicted)
                 score = min(max(clamp_score(stacked), self.band[0]), self.band[1])
@@ -319,20 +318,16 @@ class LocalVerifier(BlockingVerifier):
             and read.contradicted >= _CONTRADICTED_AT
             and read.contradicted > read.entailed
         ):
-            window = _window(passages, *read.against, read.contradicted, claim.text)
-            if _bears_on(window.quote, facts.stems):
+            window = quoted_window(passages, *read.against, read.contradicted, claim.text)
+            if bears_on(window.quote, facts.stems):
                 where = passage_name(window.passage, window.passage_id)
                 reason = (
                     f"{where} says otherwise, as the entailment model reads it: {window.quote!r}"
                 )
                 return "contradicted", reason, min(score, self._vetoed_below_bar), window
         if score >= self.supported_at:
-            return (
-                "supported",
-                f"supported by {facts.where}{_how_supported(facts, read, self.supported_at)}",
-                score,
-                None,
-            )
+            how = how_supported(facts, read, self.supported_at)
+            return "supported", f"supported by {facts.where}{how}", score, None
         partly = facts.where if score >= self.unsupported_below else None
         unsaid = _unsaid(facts.surface, facts.ctx.stems)
         return "unsupported", not_borne_out(unsaid, partly), score, None
@@ -379,47 +374,6 @@ class LocalVerifier(BlockingVerifier):
         return f"; entailment model consulted ({why}): P(entailed) {read.entailed:.2f}"
 
 
-def _bears_on(quote: str, stems: Sequence[str]) -> bool:
-    """Whether `quote` holds at least a quarter of a claim's content stems `stems`.
-
-    A sentence the model reads as contradicting a claim it shares no subject with says
-    nothing of the claim: the claim is unsupported, not contradicted.
-
-    Example:
-        >>> claim = content_stems("Linfield stayed sixth, narrowly avoiding relegation.")
-        >>> _bears_on("The Rovers' win looked assured when Hart beat Linfield.", claim)
-        False
-        >>> _bears_on("Linfield remain in sixth.", claim)
-        True
-    """
-    said = set(content_stems(quote))
-    return len(said & set(stems)) >= _BEARS_ON * len(stems)
-
-
-def _how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
-    """What a supported claim rests on, in words, where it is less than one sentence saying it.
-
-    Its words spread over sentences (no one sentence holds them all), or the entailment
-    model, having read it, does not find it said: the words carried it.
-    """
-    ctx, anchor = facts.ctx, facts.anchor
-    elsewhere = [
-        word
-        for stem, word in facts.surface.items()
-        if anchor not in ctx.sentences_with(stem) and ctx.sentences_with(stem)
-    ]
-    notes = []
-    if elsewhere:
-        words = ", ".join(f"'{w}'" for w in elsewhere[:3])
-        notes.append(
-            f"no one sentence says it all: {words} "
-            f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
-        )
-    if read is not None and read.entailed < bar:
-        notes.append("its words carried it: the entailment model does not read it as said")
-    return f", though {' and '.join(notes)}" if notes else ""
-
-
 def _features(facts: ClaimFacts) -> ClaimFeatures:
     """The lexical evidence of a claim, as the scorer reads it."""
     ctx, anchor, cosine = facts.ctx, facts.anchor, facts.cosine
@@ -437,28 +391,6 @@ def _features(facts: ClaimFacts) -> ClaimFeatures:
         bigram_coverage=ctx.bigram_share(facts.stems),
         anchor_similarity=clamp_score(float(cosine[anchor])),
         claim_words=len(facts.stems),
-    )
-
-
-def _window(
-    passages: list[Passage], at: int, span: tuple[int, int], score: float, claim: str
-) -> Evidence:
-    """The sentence of the read window sharing the most content with `claim`, verbatim.
-
-    The first such sentence on a tie, quoted from its passage.
-    """
-    passage = passages[at]
-    window = passage.text[span[0] : span[1]]
-    wanted = set(content_stems(claim))
-    start, end = max(
-        split_passage_sentences(window) or [(0, len(window))],
-        key=lambda s: (len(wanted & set(content_stems(window[s[0] : s[1]]))), -s[0]),
-    )
-    return Evidence(
-        passage=passage.index,
-        passage_id=passage.id,
-        quote=window[start:end],
-        score=round(clamp_score(score), 6),
     )
 
 

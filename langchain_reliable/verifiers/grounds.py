@@ -1,0 +1,85 @@
+"""What a local verdict rests on, in words: the sentence that bears on a claim, and how.
+
+The model's read is quoted by the sentence of its window that shares most with the
+claim (`quoted_window`); a contradiction the model reads must come from a sentence that
+bears on the claim (`bears_on`); a supported claim says where it rests on less than one
+sentence saying it (`how_supported`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_reliable.evidence.claim_facts import ClaimFacts
+from langchain_reliable.evidence.entailment import Entailment
+from langchain_reliable.evidence.select import clamp_score
+from langchain_reliable.schemas import Evidence, Passage
+from langchain_reliable.text import content_stems, split_passage_sentences
+
+__all__ = ["BEARS_ON", "bears_on", "how_supported", "quoted_window"]
+
+BEARS_ON = 0.25
+"""Share of a claim's content words a sentence must hold to contradict it."""
+
+
+def bears_on(quote: str, stems: Sequence[str]) -> bool:
+    """Whether `quote` holds at least a quarter of a claim's content stems `stems`.
+
+    A sentence the model reads as contradicting a claim it shares no subject with says
+    nothing of the claim: the claim is unsupported, not contradicted.
+
+    Example:
+        >>> claim = content_stems("Linfield stayed sixth, narrowly avoiding relegation.")
+        >>> bears_on("The Rovers' win looked assured when Hart beat Linfield.", claim)
+        False
+        >>> bears_on("Linfield remain in sixth.", claim)
+        True
+    """
+    said = set(content_stems(quote))
+    return len(said & set(stems)) >= BEARS_ON * len(stems)
+
+
+def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
+    """What a supported claim rests on, in words, where it is less than one sentence saying it.
+
+    Its words spread over sentences (no one sentence holds them all), or the entailment
+    model, having read it, does not find it said: the words carried it.
+    """
+    ctx, anchor = facts.ctx, facts.anchor
+    elsewhere = [
+        word
+        for stem, word in facts.surface.items()
+        if anchor not in ctx.sentences_with(stem) and ctx.sentences_with(stem)
+    ]
+    notes = []
+    if elsewhere:
+        words = ", ".join(f"'{w}'" for w in elsewhere[:3])
+        notes.append(
+            f"no one sentence says it all: {words} "
+            f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
+        )
+    if read is not None and read.entailed < bar:
+        notes.append("its words carried it: the entailment model does not read it as said")
+    return f", though {' and '.join(notes)}" if notes else ""
+
+
+def quoted_window(
+    passages: list[Passage], at: int, span: tuple[int, int], score: float, claim: str
+) -> Evidence:
+    """The sentence of the read window sharing the most content with `claim`, verbatim.
+
+    The first such sentence on a tie, quoted from its passage.
+    """
+    passage = passages[at]
+    window = passage.text[span[0] : span[1]]
+    wanted = set(content_stems(claim))
+    start, end = max(
+        split_passage_sentences(window) or [(0, len(window))],
+        key=lambda s: (len(wanted & set(content_stems(window[s[0] : s[1]]))), -s[0]),
+    )
+    return Evidence(
+        passage=passage.index,
+        passage_id=passage.id,
+        quote=window[start:end],
+        score=round(clamp_score(score), 6),
+    )
