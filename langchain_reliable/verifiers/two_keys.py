@@ -41,12 +41,8 @@ from langchain_reliable.schemas import (
     Passage,
     passage_name,
 )
-from langchain_reliable.verifiers.local import (
-    LocalVerifier,
-    _features,
-    _signals,
-    _window,
-)
+from langchain_reliable.verifiers.grounds import quoted_window
+from langchain_reliable.verifiers.local import LocalVerifier, _features, _signals
 from langchain_reliable.verifiers.scorer import ClaimFeatures
 
 __all__ = ["TwoKeysVerifier"]
@@ -140,7 +136,7 @@ class TwoKeysVerifier(LocalVerifier):
             answered=None if read is None or read.answered is None else round(read.answered, 6),
         )
         if read is not None:
-            window = _window(passages, read.passage, read.span, read.entailed, claim.text)
+            window = quoted_window(passages, read.passage, read.span, read.entailed, claim.text)
         details = _signals(features, facts.surface, facts.ctx.stems)
         details += self._keys_note(lexical, copied, read, passages)
         label, reason, score, against = self._label(claim, facts, read, score, passages)
