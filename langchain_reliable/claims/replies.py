@@ -11,12 +11,15 @@ import re
 
 from langchain_reliable.grammar import REPLY, last_question
 from langchain_reliable.reading.lexicon import (
+    ARTICLES,
     AUXILIARIES,
     BE_FORMS,
     DO_FORMS,
     HAVE_FORMS,
     MODALS,
+    POSSESSIVE_PRONOUNS,
     POSSIBILITY_MODALS,
+    SPEAKER_POSSESSIVES,
     SPEAKER_PRONOUNS,
     SUBJECT_PRONOUNS,
     alternation,
@@ -27,6 +30,12 @@ from langchain_reliable.text import Span
 BE = alternation(BE_FORMS)
 AUXILIARY = alternation(AUXILIARIES)
 _THERE = frozenset({"there", "this", "that"})
+_DETERMINERS = alternation(  # what opens a noun phrase, not a name ("Can the drug ...")
+    ARTICLES,
+    {"any", "some", "all", "every", "each", "no", "these", "those"},
+    POSSESSIVE_PRONOUNS,
+    SPEAKER_POSSESSIVES,
+)
 _TAGGING = alternation(
     BE_FORMS, DO_FORMS, HAVE_FORMS, (MODALS - POSSIBILITY_MODALS - {"shall", "must"}) | {"can"}
 )
@@ -49,7 +58,7 @@ _QUESTION_WH = re.compile(
 _QUESTION_AUX = re.compile(
     rf"(?i:({AUXILIARY}))\s+((?i:{alternation(SUBJECT_PRONOUNS, SPEAKER_PRONOUNS, _THERE)})|"
     r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*|"
-    r"(?!(?:the|a|an|any|some|all|every|each|no|these|those|my|your|his|her|its|our|their)\b)"
+    rf"(?!(?:{_DETERMINERS})\b)"
     r"[a-z][\w'’-]*)\s+(.+)"
 )
 _NEGATIVE_REPLY = re.compile(r"(?:(?:no|nope|incorrect|wrong|false|not)\b|❌|👎|✖|✗)", re.I)
