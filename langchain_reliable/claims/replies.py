@@ -66,10 +66,16 @@ _NEGATIVE_REPLY = re.compile(r"(?:(?:no|nope|incorrect|wrong|false|not)\b|‚ùå|ü
 
 # Questions that suggest a statement: "Did you know that X?" asserts X.
 _SUGGESTING = re.compile(
-    r"(?:did|do) you know(?: that| why| how)?|(?:would|do) you (?:like|want) (?:me )?to "
-    r"(?:know|hear|learn|see) (?:why|how|that)|(?:shall|should|can|may) i (?:explain|tell you|"
-    r"show you|go (?:into|over)) (?:why|how|that)|(?:isn't|is) it (?:true|interesting|"
-    r"surprising|remarkable) that|(?:have|had) you (?:heard|noticed|read) that",
+    "|".join(  # each line a way to ask that asserts what follows
+        (
+            r"(?:did|do) you know(?: that| why| how)?",
+            r"(?:would|do) you (?:like|want) (?:me )?to (?:know|hear|learn|see) (?:why|how|that)",
+            r"(?:shall|should|can|may) i (?:explain|tell you|show you|go (?:into|over)) "
+            r"(?:why|how|that)",
+            r"(?:isn't|is) it (?:true|interesting|surprising|remarkable) that",
+            r"(?:have|had) you (?:heard|noticed|read) that",
+        )
+    ),
     re.IGNORECASE,
 )
 
