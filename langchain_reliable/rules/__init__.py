@@ -7,7 +7,8 @@ a new rule is one `Rule` subclass and one line in that list.
 
 - `rules.lexical`: questions, links, numbers, bounds, negation, disagreeing passages,
   missing facts, unstated qualifiers.
-- `rules.meaning`, `rules.referents`: the passage's words kept, its meaning changed.
+- `rules.meaning`, `rules.sentence_rules`, `rules.referents`: the passage's words kept,
+  its meaning changed.
 - `rules.content`: every content word borne out; opposites, other kinds and units.
 - `rules.swaps`: one word swapped into the sentence (needs the model).
 - `rules.review`: the list, its review of verdicts, and how a claim was read.

@@ -51,13 +51,9 @@ from langchain_reliable.rules.lexical import (
     UnsourcedLink,
     UnstatedQualifier,
 )
-from langchain_reliable.rules.meaning import (
-    SENTENCE_RULES,
-    PartialName,
-    SubstitutedName,
-    SwappedRole,
-)
+from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
 from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
+from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
