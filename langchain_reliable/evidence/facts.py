@@ -1,10 +1,8 @@
 """Passage facts: what the checks and the rules know about one answer's passages.
 
-`PassageFacts` is joined once per answer from the passages' cached indexes and
-shared by its claims: content stems per unit and overall, the quantities and years
-the passages give, the words names are looked up in, and the statistics behind the
-rarity-weighted and bigram coverage. What one claim says against them is
-`claim_facts.ClaimFacts`.
+`PassageFacts` is joined once per answer from the passages' cached indexes and shared
+by its claims (stems, quantities, names, the statistics behind the rarity-weighted and
+bigram coverage); one claim read against them is `claim_facts.ClaimFacts`.
 
 Example:
     ```python
@@ -28,12 +26,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from langchain_reliable.checks.names import (
-    name_form,
-    name_words,
-    names_pertained,
-    strip_possessive,
-)
+from langchain_reliable.checks.names import name_form, name_words, names_pertained, strip_possessive
+from langchain_reliable.checks.quantities import Quantity, matches
 from langchain_reliable.evidence.index import PassageIndex, Unit, build_index
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import content_stems, stem
@@ -43,11 +37,11 @@ __all__ = ["PassageFacts", "Referent"]
 
 @dataclass(frozen=True)
 class Referent:
-    """A clause of a passage that opens with a reference, and what a reader takes it to name.
+    """A passage clause that opens with a reference, and what a reader takes it to name.
 
-    "Apixaban does not, and it has fewer food interactions than warfarin": the clause
-    `it has fewer ...` (`start`, `end` in its passage), `ref` "it", `rest` "has fewer
-    food interactions than warfarin", `antecedent` "Apixaban".
+    "Apixaban does not, and it has fewer food interactions than warfarin": `ref` "it",
+    `rest` "has fewer food interactions than warfarin", `antecedent` "Apixaban"; `start`
+    and `end` are the clause's place in its passage.
     """
 
     start: int
@@ -58,20 +52,13 @@ class Referent:
 
 
 class PassageFacts:
-    """Facts computed once per answer: stems, quantities and names of the passages.
-
-    The per-passage part comes from each passage's `PassageIndex` (cached by
-    content, so a passage that recurs is not processed again); this joins them.
+    """Facts computed once per answer, joined from each passage's cached `PassageIndex`.
 
     Args:
         passages: The answer's passages (blank ones already dropped).
         units: Their units, as cut by `EvidenceSelector.units(passages)`.
-        indexes: The passages' indexes, cut as `units` are (`EvidenceSelector.indexes`);
-            built from `units` when omitted.
-        referents: Per passage, its clauses that open with a reference and what each
-            names (`Referent`; read by the claims' own antecedent reader); none given,
-            none known.
-
+        indexes: The passages' indexes, cut as `units` are (default: built from `units`).
+        referents: Per passage, its clauses that open with a reference (`Referent`).
     """
 
     def __init__(
@@ -104,25 +91,22 @@ class PassageFacts:
         self.unit_quantities = [list(qs) for index in indexes for qs in index.unit_quantities]
         self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
         self._is_sentence = np.array([u.kind == "sentence" for u in units], dtype=bool)
-        df: Counter[str] = Counter()
+        self.df: Counter[str] = Counter()
         for index in indexes:
-            df.update(index.sentence_df)
-        self.df = df
-        self.n_sentences = len(self.sentences)
+            self.df.update(index.sentence_df)
         self._stem_units = [index.stem_units for index in indexes]
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
         self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
 
+    def referents_in(self, unit: int) -> list[Referent]:
+        """The passage's clauses opening with a reference inside unit `unit`."""
+        u = self.units[unit]
+        return [r for r in self.referents[u.order] if u.start <= r.start < u.end]
+
     def named_by_reference(self, unit: int) -> frozenset[str]:
         """The stems of what the references in `unit` name ("The latter ...": Vega Fund)."""
-        u = self.units[unit]
-        return frozenset(
-            s
-            for r in self.referents[u.order]
-            if u.start <= r.start < u.end
-            for s in content_stems(r.antecedent)
-        )
+        return frozenset(s for r in self.referents_in(unit) for s in content_stems(r.antecedent))
 
     def _holding(self, stem: str) -> tuple[np.ndarray, tuple[int, ...]]:
         """(units, sentence units) holding content stem `stem`, in order; kept per stem."""
@@ -138,16 +122,21 @@ class PassageFacts:
             held = self._with_stem[stem] = (units, tuple(units[self._is_sentence[units]].tolist()))
         return held
 
+    def states(self, q: Quantity, unit: int | None = None) -> bool:
+        """Whether unit `unit` (default: any passage) states the value of `q` (`matches`)."""
+        stated = self.quantities if unit is None else self.unit_quantities[unit]
+        return any(matches(q, x, self.years) for x in stated)
+
     def sentences_with(self, stem: str) -> tuple[int, ...]:
         """The sentence units holding content stem `stem`, in order."""
         return self._holding(stem)[1]
 
-    def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
-        """Share of `stems` found in each unit (1.0 everywhere for no stems).
+    def passage_says(self, stem: str, passage: int) -> bool:
+        """Whether a sentence of passage `passage` holds content stem `stem`."""
+        return any(self.units[i].passage == passage for i in self.sentences_with(stem))
 
-        Read from the passages' stem postings: the work grows with the claim's
-        stems and the number of passages, not with the passages' length.
-        """
+    def unit_shares(self, stems: Sequence[str]) -> np.ndarray:
+        """Share of `stems` found in each unit (1.0 everywhere for no stems), from the postings."""
         counts = np.zeros(len(self.units), dtype=np.float64)
         if not stems:
             return counts + 1.0
@@ -156,14 +145,13 @@ class PassageFacts:
         return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:
-        """Share of `stems` in the context, each weighted by its rarity there.
+        """Share of `stems` in the context, each weighted `log(2 + n / (1 + df))` by its rarity.
 
-        A word's weight is `log(2 + n / (1 + df))`, with `df` the number of
-        passage sentences holding it: rare and absent words weigh most.
+        `n` counts the passage sentences, `df` those holding the word.
         """
         if not stems:
             return 1.0
-        n = self.n_sentences
+        n = len(self.sentences)
         weights = [math.log(2.0 + n / (1.0 + self.df.get(s, 0))) for s in stems]
         found = sum(w for s, w in zip(stems, weights, strict=True) if s in self.stems)
         return found / sum(weights)
@@ -179,8 +167,8 @@ class PassageFacts:
     def has_name(self, name: str) -> bool:
         """Whether the passages give `name`: all its words, or a person's surname.
 
-        Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley"
-        is found where the passages say "Presley", "Turkish" where they say "Turkey".
+        Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley" is found
+        where they say "Presley", "Turkish" where they say "Turkey".
         """
         if name_form(strip_possessive(name)) in self.text:
             return True

@@ -1,10 +1,8 @@
 """What a rule is: a check that may veto `supported`, and the finding it gives.
 
-A `Rule` reads a `evidence.claim_facts.ClaimFacts` (the claim against the answer's
-passages) and returns a `Finding` or `None`. A `ModelRule` needs the verifier's own
-entailment model, read through `evidence.probe.EntailmentProbe`: it asks a question of the claim
-(`asks`), the model answers for every asking claim of an answer in one batched call,
-and the rule decides from that answer (`decides`).
+A `Rule` reads a claim's `ClaimFacts` and returns a `Finding` or `None`. A `ModelRule`
+asks the verifier's entailment model a question of the claim (`asks`, batched per answer)
+and decides from its answer (`decides`); a `QuestionRule` reads the question asked.
 """
 
 from __future__ import annotations
@@ -23,10 +21,7 @@ __all__ = ["Finding", "ModelRule", "QuestionRule", "Rule", "stems_of"]
 
 @dataclass(frozen=True)
 class Finding:
-    """A rule's veto: the label the claim gets instead of `supported`, and why.
-
-    `quoted` is the passage unit the finding quotes first, when not the anchor.
-    """
+    """A rule's veto: the label instead of `supported`, why, and the unit it quotes first."""
 
     rule: str
     label: Label
@@ -44,29 +39,23 @@ class Rule(ABC):
         """The finding when the check fails for `claim`, else `None`."""
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
-        """Stems of the claim's words this rule compares with the passages itself.
+        """Stems of the claim's words this rule compares with the passages its own way.
 
-        The unborne-content rule (`rules.content.UnborneContent`) counts them as read: a
-        rule that checks some words of a claim its own way ("at most 4 g", "once a
-        week") declares them here, and nothing else needs to know. Default: none.
+        The unborne-content rule counts them as read ("at most 4 g", "once a week").
         """
         return frozenset()
 
-    def finding(self, label: Label, reason: str) -> Finding:
+    def finding(self, label: Label, reason: str, quoted: int | None = None) -> Finding:
         """A finding of this rule."""
-        return Finding(self.name, label, reason)
+        return Finding(self.name, label, reason, quoted)
 
 
 class ModelRule(Rule):
-    """A check that needs the verifier's entailment model to decide.
-
-    It is asked only about claims the judging step passed as `supported`, and only
-    by a verifier that has a model (the lexical verifier has none).
-    """
+    """A check decided by the verifier's entailment model, on claims judged `supported`."""
 
     @abstractmethod
     def asks(self, claim: ClaimFacts) -> Any | None:
-        """What the model must settle for `claim` (not `None`), or `None` when nothing."""
+        """What the model must settle for `claim`, or `None` when nothing."""
 
     @abstractmethod
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
@@ -78,10 +67,7 @@ class ModelRule(Rule):
 
 
 class QuestionRule(Rule):
-    """A check that reads the claim as a reply to the question asked (`answers`).
-
-    Run only where the verifier was given a question; without one it finds nothing.
-    """
+    """A check that reads the claim as a reply to the question asked (none: no finding)."""
 
     @abstractmethod
     def answers(self, claim: ClaimFacts, question: str) -> Finding | None:

@@ -1,9 +1,8 @@
 """Rules on what the passages hold: numbers, bounds, negation, missing facts, qualifiers.
 
-A question, a value the sentence states otherwise, a bound it does not bear out, a
-flipped negation, passages that disagree, a number or name no passage holds, a
-qualifier the passages do not say. Each reads a `evidence.claim_facts.ClaimFacts`, computed
-once per claim and shared with the local verifier's scoring.
+A question, a link or citation no passage bears out, a value the sentence states
+otherwise, a bound it does not bear out, a flipped negation, passages that disagree, a
+number or name no passage holds, a qualifier the passages do not say.
 """
 
 from __future__ import annotations
@@ -13,15 +12,13 @@ import re
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
 from langchain_reliable.checks.negation import prefix_change, sentential_negation, words_of
-from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
 from langchain_reliable.grammar import is_question, last_question
 from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
-from langchain_reliable.text import WORD, stem, tokenize, word_set
-
-_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
+from langchain_reliable.text import WORD, word_set
 
 __all__ = [
     "BoundNotBorneOut",
@@ -36,6 +33,10 @@ __all__ = [
     "UnsourcedLink",
     "UnstatedQualifier",
 ]
+
+_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
+_ONLY_A_FEW = re.compile(r"\bonly\s+(?:a\s+)?(?:few|small|handful|minority)\b", re.IGNORECASE)
+_NUMBER_WORD = {"date": "date", "decade": "date", "money": "amount"}  # else "number"
 
 
 class NotAStatement(Rule):
@@ -53,11 +54,7 @@ class NotAStatement(Rule):
 
 
 class NothingFound(Rule):
-    """A claim none of whose content words any passage holds: the passages are silent on it.
-
-    A claim without a word ("✅", "👍" with no question to read it with) asserts nothing
-    a passage could bear out either.
-    """
+    """A claim none of whose content words any passage holds, or that holds no word ("✅")."""
 
     name = "nothing_found"
 
@@ -76,10 +73,9 @@ class NothingFound(Rule):
 
 
 class UnsourcedLink(Rule):
-    """A web address in the claim that no passage gives (in its text or as its source).
+    """A web address in the claim ("/metformin-cures-cancer") that no passage gives.
 
-    A link's address carries content of its own ("/metformin-cures-cancer"), and a reader
-    follows it: it is shown only where the passages give that very address.
+    A passage gives it in its text or as its source.
     """
 
     name = "unsourced_link"
@@ -97,10 +93,9 @@ class UnsourcedLink(Rule):
 
 
 class CitedElsewhere(Rule):
-    """A citation mark of the answer ("[2]", "[Source](address)") pointing away from the claim.
+    """A citation mark ("[2]", "[Source](address)") pointing away from what bears the claim out.
 
-    The claim is checked without its marks (`citations.cited`), but a mark is shown with
-    it: what the mark cites must hold a sentence that bears the claim out as well as the
+    What the mark cites must hold a sentence that bears the claim out as well as the
     sentence the claim rests on.
     """
 
@@ -144,10 +139,10 @@ class ConflictingNumber(Rule):
     name = "conflicting_number"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted when the anchor sentence gives another value of the same kind.
+        """Contradicted when the anchor gives another value of the same kind.
 
-        Unsupported when its passage never names a word of the claim (a 'pediatric'
-        dose where it gives the adult one: silent on the claim, not its opposite).
+        Unsupported when its passage never names a word of the claim (a 'pediatric' dose
+        where it gives the adult one).
         """
         conflict = claim.numbers[1]
         if conflict is None:
@@ -164,8 +159,7 @@ class AnswersAnotherCase(QuestionRule):
     """A value the sentence gives for another case than the question asks about.
 
     Asked "What fee do retail investors pay?", "The fee is 0.2 percent" where the
-    sentence gives 0.2 percent for institutional investors and 0.9 for retail ones:
-    true of another case, no answer to this one (`checks.clauses.value_for_another_case`).
+    sentence gives 0.2 percent for institutional investors and 0.9 for retail ones.
     """
 
     name = "answers_another_case"
@@ -175,7 +169,7 @@ class AnswersAnotherCase(QuestionRule):
         asked = last_question(question)
         if not asks(asked):
             return None
-        found = value_for_another_case(asked, claim.text, claim.ctx.units[claim.anchor].text)
+        found = value_for_another_case(asked, claim.text, claim.sentence.text)
         if found is None:
             return None
         value, other, word = found
@@ -192,14 +186,13 @@ class MovedValue(Rule):
     name = "moved_value"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted, quoting the sentence that gives the other value (`moved_value`)."""
+        """Contradicted, quoting the sentence that gives the other value."""
         found = claim.moved_value
         if found is None:
             return None
         claimed, stated, unit = found
         where = claim.ctx.units[unit].passage_name
-        return Finding(
-            self.name,
+        return self.finding(
             "contradicted",
             f"claim says '{claimed.text}' but {where} says '{stated.text}' "
             f"('{claimed.text}' is what {claim.where} gives for something else)",
@@ -208,33 +201,32 @@ class MovedValue(Rule):
 
 
 def _unsaid_in_passage(claim: ClaimFacts) -> str:
-    """The claim's words (not numbers) that the anchor's passage never holds, quoted."""
-    passage = claim.ctx.units[claim.anchor].passage
-    bounds = {stem(w) for b in bounded_quantities(claim.text) for w in tokenize(b.phrase)}
+    """The claim's words (not numbers nor bounds) that the anchor's passage never holds."""
+    passage = claim.sentence.passage
+    bounds = _bound_words(claim)  # "fewer than 2,000": the bound rules read it
     unsaid = [
         word
         for s, word in claim.surface.items()
-        if not s[:1].isdigit()
-        and s not in bounds  # "fewer than 2,000": the bound rules read it
-        and not any(claim.ctx.units[i].passage == passage for i in claim.ctx.sentences_with(s))
+        if not s[:1].isdigit() and s not in bounds and not claim.ctx.passage_says(s, passage)
     ]
     return ", ".join(repr(w) for w in unsaid[:3])
 
 
-class PassagesDisagree(Rule):
-    """Another passage states otherwise what the claim's own passage bears out.
+def _bound_words(claim: ClaimFacts) -> frozenset[str]:
+    """The stems of the claim's bounds ("must not exceed 4 g")."""
+    return stems_of(b.phrase for b in bounded_quantities(claim.text))
 
-    One source supports the claim and another contradicts it (a poisoned or stale
-    passage): the claim is contested, so it is `contradicted`, with both quotes.
-    """
+
+class PassagesDisagree(Rule):
+    """Another passage states otherwise what the claim's own passage bears out: contested."""
 
     name = "passages_disagree"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted, quoting the disagreeing sentence first and the anchor second.
 
-        Unsupported when the claim's own passage never names a word of it (it bears out
-        another thing: the claim is pieced from two passages).
+        Unsupported when the claim's own passage never names a word of it (the claim is
+        pieced from two passages).
         """
         found = claim.disagreement
         if found is None:
@@ -247,8 +239,7 @@ class PassagesDisagree(Rule):
                 "unsupported",
                 f"{claim.where} never says {unsaid}, and {other} says otherwise ({what})",
             )
-        return Finding(
-            self.name,
+        return self.finding(
             "contradicted",
             f"the passages disagree: {claim.where} bears the claim out, {other} says "
             f"otherwise ({what})",
@@ -263,11 +254,11 @@ class BoundNotBorneOut(Rule):
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
         """The words of the claim's bounds ("must not exceed 4 g")."""
-        return stems_of(b.phrase for b in bounded_quantities(claim.text))
+        return _bound_words(claim)
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted when the bounds cannot overlap (clear anchor), else unsupported."""
-        found = bounds_finding(claim.text, claim.ctx.units[claim.anchor].text)
+        found = bounds_finding(claim.text, claim.sentence.text)
         if found is None:
             return None
         label, claimed, stated = found
@@ -307,15 +298,12 @@ class MissingFacts(Rule):
         """The claim's spelled-out numbers a passage gives, and values it proves by reckoning.
 
         "thirty" where a passage says "30"; "eight years after" where a sentence's dates
-        are eight years apart, and the like (`ClaimFacts.computed`); "twice" where its
-        values are (`checks.derived`).
+        are eight years apart (`ClaimFacts.computed`); "twice" where its values are.
         """
-        ctx = claim.ctx
         spelled = [
             q.text
             for q in extract_quantities(claim.text, spelled=True)
-            if not any(c.isdigit() for c in q.text)
-            and any(matches(q, x, ctx.years) for x in ctx.quantities)
+            if not any(c.isdigit() for c in q.text) and claim.ctx.states(q)
         ]
         return stems_of([*spelled, *(q.text for q in claim.computed), *claim.ratios])
 
@@ -327,47 +315,27 @@ class MissingFacts(Rule):
         return self.finding(
             "unsupported",
             "; ".join(
-                [f"{_number_word(q)} '{q.text}' not found in any passage" for q in numbers]
+                [
+                    f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}' not found in any passage"
+                    for q in numbers
+                ]
                 + [f"name '{n}' not found in any passage" for n in names]
             ),
         )
 
 
-_ONLY_A_FEW = re.compile(r"\bonly\s+(?:a\s+)?(?:few|small|handful|minority)\b", re.IGNORECASE)
-
-
 class UnstatedQualifier(Rule):
     """A word that turns or narrows the meaning, which the passages do not say.
 
-    A negating prefix on a word the passages use plainly ("unprofitable" where they say
-    "profitable", "non-transferable") or dropped from one they use with it ("reversibly"
-    where they say "irreversibly"), or a qualifier the sentence the claim is about
-    does not hold ("always", "only", "every", "severe", "still", "used to", "It is
-    false that"): a claim resting on it asserts more than the passages do.
+    A negating prefix the passages do not put on the word ("unprofitable" where they say
+    "profitable"; "reversibly" where they say "irreversibly"), or a qualifier the anchor
+    does not hold ("always", "only", "severe", "still", "used to", "It is false that").
     """
 
     name = "unstated_qualifier"
     QUALIFIERS = frozenset(
-        [
-            "always",
-            "never",
-            "every",
-            "everyone",
-            "everybody",
-            "whenever",
-            "only",
-            "solely",
-            "exclusively",
-            "entirely",
-            "completely",
-            "severe",
-            "mild",
-            "still",
-            "twice",
-            "thrice",
-            "false",
-            "untrue",
-        ]
+        """always never every everyone everybody whenever only solely exclusively entirely
+        completely severe mild still twice thrice false untrue""".split()  # noqa: SIM905
     )
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
@@ -378,10 +346,10 @@ class UnstatedQualifier(Rule):
             return self.finding(
                 "unsupported", f"the claim says '{found[0]}' where the passages say '{found[1]}'"
             )
-        anchor = word_set(claim.ctx.units[claim.anchor].text)
+        sentence = claim.sentence.text
+        anchor = word_set(sentence)
         if sentential_negation(claim.text) and None not in claim.negation:
             anchor |= {"false", "untrue"}  # "It is false that X" where the sentence says not X
-        sentence = claim.ctx.units[claim.anchor].text
         said_how_often = frequencies(claim.text) and frequencies(sentence)
         if said_how_often and frequency_conflict(claim.text, sentence) is None:
             anchor |= {"twice", "thrice", "every"}  # "thrice daily", "every month": as often
@@ -398,7 +366,3 @@ class UnstatedQualifier(Rule):
                 "unsupported", f"the claim says '{said[0]}', which {claim.where} does not"
             )
         return None
-
-
-def _number_word(q: Quantity) -> str:
-    return {"date": "date", "decade": "date", "money": "amount"}.get(q.kind, "number")

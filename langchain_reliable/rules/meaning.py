@@ -1,13 +1,11 @@
 """Meaning rules: claims that keep the passage's words but change what it says.
 
-Each rule reads the claim against the passage sentences it is about: a `SentenceRule`
-pairs one check with its reason (the list is `rules.sentence_rules`); `SwappedRole`,
-`PartialName` and `SubstitutedName` read names and roles (`checks.order`, `checks.roles`).
-
-The sentences a claim is about are those that hold the largest share of its content
-words, leaving out the lexicon's words (so a sentence saying "decreases" is as much
-about a claim saying "increases" as one saying "increases"); a finding needs every
-such sentence to disagree.
+A `SentenceRule` pairs one check of `checks/` with its reason (the list is
+`rules.sentence_rules`); `SwappedRole`, `PartialName` and `SubstitutedName` read names
+and roles.
+The sentences a claim is about hold the largest share of its content words, leaving out
+the opposites lexicon's ("decreases" is as much about "increases" as "increases" is); a
+finding needs every such sentence to disagree.
 
 Example:
     ```python
@@ -19,7 +17,7 @@ Example:
     passages = [Passage(index=0, text="Metformin decreases hepatic glucose output.")]
     facts = PassageFacts(passages, EvidenceSelector().units(passages))
     SENTENCE_RULES[0].check("Metformin increases hepatic glucose output.", facts)
-    # Finding(rule='opposite_words', label='contradicted', reason="passage 0 says ...")
+    # Finding(rule='opposite_words', label='contradicted', reason="passage 1 says ...")
     ```
 """
 
@@ -29,18 +27,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from langchain_reliable.checks.order import (
-    swapped_role,
-)
-from langchain_reliable.checks.polarity import (
-    LEXICON_STEMS,
-)
-from langchain_reliable.checks.roles import (
-    opening_name,
-    partial_name,
-    substituted_name,
-    text_names,
-)
+from langchain_reliable.checks.order import swapped_role
+from langchain_reliable.checks.polarity import LEXICON_STEMS
+from langchain_reliable.checks.roles import opening_name, partial_name, substituted_name, text_names
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.reading.clauses import split_clauses
@@ -53,7 +42,6 @@ from langchain_reliable.rules.base import Finding, Rule, stems_of
 from langchain_reliable.text import content_stems, stem
 
 __all__ = [
-    "OTHER_WAY",
     "MeaningRule",
     "PartialName",
     "SentenceRule",
@@ -81,16 +69,15 @@ class MeaningRule(Rule):
 
 
 def _core(text: str) -> list[str]:
+    """The content stems of `text` outside the opposites lexicon, once each."""
     return [s for s in dict.fromkeys(content_stems(text)) if s not in LEXICON_STEMS]
 
 
 @lru_cache(maxsize=8)
 def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
-    """Per name stem, the sentence units that refer to it by an opening pronoun.
+    """Per name stem, the sentence units that refer to it by an opening pronoun (read only).
 
-    "She usually played from the baseline" is about the "Serena Williams" of
-    the sentence before it. Cached for the last few answers' facts (their claims
-    share them); read only.
+    "She usually played from the baseline" is about the "Serena Williams" before it.
     """
     found: dict[str, set[int]] = {}
     previous: dict[int, int] = {}
@@ -107,11 +94,7 @@ def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
 
 
 def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
-    """The sentence units holding the largest share of `stems`, and that share.
-
-    A sentence holds a stem that it says, or that names whom its opening
-    pronoun refers to (`_named_by_pronoun`).
-    """
+    """The sentence units holding the largest share of `stems` (said, or named by a pronoun)."""
     if not stems or not facts.sentences:
         return [], 0.0
     held: Counter[int] = Counter()
@@ -133,7 +116,6 @@ def _claim_about(text: str, facts: PassageFacts) -> tuple[list[int], float]:
 
 
 _SAYS = "{where} says '{sentence}', the claim '{claim}'"
-OTHER_WAY = "the claim says '{claim}'; {where} says it the other way round: '{sentence}'"
 
 
 class SentenceRule(MeaningRule):
@@ -143,14 +125,12 @@ class SentenceRule(MeaningRule):
         name: The rule's name.
         hit: `(claim, sentence) -> (claim's words, sentence's words, ...)` where they
             disagree, else `None`.
-        reason: Why, in words: a format of `claim`, `sentence` (the two words) and `where`.
+        reason: A format of `claim`, `sentence` (the two words) and `where`.
         clear_if: The hit's item that must be true for a clear hit to contradict the
             claim (`None`: every clear hit does); otherwise it is unsupported.
-        reads: `(claim, sentence) -> phrases` of the claim this rule compares with the
-            sentence it is about (`Rule.reads`), if any.
-        bears_on: `(claim, sentence) -> bool`: whether a sentence says anything this rule
-            reads. With it, the sentences the claim is about and the units its evidence
-            selection picks are read, and only those it bears on have a say.
+        reads: `(claim, sentence) -> phrases` this rule compares itself (`Rule.reads`).
+        bears_on: `(claim, sentence) -> bool`: with it, the units the evidence selection
+            picked are read too, and only the sentences it bears on have a say.
     """
 
     def __init__(
@@ -169,7 +149,7 @@ class SentenceRule(MeaningRule):
         """The claim's words this rule compares with the sentence it is about."""
         if self._reads is None:
             return frozenset()
-        return stems_of(self._reads(claim.text, claim.ctx.units[claim.anchor].text))
+        return stems_of(self._reads(claim.text, claim.sentence.text))
 
     def __repr__(self) -> str:
         return f"SentenceRule({self.name!r})"
@@ -283,8 +263,7 @@ def _in_clause(
     """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`.
 
     "B7 grew in the acidic medium" against "Strain K12 grew in the acidic medium, whereas
-    strain B7 did not survive it": B7 is in the sentence, but in a clause that says
-    little of the rest ("the first in Peru, San Marcos, was founded in 1551" says it).
+    strain B7 did not survive it": B7 is in a clause that says little of the rest.
     """
     pieces = split_clauses(sentence)
     if len(pieces) < 2 or not rest or len(split_clauses(claim)) > 1:

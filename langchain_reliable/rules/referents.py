@@ -1,38 +1,13 @@
 """A claim that says of one subject what the passages say of another.
 
-Through a passage clause that leans on another (a reference, an ellipsis), or with a word
-of a parallel part (`BorrowedWord`).
-
 "Warfarin has fewer food interactions than apixaban" against "Warfarin requires regular
 blood tests. Apixaban does not, and it has fewer food interactions than warfarin": the
-words are all there, but the passage's "it" is apixaban. The passage's clauses that open
-with a reference ("it", "she", "the latter") are read as the claims' own references are
-(`claims.antecedents.referents`, given to the facts by the verifier); a claim that says
-what such a clause says, of a subject that is not the one the reference names, and that
-no other sentence says of the claim's subject, is unsupported (`SaidOfAnother`). "The
-Aria 5 Lite does not." says the sentence before's predicate of the Lite, negated: a claim
-negated otherwise is contradicted (`ElidedPredicate`, `checks.ellipsis`).
-
-A claim that says one part of the passages with a word of a parallel part in it: "The
-family plan allows 3 devices" against "The standard plan costs $12 a month and allows
-3 devices; the family plan costs $20 and allows 6 devices": every word is the passage's,
-but what the claim says is the standard plan's (`checks.parallels`). Unsupported: the
-passages say nothing of the family plan's three devices.
-
-Example:
-    ```python
-    from langchain_reliable import create_verifier
-
-    passage = "Warfarin requires regular blood tests. Apixaban does not, and it has fewer "
-    passage += "food interactions than warfarin."
-    answer = "Warfarin has fewer food interactions than apixaban."
-    create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
-    passage = "The older formulation did not require refrigeration; the new one must be "
-    passage += "kept cold."
-    answer = "The new formulation does not require refrigeration."
-    create_verifier().invoke({"answer": answer, "passages": [passage]})["decision"]  # refuse
-    ```
-
+passage's "it" is apixaban (`SaidOfAnother`, reading the passage's references as the
+claims' own are read, `claims.antecedents.referents`). "The new formulation does not
+require refrigeration" where "the new one must be kept cold" after "the older
+formulation did not": an elided clause negated otherwise (`ElidedPredicate`). "The
+family plan allows 3 devices" where the standard plan does and the family plan allows
+6: a parallel part's word (`BorrowedWord`, `checks.parallels`).
 """
 
 from __future__ import annotations
@@ -63,10 +38,10 @@ _SAYS_IT = 0.75  # least share of the claim's words past its subject that the cl
 
 
 def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
-    """The claim's words before the first word of what the clause says, and its stems after.
+    """The claim's subject before the first word of what the clause says, and its stems after.
 
-    "Warfarin has fewer food interactions than apixaban" against "[it] has fewer food
-    interactions than warfarin": "Warfarin", and the stems from "fewer" on.
+    "Warfarin has fewer ... than apixaban" against "[it] has fewer ...": "Warfarin", and
+    the stems from "fewer" on.
     """
     first = content_stems(rest)[:1]
     for m in WORD.finditer(claim):
@@ -76,11 +51,6 @@ def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
                 words.pop()  # "Warfarin has": the subject is "Warfarin"
             return " ".join(words).strip(" ,"), set(content_stems(claim[m.start() :]))
     return None
-
-
-def _same_thing(a: set[str], b: set[str]) -> bool:
-    """Whether two subjects name one thing: the words of one hold the other's."""
-    return a <= b or b <= a
 
 
 class SaidOfAnother(MeaningRule):
@@ -109,8 +79,8 @@ class SaidOfAnother(MeaningRule):
                 extra = rest - said - theirs  # the claim may name it in the clause's place
                 if not mine or not theirs or len(extra) > (1 - _SAYS_IT) * len(rest):
                     continue
-                if _same_thing(mine, theirs):
-                    return None  # the passage says it of the claim's subject
+                if mine <= theirs or theirs <= mine:
+                    return None  # the passage says it of the claim's subject: one thing
                 found = found or (order, r, subject)
         if found is None:
             return None
@@ -128,16 +98,10 @@ class SaidOfAnother(MeaningRule):
     def _said_elsewhere(facts: PassageFacts, subject: str, rest: str) -> bool:
         """Whether a sentence without a reference to another says `rest` of `subject`."""
         wanted = set(content_stems(subject)) | set(content_stems(rest))
-        for i in facts.sentences:
-            unit = facts.units[i]
-            if not wanted <= set(content_stems(unit.text)):
-                continue
-            inside = [
-                r for r in facts.referents[unit.order] if unit.start <= r.start < unit.end
-            ]  # fmt: skip
-            if not inside:
-                return True
-        return False
+        return any(
+            wanted <= set(content_stems(facts.units[i].text)) and not facts.referents_in(i)
+            for i in facts.sentences
+        )
 
 
 class ElidedPredicate(MeaningRule):
@@ -168,11 +132,7 @@ class BorrowedWord(MeaningRule):
     name = "borrowed_word"
 
     def check(self, text: str, facts: PassageFacts) -> Finding | None:
-        """Unsupported, naming the two parts; else `None`.
-
-        Not where an elided clause ("The premium account does.") says the claim: that
-        clause borrows its predicate as the claim does (`ElidedPredicate` reads it).
-        """
+        """Unsupported, naming the two parts (not where an elided clause says the claim)."""
         if elision_of(text, [p.text for p in facts.passages]) is not None:
             return None
         units = [facts.units[i] for i in facts.sentences]

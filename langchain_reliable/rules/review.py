@@ -2,15 +2,9 @@
 
 A verifier judges first (a model, a judge, lexical scores); then `Rules.review` runs
 `DEFAULT_RULES` on every claim. The first rule that finds a problem fixes the claim's
-label (`unsupported` or `contradicted`), caps its score and gives the reason, whatever
-the judging step said (a claim a rule vetoes is never shown as verified, and its reason
-is one a reader can check); only a contradiction the judging step found stands against
-an `unsupported` finding, keeping both reasons. `verifiers.base.JudgingVerifier` calls
-it in its template method, so the local verifier, the NLI cross-encoder, the LLM judge
-and the cascade all keep the same rules; a `ModelRule` reads the verifier's own
-entailment model (`EntailmentProbe`), one batched call per answer.
-
-A new rule is one `Rule` subclass and one line in `DEFAULT_RULES`.
+label, caps its score and gives the reason, whatever the judging step said; only a
+contradiction the judging step found stands against an `unsupported` finding, keeping
+both reasons. The verdict then says how the claim was read from its span (`as_read`).
 
 Example:
     ```python
@@ -34,6 +28,7 @@ from langchain_reliable.evidence.answers import AnswerCache
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
+from langchain_reliable.reading.subjects import names_a_thing
 from langchain_reliable.rules.base import Finding, ModelRule, QuestionRule, Rule
 from langchain_reliable.rules.content import (
     DroppedNegation,
@@ -57,13 +52,15 @@ from langchain_reliable.rules.lexical import (
     UnstatedQualifier,
 )
 from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
-from langchain_reliable.rules.reading import as_read
 from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
 from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
 from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
+from langchain_reliable.text import STOPWORDS, stem, tokenize
 
-__all__ = ["DEFAULT_RULES", "Rules"]
+__all__ = ["DEFAULT_RULES", "Rules", "as_read"]
+
+_UNCERTAIN_SCORE = 0.5
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     NotAStatement(),  # a question cannot be supported by passages
@@ -100,8 +97,7 @@ class Rules:
 
     Args:
         rules: The rules, first finding wins (default `DEFAULT_RULES`).
-        selector: The evidence selector that reads claims against passages (default:
-            the embedded offline one).
+        selector: The evidence selector (default: the embedded offline one).
         facts: The answers' facts to share (default: a cache of their own over `selector`).
     """
 
@@ -166,8 +162,7 @@ class Rules:
         """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
 
         Only claims judged `supported` are asked, and only by a rule no earlier rule
-        pre-empts (a claim another rule vetoes first never loads the model); without a
-        model, nothing is found.
+        pre-empts; without a model, nothing is found.
         """
         read: list[dict[int, Finding | None]] = [{} for _ in facts]
         asked: list[tuple[int, int, Any]] = []
@@ -260,3 +255,50 @@ def _applies(rule: Rule, claim: ClaimFacts) -> Finding | None:
 def default_rules() -> Rules:
     """The shared rules layer of callers that set none (built on first use)."""
     return Rules()
+
+
+def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: float) -> ClaimVerdict:
+    """`verdict` with how the claim was read from its span in its reason, and what that demands.
+
+    A claim whose antecedent could not be told ("It ...") is `uncertain`, never supported;
+    one read with its antecedent named must rest on a passage that names it.
+    """
+    if claim.unresolved:
+        if verdict.label in ("unsupported", "contradicted"):
+            return verdict.model_copy(update={"reason": f"{claim.unresolved}; {verdict.reason}"})
+        return verdict.model_copy(
+            update={
+                "label": "uncertain",
+                "score": min(verdict.score, _UNCERTAIN_SCORE),
+                "reason": f"{claim.unresolved}, so it cannot be checked; {verdict.reason}",
+            }
+        )
+    if not claim.reading:
+        return verdict
+    elsewhere = _outside_passage(facts, claim) if verdict.label == "supported" else []
+    if not elsewhere:
+        return verdict.model_copy(update={"reason": f"{claim.reading}; {verdict.reason}"})
+    where = facts.sentence.passage_name
+    words = ", ".join(repr(w) for w in elsewhere[:3])
+    return verdict.model_copy(
+        update={
+            "label": "unsupported",
+            "score": min(verdict.score, capped),
+            "reason": f"{claim.reading}; {where}, which the claim rests on, does not say {words}",
+        }
+    )
+
+
+def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
+    """The antecedent's words (and the claim's numbers) that the claim's passage lacks.
+
+    "It is contraindicated in ..." read as "Aspirin is ..." cannot rest on the metformin
+    passage; a description ("The first one") is read as the claim's other words are.
+    """
+    named = claim.antecedent
+    if not named or not names_a_thing(named):
+        return []
+    home = facts.sentence.passage
+    numbers = [t for t in tokenize(claim.text) if t[:1].isdigit()]  # and what it says of it
+    words = [t for t in tokenize(named) if t not in STOPWORDS] + numbers
+    return [w for w in words if not facts.ctx.passage_says(stem(w), home)]

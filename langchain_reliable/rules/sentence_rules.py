@@ -1,18 +1,8 @@
 """The sentence rules: each a check read against the sentences a claim is about.
 
-Each entry pairs a check (claim, sentence) -> hit with the words of its reason; a finding
-needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`). The
-checks: `checks.polarity` (opposite words, stronger quantifiers), `checks.bounds`
-("most" for "few"), `checks.units`, `checks.units` ("%" against percentage points, per
-which period), `checks.quantities` (another count), `checks.clauses` (a value the sentence
-gives for another of the things it says), `checks.swaps` (words or a "not" moved
-between its parts), `checks.certainty` ("both A and B" where it says it of A),
-`checks.derived` (comparatives), `checks.certainty` (a condition dropped or widened),
-`checks.certainty` (an expectation stated as done), `checks.order` (before and after),
-`checks.number_words`, `checks.certainty` (a cause where it reports an association),
-`reading.arguments` (a verb's doer and undergoer swapped, read from the parse), `checks.order`
-and `checks.roles` (swapped roles). `rules.review.DEFAULT_RULES` runs them
-in this order.
+Each pairs a check `(claim, sentence) -> hit` from `checks/` (or `reading.arguments`) with
+the words of its reason; a finding needs every sentence the claim is about to disagree
+(`rules.meaning.SentenceRule`). `rules.review.DEFAULT_RULES` runs them in this order.
 """
 
 from __future__ import annotations
@@ -52,17 +42,14 @@ from langchain_reliable.checks.units import (
     percent_points_conflict,
 )
 from langchain_reliable.reading.arguments import shares_a_verb, swapped_arguments
-from langchain_reliable.rules.meaning import OTHER_WAY, SentenceRule
+from langchain_reliable.rules.meaning import SentenceRule
 from langchain_reliable.text import stem, tokenize
 
 __all__ = ["SENTENCE_RULES"]
 
 
 def _unbounded_count(claim: str, sentence: str) -> tuple | None:
-    """Another count of the same thing, unless the sentence bears out the claim's bound.
-
-    "More than 20 people" is borne out where the sentence says "at least 30 people".
-    """
+    """Another count, unless the sentence bears out the claim's bound ("at least 30" for ">20")."""
     return None if borne_out(claim, sentence) else count_conflict(claim, sentence)
 
 
@@ -77,120 +64,74 @@ def _frequency_phrases(claim: str, sentence: str) -> list[str]:
     return [phrase for phrase, _ in frequencies(claim)] if frequencies(sentence) else []
 
 
+# The reasons, formats of the claim's words, the sentence's and where it is
+_OTHER_WAY = "the claim says '{claim}'; {where} says it the other way round: '{sentence}'"
+_SAYS_WHERE = "the claim says '{claim}' where {where} says '{sentence}'"
+_SAYS_BUT = "the claim says '{claim}', but {where} says '{sentence}'"
+_SAYS_ONLY = "the claim says '{claim}' where {where} says only '{sentence}'"
+_COUNTS = "{where} counts '{sentence}', the claim '{claim}'"
+_FOR_ELSE = "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'"
+_NEGATED_OTHERWISE = "the claim says '{claim}' negated otherwise than {where}: '{sentence}'"
+_GIVES = "the claim says '{claim}', but {where} gives {sentence}"
+_WITHOUT = "the claim says '{claim}', but {where} says it without '{sentence}'"
+_DROPS = "{where} says it only '{claim}'; the claim drops '{sentence}'"
+_WIDENS = "the claim says '{claim}', where {where} says it only '{sentence}'"
+_EXPECTS = "{where} says only '{sentence}', the claim '{claim}'"
+_CAUSE = "{where} reports only an association ('{sentence}'), the claim a cause ('{claim}')"
+_DOER = "{where} says '{sentence}' did it, where the claim says '{claim}'"
+_RATIO = "the claim says '{claim}', where {where} gives '{sentence}'"
+
 SENTENCE_RULES: tuple[SentenceRule, ...] = (
-    SentenceRule(  # "increases" for "decreases"
-        "opposite_words", opposite_words, reads=_opposites_lexicon_words
-    ),
-    SentenceRule(  # "all" where the sentence says "most"
-        "stronger_quantifier",
-        stronger_quantifier,
-        "the claim says '{claim}' where {where} says only '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "most" where the sentence says "few" or "only two of the twelve"
-        "other_proportion",
-        proportion_conflict,
-        "the claim says '{claim}' where {where} says '{sentence}'",
-        clear_if=2,
-    ),
+    # "increases" for "decreases"
+    SentenceRule("opposite_words", opposite_words, reads=_opposites_lexicon_words),
+    # "all" where the sentence says "most"
+    SentenceRule("stronger_quantifier", stronger_quantifier, _SAYS_ONLY, clear_if=2),
+    # "most" where the sentence says "few" or "only two of the twelve"
+    SentenceRule("other_proportion", proportion_conflict, _SAYS_WHERE, clear_if=2),
     SentenceRule("opposite_direction", opposite_direction),  # a change the other way
-    SentenceRule(  # how often, read as a rate
-        "other_frequency", frequency_conflict, reads=_frequency_phrases
-    ),
+    # how often, read as a rate
+    SentenceRule("other_frequency", frequency_conflict, reads=_frequency_phrases),
     SentenceRule("other_period", per_period_conflict),  # "per minute" for "per second"
     SentenceRule("percent_points", percent_points_conflict),  # "%" for percentage points
+    SentenceRule("other_count", _unbounded_count, _COUNTS),
+    # "went public in 1998" where the sentence says it was founded then
+    SentenceRule("value_of_another_clause", value_of_another_clause, _FOR_ELSE, clear_if=2),
+    # "did not pay in 2023" where the clause of 2023 says it was paid
     SentenceRule(
-        "other_count", _unbounded_count, "{where} counts '{sentence}', the claim '{claim}'"
+        "negated_for_another_value", negated_for_another_value, _NEGATED_OTHERWISE, clear_if=2
     ),
-    SentenceRule(  # "went public in 1998" where the sentence says it was founded then
-        "value_of_another_clause",
-        value_of_another_clause,
-        "{where} gives '{claim}' for something else; for what the claim says, '{sentence}'",
-        clear_if=2,
+    # "A returned more than B" where it gives A 4 percent and B 11 ("fewer" where they do)
+    SentenceRule(
+        "comparison_reversed", comparative_conflict, _GIVES, clear_if=2, reads=compared_words
     ),
-    SentenceRule(  # "did not pay in 2023" where the clause of 2023 says it was paid
-        "negated_for_another_value",
-        negated_for_another_value,
-        "the claim says '{claim}' negated otherwise than {where}: '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "A returned more than B" where it gives A 4 percent and B 11
-        "comparison_reversed",
-        comparative_conflict,
-        "the claim says '{claim}', but {where} gives {sentence}",
-        clear_if=2,
-        reads=compared_words,  # "fewer" where the values bear it out
-    ),
-    SentenceRule(  # "the first appeal" where the sentence says "the third appeal"
-        "other_ordinal",
-        other_ordinal,
-        "{where} says '{sentence}', the claim '{claim}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "both iOS and Android" where the sentence says "for iOS"
-        "one_conjunct_only",
-        one_conjunct_only,
-        "the claim says '{claim}', but {where} says it without '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "may be given" where the sentence says so "if kidney function is normal"
-        "dropped_condition",
-        dropped_condition,
-        "{where} says it only '{claim}'; the claim drops '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "at any altitude" where the sentence says it "at sea level"
-        "widened_condition",
-        widened_condition,
-        "the claim says '{claim}', where {where} says it only '{sentence}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "the merger closed" where the sentence expects it to close
-        "expectation_as_fact",
-        expectation_as_fact,
-        "{where} says only '{sentence}', the claim '{claim}'",
-        clear_if=2,
-    ),
-    SentenceRule(  # "caused" where the sentence reports only "associated with"
-        "association_as_cause",
-        cause_for_association,
-        "{where} reports only an association ('{sentence}'), the claim a cause ('{claim}')",
-        clear_if=2,
-    ),
-    SentenceRule(  # "Metformin prescribes doctors": doer and undergoer, read from the parse
-        "swapped_arguments", swapped_arguments, OTHER_WAY, bears_on=shares_a_verb
-    ),
-    SentenceRule("swapped_roles", swapped_roles, OTHER_WAY),  # "Monsanto acquired Bayer"
-    SentenceRule("reversed_pair", reversed_pair, OTHER_WAY),  # "from Rome to Paris"
-    SentenceRule(  # another doer than the sentence names
-        "swapped_subject",
-        swapped_subject,
-        "{where} says '{sentence}' did it, where the claim says '{claim}'",
-    ),
-    SentenceRule("reversed_roles", reversed_roles, OTHER_WAY),  # "the app sends to the client"
-    SentenceRule("words_exchanged", exchanged_words, OTHER_WAY),  # two parts' words swapped
-    SentenceRule(  # "recommended for children but not approved for adults", the other way
-        "negation_of_another_part",
-        moved_negation,
-        "the claim says '{claim}' where {where} says '{sentence}'",
-    ),
-    SentenceRule(  # "five days after the surgery" where the sentence says "before"
-        "turned_span", turned_span, "the claim says '{claim}' where {where} says '{sentence}'"
-    ),
-    SentenceRule(  # "no fee during the first two years" where the sentence says "after"
-        "other_side_of_period",
-        other_side_of_period,
-        "the claim says '{claim}' where {where} says '{sentence}'",
-    ),
-    SentenceRule(  # "moved before the library burned" where the years say after
-        "order_against_years",
-        order_against_years,
-        "the claim says '{claim}', but {where} says '{sentence}'",
-    ),
-    SentenceRule(  # "four times" where the sentence's two values are three times apart
-        "ratio_not_borne_out",
-        ratio_conflict,
-        "the claim says '{claim}', where {where} gives '{sentence}'",
-    ),
+    # "the first appeal" where the sentence says "the third appeal"
+    SentenceRule("other_ordinal", other_ordinal, clear_if=2),
+    # "both iOS and Android" where the sentence says "for iOS"
+    SentenceRule("one_conjunct_only", one_conjunct_only, _WITHOUT, clear_if=2),
+    # "may be given" where the sentence says so "if kidney function is normal"
+    SentenceRule("dropped_condition", dropped_condition, _DROPS, clear_if=2),
+    # "at any altitude" where the sentence says it "at sea level"
+    SentenceRule("widened_condition", widened_condition, _WIDENS, clear_if=2),
+    # "the merger closed" where the sentence expects it to close
+    SentenceRule("expectation_as_fact", expectation_as_fact, _EXPECTS, clear_if=2),
+    # "caused" where the sentence reports only "associated with"
+    SentenceRule("association_as_cause", cause_for_association, _CAUSE, clear_if=2),
+    # "Metformin prescribes doctors": doer and undergoer, read from the parse
+    SentenceRule("swapped_arguments", swapped_arguments, _OTHER_WAY, bears_on=shares_a_verb),
+    SentenceRule("swapped_roles", swapped_roles, _OTHER_WAY),  # "Monsanto acquired Bayer"
+    SentenceRule("reversed_pair", reversed_pair, _OTHER_WAY),  # "from Rome to Paris"
+    SentenceRule("swapped_subject", swapped_subject, _DOER),  # another doer than it names
+    SentenceRule("reversed_roles", reversed_roles, _OTHER_WAY),  # "the app sends to the client"
+    SentenceRule("words_exchanged", exchanged_words, _OTHER_WAY),  # two parts' words swapped
+    # "recommended for children but not approved for adults", the other way
+    SentenceRule("negation_of_another_part", moved_negation, _SAYS_WHERE),
+    # "five days after the surgery" where the sentence says "before"
+    SentenceRule("turned_span", turned_span, _SAYS_WHERE),
+    # "no fee during the first two years" where the sentence says "after"
+    SentenceRule("other_side_of_period", other_side_of_period, _SAYS_WHERE),
+    # "moved before the library burned" where the years say after
+    SentenceRule("order_against_years", order_against_years, _SAYS_BUT),
+    # "four times" where the sentence's two values are three times apart
+    SentenceRule("ratio_not_borne_out", ratio_conflict, _RATIO),
 )
 """The meaning rules read against the sentences a claim is about, in order."""

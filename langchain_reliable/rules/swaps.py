@@ -1,10 +1,9 @@
 """The swapped-word rule: a passage sentence with one content word exchanged needs the model.
 
 "Metformin lowers blood pressure" where the sentence says "lowers blood glucose": the
-words around the swap match, so lexical evidence (or a judge's quote check) reads the
-claim as the sentence. Whether the new word means the old one ("blood sugar") or
-something else ("blood pressure") no overlap can tell: the verifier's own entailment
-model must read the claim as entailed (`checks.swaps` finds the swap).
+words around the swap match, so no overlap can tell whether the new word means the old
+one ("blood sugar") or something else; the verifier's own entailment model must read the
+claim as entailed (`checks.swaps` finds the swap).
 """
 
 from __future__ import annotations
