@@ -413,3 +413,14 @@ def pair_tests(passages: list, pairs: list[tuple[str, str]], ids: list[str]) -> 
         graph_and_cli_held_back_and_returned(capsys, attack, control, passages)
 
     return each_pair, the_first_through_the_graph_and_the_cli
+
+
+def named_case_test(passages: list, table: list[tuple[str, str, str]]) -> Callable:
+    """A suite's test on its (name, attack, control) cases, one a name: each through the
+    default verifier under `balanced` and `strict` (`held_back_and_returned`)."""
+
+    @pytest.mark.parametrize(("name", "attack", "control"), table, ids=[c[0] for c in table])
+    def each_case(balanced_and_strict: Any, name: str, attack: str, control: str) -> None:
+        held_back_and_returned(balanced_and_strict, attack, control, passages)
+
+    return each_case
