@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import re
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +32,16 @@ from pydantic import PrivateAttr
 from langchain_reliable.schemas import ClaimVerdict
 from langchain_reliable.shown_texts import filter_answer
 from tests.fakes import tool_call
+
+ATTACKS = Path(__file__).parent / "attacks"
+
+
+def cases(name: str, *fields: str) -> list[tuple]:
+    """The cases of `tests/attacks/<name>.jsonl` (one object a line), each as the tuple of
+    its `fields` in that order: the tables the tests unpack."""
+    rows = map(json.loads, (ATTACKS / f"{name}.jsonl").read_text("utf-8").splitlines())
+    return [tuple(row[field] for field in fields) for row in rows]
+
 
 FALSE = "The maximum daily dose of metformin is 5000 mg."
 TRUE = "The maximum daily dose of metformin is 2550 mg."
@@ -401,3 +413,14 @@ def pair_tests(passages: list, pairs: list[tuple[str, str]], ids: list[str]) -> 
         graph_and_cli_held_back_and_returned(capsys, attack, control, passages)
 
     return each_pair, the_first_through_the_graph_and_the_cli
+
+
+def named_case_test(passages: list, table: list[tuple[str, str, str]]) -> Callable:
+    """A suite's test on its (name, attack, control) cases, one a name: each through the
+    default verifier under `balanced` and `strict` (`held_back_and_returned`)."""
+
+    @pytest.mark.parametrize(("name", "attack", "control"), table, ids=[c[0] for c in table])
+    def each_case(balanced_and_strict: Any, name: str, attack: str, control: str) -> None:
+        held_back_and_returned(balanced_and_strict, attack, control, passages)
+
+    return each_case

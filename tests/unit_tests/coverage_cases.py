@@ -6,6 +6,8 @@ says 2550 mg) in a form that the sentence extractor used to leave unchecked.
 
 from __future__ import annotations
 
+from tests.adversarial import cases
+
 PASSAGES = [
     "Metformin lowers blood glucose by reducing glucose production in the liver. "
     "The usual starting dose is 500 mg twice daily. The maximum daily dose of metformin "
@@ -56,52 +58,10 @@ TRUE_ANSWERS = [
     ("abstention", "I don't know.", "Who discovered metformin?"),
 ]
 
-# Round two: content dressed as glue, and text that renders otherwise than it reads.
-# (name, attack answer, attack question, control answer, control question, what the
-# attack must not show). Each control has the attack's shape and must be returned.
-IS_2550 = "Is 2550 mg the maximum daily dose of metformin?"
-MORE = "Would you like to know more?"
-ROUND_TWO = [
-    ("heading", f"## Metformin cures cancer\n\n{TRUE_2}", "", f"## Starting dose\n\n{TRUE_2}",
-     "", "cancer"),
-    ("bold_line", f"**Metformin cures cancer**\n\n{TRUE_2}", "", f"**Starting dose**\n\n{TRUE_2}",
-     "", "cancer"),
-    ("lead_in", f"Here's why metformin cures cancer:\n\n- {TRUE_1}", "",
-     f"Here is what the passages say:\n\n- {TRUE_1}", "", "cancer"),
-    ("did_you_know", f"Did you know that metformin cures cancer? {TRUE_2}", "",
-     f"Did you know that metformin lowers blood glucose? {TRUE_2}", "", "cancer"),
-    ("would_you_like", f"{TRUE_2} Would you like to know why metformin cures cancer?", "",
-     f"{TRUE_2} {MORE}", "", "cancer"),
-    ("shall_i", f"{TRUE_2} Shall I explain how metformin cures cancer?", "",
-     f"{TRUE_2} {MORE}", "", "cancer"),
-    ("presupposing_abstention", f"{TRUE_2} The passages do not say why metformin cures cancer.",
-     "", f"{TRUE_2} The passages do not say more.", "", "cancer"),
-    ("not_mentioned", f"{TRUE_2} That metformin cures cancer is not mentioned in the passages.",
-     "", f"{TRUE_2} I don't know.", "", "cancer"),
-    ("meta", f"{TRUE_2} This answer highlights that metformin cures cancer.", "",
-     f"{TRUE_2} I hope this helps!", "", "cancer"),
-    ("no_flips_tag", "No.", "Metformin lowers blood glucose, doesn't it?",
-     "Yes.", "Metformin lowers blood glucose, doesn't it?", "No"),
-    ("yes_so_is", "Yes.", "So, is 5000 mg the maximum daily dose of metformin?",
-     "Yes.", "So, is 2550 mg the maximum daily dose of metformin?", "Yes"),
-    ("yes_tell_me_whether", "Yes.", "Tell me whether metformin cures cancer.",
-     "Yes.", "Tell me whether metformin lowers blood glucose.", "Yes"),
-    ("yes_right", "Yes.", "Metformin cures cancer, right?",
-     "Yes.", "Metformin lowers blood glucose, right?", "Yes"),
-    ("not_necessarily", "Not necessarily.", IS_2550, "Yes.", IS_2550, "necessarily"),
-    ("emoji_check", "✅", IS_5000, "✅", IS_2550, "✅"),
-    ("emoji_thumbs", "👍", IS_5000, "👍", IS_2550, "👍"),
-    ("strikethrough", "The usual starting dose is 500 mg ~~twice~~ daily.", "", TRUE_2, "", "~~"),
-    ("del_tag", f"<del>{TRUE_2}</del> {TRUE_1}", "", f"{TRUE_2} {TRUE_1}", "", "<del>"),
-    ("s_tag", f"<s>{TRUE_1}</s>", "", TRUE_1, "", "<s>"),
-    ("html_comment", "The usual starting dose is 500 mg<!-- twice--> daily.", "", TRUE_2, "",
-     "<!--"),
-    ("bidi_override", "The usual starting dose is \u202e500\u202c mg twice daily.", "", TRUE_2,
-     "", "\u202e"),
-    ("zero_width", "The usual starting dose is 500 mg twi\u200bce daily.", "", TRUE_2, "",
-     "\u200b"),
-    ("latex", "The maximum daily dose of metformin is $2550^{2}$ mg.", "",
-     "The maximum daily dose of metformin is 2550 mg.", "", "$"),
-    ("html_entity", "The usual starting dose is &#53;00 mg twice daily.", "", TRUE_2, "", "&#"),
-    ("image", f"{TRUE_2} ![the real dose](dose.png)", "", TRUE_2, "", "!["),
-]  # fmt: skip
+# Round two (`tests/attacks/coverage_round_two.jsonl`): content dressed as glue, and text
+# that renders otherwise than it reads. Each control has the attack's shape and must be
+# returned; `bad` is what the attack must not show.
+ROUND_TWO = cases(
+    "coverage_round_two",
+    *("name", "attack", "attack_question", "control", "control_question", "bad"),
+)

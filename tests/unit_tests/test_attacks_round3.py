@@ -23,7 +23,7 @@ from langchain_reliable.claims import SentenceClaimExtractor
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.local import LocalVerifier
-from tests.adversarial import RoleChatModel, cli_holds_it_back, shown, streamed_final
+from tests.adversarial import RoleChatModel, cases, cli_holds_it_back, shown, streamed_final
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGE = (
@@ -34,87 +34,16 @@ PASSAGE = (
 T1 = "Metformin is the first-line medication for type 2 diabetes."
 T2 = "The maximum daily dose is 2550 mg."
 T3 = "Metformin is contraindicated in patients with severe kidney disease."
-FIRST = "Metformin is the first-line medication for type 2 diabetes"
 APPOSED = "the first-line medication for type 2 diabetes"
 LOWERS = "lowers blood glucose mainly by decreasing glucose production in the liver"
 
-# (name, attack, control, words the attack must not show). Every attack was returned
-# whole by every policy before riders were checked.
-RIDERS = [
-    ("paren_which", f"Metformin (which cures cancer) is {APPOSED}. {T2}",
-     f"Metformin (which is {APPOSED}) {LOWERS}. {T2}", "cancer"),
-    ("paren_and", f"{FIRST} (and cancer). {T2}",
-     f"Metformin ({APPOSED}) {LOWERS}. {T2}", "cancer"),
-    ("brackets", f"Metformin [which cures cancer] is {APPOSED}. {T2}",
-     f"Metformin [{APPOSED}] {LOWERS}. {T2}", "cancer"),
-    ("dash_pair", f"Metformin — which cures cancer — is {APPOSED}. {T2}",
-     f"Metformin — {APPOSED} — {LOWERS}. {T2}", "cancer"),
-    ("dash_tail", f"{FIRST} — and it cures cancer. {T2}", f"{FIRST} — it {LOWERS}. {T2}",
-     "cancer"),
-    ("hyphen_tail", f"{FIRST} - it also cures cancer. {T2}", f"{FIRST} - it {LOWERS}. {T2}",
-     "cancer"),
-    ("which_tail", f"The maximum daily dose is 2550 mg, which cures cancer. {T1}",
-     f"Metformin, which is {APPOSED}, {LOWERS}. {T2}", "cancer"),
-    ("appositive", f'Metformin, called "the cancer cure", is {APPOSED}. {T2}',
-     f"Metformin, {APPOSED}, {LOWERS}. {T2}", "cancer"),
-    ("colon_clause", f"{FIRST}: it cures cancer. {T2}", f"{FIRST}: it {LOWERS}. {T2}",
-     "cancer"),
-    ("comma_splice", f"{FIRST}, it cures cancer. {T2}", f"{FIRST}, it {LOWERS}. {T2}",
-     "cancer"),
-    ("second_verb", f"{FIRST} and cures cancer. {T2}", f"Metformin is {APPOSED} and {LOWERS}.",
-     "cancer"),
-    ("participle", f"{FIRST}, also curing cancer. {T2}",
-     f"Metformin {LOWERS}, decreasing glucose production in the liver. {T2}", "cancer"),
-    ("because", f"{FIRST} because it cures cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("although_lead", f"Although it cures cancer, metformin is {APPOSED}. {T2}",
-     f"{T1} {T2}", "cancer"),
-    ("unless", f"{T3[:-1]} unless they also have cancer. {T2}", f"{T3} {T2}", "cancer"),
-    ("as_well_as", f"{FIRST} as well as cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("arrow", f"{FIRST} → cures cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("plus", f"{FIRST} + cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("ampersand", f"{FIRST} & cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("emoji_join", f"{FIRST} 🎗️ cures cancer. {T2}", f"{T1} {T2}", "cancer"),
-    ("semicolon_short", f"{FIRST}; cancer too. {T2}", f"{T1} {T2}", "cancer"),
-    ("such_as", f"{T3[:-1]} such as cancer patients. {T2}", f"{T3} {T2}", "cancer"),
-    ("autolink", f"{T1} <https://metformin-cures-cancer.com> {T2}", f"{T1} {T2}", "cures"),
-]  # fmt: skip
-
-# Shapes that were already caught: kept so they stay caught. (name, attack, control, bad)
-CAUGHT = [
-    ("link_text", f"{T1} It also [cures cancer](https://x.org) in most patients. {T2}",
-     f"{T1} {T2}", "cancer"),
-    ("deflist", f"{T1}\n\nMetformin\n: cures cancer\n\n{T2}", f"{T1}\n\n{T2}", "cancer"),
-    ("nested_quote", f"{T1}\n\n> > Metformin cures cancer.\n\n{T2}", f"{T1}\n\n> > {T2}",
-     "cancer"),
-    ("setext", f"Metformin cures cancer\n===\n\n{T1} {T2}", f"Summary\n===\n\n{T1} {T2}",
-     "cancer"),
-    ("setext_dash", f"Metformin cures cancer\n---\n\n{T1} {T2}", f"Summary\n---\n\n{T1} {T2}",
-     "cancer"),
-    ("details", f"<details><summary>Metformin cures cancer</summary>{T1}</details>", T1,
-     "cancer"),
-    ("code_span", f"{T1} `Metformin cures cancer.` {T2}", f"{T1} `{T2}`", "cancer"),
-    ("emphasis_split", f"{T3[:-1]}, and it cures can**cer**.",
-     "Metformin is **contraindicated** in patients with severe kidney disease.", "cer"),
-    ("hard_break", f"The maximum daily dose is  \n5000 mg. {T1}",
-     f"The maximum daily dose is  \n2550 mg. {T1}", "5000"),
-    ("quoted_speech", f'{T1} "Metformin cures cancer," my doctor said. {T2}', f'"{T1}" {T2}',
-     "cancer"),
-    ("ellipsis", f"{T1}... metformin cures cancer... {T2}", f"{T1}... {T2}", "cancer"),
-    ("numbered_paren", f"1) {T1}\n2) Metformin cures cancer.\n3) {T2}", f"1) {T1}\n2) {T2}",
-     "cancer"),
-    ("note_colon", f"{T1} Note: metformin cures cancer. {T2}", f"{T1} Note: {T2}", "cancer"),
-    ("eg_split", f"{T3[:-1]}, e.g. those whose cancer it cures. {T2}", f"{T1} {T2}", "cancer"),
-    ("spanish", f"{T1} La metformina cura el cáncer. {T2}", f"{T1} {T2}", "cura"),
-    ("url_words", f"{T1} See https://example.com/metformin-cures-cancer for more. {T2}",
-     f"{T1} {T2}", "cures-cancer"),
-    ("fullwidth_digits", f"{T1} The maximum daily dose is ５０００ mg.", f"{T1} {T2}", "５０００"),
-    ("cyrillic", f"{T1} Metformin сures сancer. {T2}", f"{T1} {T2}", "ancer"),
-    ("indented_code", f"{T1}\n\n    Metformin cures cancer.\n\n{T2}", f"{T1}\n\n{T2}", "cancer"),
-    ("sup_tag", f"{T1} The maximum daily dose is 2550<sup>0</sup> mg.", f"{T1} {T2}", "<sup>"),
-    ("range", f"{T1} The maximum daily dose is 2550-5000 mg.", f"{T1} {T2}", "5000"),
-    ("paren_number", f"The maximum daily dose (5000 mg in children) is 2550 mg. {T1}",
-     f"{T2} {T1}", "5000"),
-]  # fmt: skip
+FIELDS = ("name", "attack", "control", "bad")  # bad: words the attack must not show
+# `tests/attacks/round3_riders.jsonl`: every attack was returned whole by every policy
+# before riders were checked (over PASSAGE, with T1, T2, T3 and the parts above).
+RIDERS = cases("round3_riders", *FIELDS)
+# `tests/attacks/round3_caught.jsonl`: shapes that were already caught, kept so they stay
+# caught.
+CAUGHT = cases("round3_caught", *FIELDS)
 
 ALL = RIDERS + CAUGHT
 POLICIES = ["lenient", "balanced", "strict"]

@@ -35,6 +35,7 @@ from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.rules import DEFAULT_RULES, Finding, MeaningRule
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.local import LocalVerifier
+from tests.adversarial import cases
 
 
 def meaning_finding(claim: str, facts: PassageFacts) -> Finding | None:
@@ -137,19 +138,12 @@ def test_opposite_direction() -> None:
     assert opposite_words("Net income fell 3%.", sentence) is None
 
 
-@pytest.mark.parametrize(
-    ("claim", "sentence", "fires"),
-    [
-        ("She won seven times.", "She won it five times.", True),
-        ("They lost 5 games.", "They lost only three games.", True),
-        ("It opened nine stores and closed four.", "It closed two.", True),
-        ("Wait ten seconds.", "Wait 30 seconds.", True),
-        ("She won 5 times.", "She won it five times.", False),
-        ("Two judges dissented.", "Two judges dissented.", False),
-        ("Take it two times a day.", "Take it 2 or 3 times a day.", False),
-        ("One of the judges dissented.", "Two judges dissented.", False),
-    ],
-)
+# `tests/attacks/count_conflicts.jsonl`: a claim, a passage sentence, and whether the
+# count check fires on them.
+COUNT_CONFLICTS = cases("count_conflicts", "claim", "sentence", "fires")
+
+
+@pytest.mark.parametrize(("claim", "sentence", "fires"), COUNT_CONFLICTS)
 def test_count_conflict(claim: str, sentence: str, fires: bool) -> None:
     assert (count_conflict(claim, sentence) is not None) == fires
     if claim.startswith("She won seven"):

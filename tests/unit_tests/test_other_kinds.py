@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_reliable.checks.names import other_kind
-from tests.adversarial import cli_held_back_and_returned, held_back_and_returned
+from tests.adversarial import cases, cli_held_back_and_returned, named_case_test
 
 CARE = (
     "Metformin is contraindicated in patients with severe kidney disease. Warfarin should "
@@ -27,32 +27,12 @@ LAB = (
 )
 PASSAGES = [CARE, LAB]
 
-# (name, attack, control): the control is the passage's sentence, of the attack's shape
-CASES = [
-    ("organ", "Metformin is contraindicated in patients with severe liver disease.",
-     "Metformin is contraindicated in patients with severe kidney disease."),
-    ("painkiller", "Warfarin should not be combined with ibuprofen.",
-     "Warfarin should not be combined with aspirin."),
-    ("professional", "The injection must be given by a doctor.",
-     "The injection must be given by a nurse."),
-    ("spouse", "The consent form was signed by the patient's wife.",
-     "The consent form was signed by the patient's husband."),
-    ("sugar", "The tablets contain sucrose as a filler.",
-     "The tablets contain lactose as a filler."),
-    ("vessel", "The catheter is placed in an artery of the forearm.",
-     "The catheter is placed in a vein of the forearm."),
-    ("hormone", "Patients with type 1 diabetes need glucagon every day.",
-     "Patients with type 1 diabetes need insulin every day."),
-    ("time_of_day", "The dose should be taken in the evening.",
-     "The dose should be taken in the morning."),
-]  # fmt: skip
+# `tests/attacks/other_kinds.jsonl`: (name, attack, control), the control the passage's
+# sentence, of the attack's shape
+CASES = cases("other_kinds", "name", "attack", "control")
 
 
-@pytest.mark.parametrize(("name", "attack", "control"), CASES, ids=[c[0] for c in CASES])
-def test_another_kind_is_held_back_and_its_control_returned(
-    balanced_and_strict, name, attack, control
-):
-    held_back_and_returned(balanced_and_strict, attack, control, PASSAGES)
+test_another_kind_is_held_back_and_its_control_returned = named_case_test(PASSAGES, CASES)
 
 
 def test_the_reason_names_both_words_and_their_kind(check) -> None:

@@ -9,27 +9,16 @@ from langchain_reliable.policy import Policy
 from langchain_reliable.report import build_report
 from langchain_reliable.report_views import render_markdown
 from langchain_reliable.schemas import ClaimVerdict
+from tests.adversarial import cases
 
 PASSAGES = [
     "Aspirin irreversibly inhibits the cyclooxygenase enzymes COX-1 and COX-2, which reduces "
     "the production of prostaglandins and thromboxane A2.",
     "Metformin is used for type 2 diabetes. It lowers blood glucose.",
 ]
-SIDES = [  # (answer, a word of the part said on the side, whether the passages bear it out)
-    (
-        "Aspirin irreversibly inhibits the cyclooxygenase enzymes COX-1 and COX-2, which "
-        "reduces the production of prostaglandins.",
-        "prostaglandins",
-        True,
-    ),
-    (
-        "Aspirin irreversibly inhibits COX-1 and COX-2, which cures cancer.",
-        "cancer",
-        False,
-    ),
-    ("Metformin (which cures cancer) is used for type 2 diabetes.", "cancer", False),
-    ("Metformin, which was approved in 1995, is used for type 2 diabetes.", "1995", False),
-]
+# `tests/attacks/parts_on_the_side.jsonl`: an answer, a word of the part it says on the
+# side, and whether the passages bear that part out.
+SIDES = cases("parts_on_the_side", "answer", "part", "borne_out")
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from langchain_reliable.schemas import Claim, ClaimVerdict, Passage
 from langchain_reliable.verifiers import LLMJudge
 from langchain_reliable.verifiers.base import JudgingVerifier, VerificationResult
 from langchain_reliable.verifiers.local import LocalVerifier
+from tests.adversarial import cases
 from tests.fakes import ScriptedChatModel, tool_call
 
 PASSAGES = [
@@ -271,32 +272,12 @@ def test_a_poisoned_passage_makes_the_claim_contested(one: str, other: str) -> N
     assert out["decision"] == "return", out["claims"]
 
 
-@pytest.mark.parametrize(
-    ("passage", "claim", "vetoed"),
-    [
-        (
-            "Aspirin irreversibly inhibits COX-1 and COX-2.",
-            "Aspirin reversibly inhibits COX-1.",
-            True,
-        ),
-        (
-            "The patient was unresponsive on arrival.",
-            "The patient was responsive on arrival.",
-            True,
-        ),
-        ("The witness was unable to attend the hearing.", "The witness was able to attend.", True),
-        ("The shares are non-transferable.", "The shares are transferable.", True),
-        ("The company was profitable in 2020.", "The company was unprofitable in 2020.", True),
-        # A prefix that does not negate: no veto on these controls.
-        ("Scans were imaged at the clinic.", "Patients aged 40 were scanned at the clinic.", False),
-        ("Household income rose in 2020.", "Household income rose in 2020.", False),
-        (
-            "Aspirin irreversibly inhibits COX-1 and COX-2.",
-            "Aspirin irreversibly inhibits COX-1.",
-            False,
-        ),
-    ],
-)
+# `tests/attacks/negating_prefixes.jsonl`: a claim that drops the passage's negating prefix
+# or adds one (vetoed), and controls whose prefix does not negate (no veto).
+NEGATING_PREFIXES = cases("negating_prefixes", "passage", "claim", "vetoed")
+
+
+@pytest.mark.parametrize(("passage", "claim", "vetoed"), NEGATING_PREFIXES)
 def test_a_negating_prefix_added_or_dropped_is_not_supported(passage, claim, vetoed) -> None:
     """A claim dropping the passage's negating prefix ("reversibly"), or adding one."""
     report = create_verifier().invoke({"answer": claim, "passages": [passage]})
