@@ -283,9 +283,12 @@ _NOT_COUNTED = (
 
 
 @lru_cache(maxsize=8192)
-def _counts(text: str) -> frozenset[tuple[float, str]]:
-    """(value, what) per cardinal of `text`: the word after it, or "after " and the one before."""
-    out: dict[int, tuple[float, str]] = {}  # by the number's start
+def _counts(text: str) -> dict[tuple[float, str], str]:
+    """Each cardinal of `text` as (value, what), with the words of `text` that say it.
+
+    What it counts is the word after it, or "after " and the word before ("closed two.").
+    """
+    out: dict[int, tuple[tuple[float, str], str]] = {}  # by the number's start
     for pattern in _COUNTED:
         for m in pattern.finditer(text):
             number = m.group("n").lower()
@@ -297,15 +300,19 @@ def _counts(text: str) -> frozenset[tuple[float, str]]:
             if value is None:
                 continue
             what = UNIT_OF.get(word, word.rstrip("s") or word)
-            out.setdefault(m.start("n"), (value, what if after else "after " + what))
+            said = text[m.start("n") : m.end("w")] if after else text[m.start("b") : m.end("n")]
+            out.setdefault(m.start("n"), ((value, what if after else "after " + what), said))
     for m in _OF_THEM.finditer(text):  # "240 patients ... 36 of them": 36 patients
         before = [
-            out[i] for i in sorted(out) if i < m.start() and not out[i][1].startswith("after")
+            out[i][0] for i in sorted(out) if i < m.start() and not out[i][0][1].startswith("after")
         ]
         value = _value(m.group("n").lower())
         if before and value is not None:
-            out[m.start("n")] = (value, before[-1][1])
-    return frozenset(out.values())
+            out[m.start("n")] = ((value, before[-1][1]), m.group(0))
+    found: dict[tuple[float, str], str] = {}
+    for key, said in out.values():
+        found.setdefault(key, said)
+    return found
 
 
 def _value(number: str) -> float | None:
@@ -320,15 +327,16 @@ def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
 
     Example:
         >>> count_conflict("She won seven times.", "She won the title five times.")
-        ('7 time', '5 time')
+        ('seven times', 'five times')
     """
     said = _counts(sentence)
-    for value, word in sorted(_counts(claim)):
+    claimed = _counts(claim)
+    for value, word in sorted(claimed):
         if (value, word) in said:
             continue
-        other = next((v for v, w in sorted(said) if w == word), None)
+        other = next(((v, w) for v, w in sorted(said) if w == word), None)
         if other is not None:
-            return f"{value:g} {word}", f"{other:g} {word}"
+            return claimed[value, word], said[other]
     return None
 
 

@@ -147,7 +147,7 @@ COUNT_CONFLICTS = cases("count_conflicts", "claim", "sentence", "fires")
 def test_count_conflict(claim: str, sentence: str, fires: bool) -> None:
     assert (count_conflict(claim, sentence) is not None) == fires
     if claim.startswith("She won seven"):
-        assert count_conflict(claim, sentence) == ("7 time", "5 time")
+        assert count_conflict(claim, sentence) == ("seven times", "five times")
 
 
 def test_reversed_pair() -> None:
