@@ -35,7 +35,6 @@ from langchain_reliable.checks.ellipsis import elision_of
 from langchain_reliable.checks.names import extract_names, labels_another, name_words
 from langchain_reliable.checks.negation import (
     clause_about,
-    negated_scope,
     negation_cue,
     negative_word,
     prefixed_negation,
@@ -148,7 +147,7 @@ class ClaimFacts:
                 if ctx.states(q, i)
                 and not labels_another(self.text, ctx.units[i].text)  # drug Y's value is not X's
             ]
-            clash = None if self._anchor_of_another else self._clash(q, anchor)
+            clash = self._clash(q, anchor)
             near = [
                 i for i in homes if self.relevance[i] >= self.relevance[anchor] - _RELEVANCE_MARGIN
             ]
@@ -273,20 +272,6 @@ class ClaimFacts:
             return False
         return not any(word in self._said for word in name_words(names[0]))
 
-    @cached_property
-    def _anchor_of_another(self) -> bool:
-        """Whether the anchor is about another case the passages name than the claim's.
-
-        It names something by a word the claim never says, while the claim says a word
-        the passages name things by that the anchor lacks: "Gold plan policyholders ...
-        within 5 business days" against "Policyholders on the Silver plan ... within 15
-        business days" (its value is not the claim's to contradict).
-        """
-        claim, anchor = set(tokenize(self.text)), set(tokenize(self.sentence.text))
-        names = extract_names(self.sentence.text)
-        theirs = any(w not in claim for n in names for w in name_words(n))
-        return theirs and any(w in self.ctx.name_words and w not in anchor for w in claim)
-
     def _about_another(self, sentence: str) -> bool:
         """Whether `sentence` is about another entity than the claim.
 
@@ -349,14 +334,12 @@ class ClaimFacts:
         """The negation cue of the claim and of its anchor sentence (`None`: none).
 
         The anchor's is read in the clause the claim is about (`clause_about`), without a
-        quantifier's restriction the claim does not dispute (`without_restriction`); it counts
-        where its scope holds what the claim's negation scopes over (`negated_scope`).
+        quantifier's restriction the claim does not dispute (`without_restriction`).
         """
         about = frozenset(self.stems)
         anchor_text = clause_about(self.sentence.text, about)
         anchor_text = without_restriction(anchor_text, self.text)  # "Many, but not all,"
-        negated = negated_scope(self.text)  # the anchor's cue may negate what the claim's does
-        return negation_cue(self.text), negation_cue(anchor_text, about, negated)
+        return negation_cue(self.text), negation_cue(anchor_text, about)
 
     @property
     def negation_flip(self) -> bool:

@@ -22,18 +22,11 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
 
-from langchain_reliable.checks.names import (
-    extract_names,
-    name_form,
-    name_words,
-    names_pertained,
-    strip_possessive,
-)
+from langchain_reliable.checks.names import name_form, name_words, names_pertained, strip_possessive
 from langchain_reliable.checks.quantities import Quantity, matches
 from langchain_reliable.evidence.index import PassageIndex, Unit, build_index
 from langchain_reliable.schemas import Passage
@@ -170,13 +163,6 @@ class PassageFacts:
             return 1.0
         found = sum(any(i.has_bigram(a, b) for i in self._indexes) for a, b in pairs)
         return found / len(pairs)
-
-    @cached_property
-    def name_words(self) -> frozenset[str]:
-        """The words the passages write names with (`name_words`, lowercase: "silver")."""
-        return frozenset(
-            w for p in self.passages for n in extract_names(p.text) for w in name_words(n)
-        )
 
     def has_name(self, name: str) -> bool:
         """Whether the passages give `name`: all its words, or a person's surname.
