@@ -31,7 +31,6 @@ __all__ = [
     "clause_about",
     "in_passage_terms",
     "negated_base",
-    "negated_scope",
     "negation_cue",
     "negative_word",
     "prefix_change",
@@ -66,22 +65,16 @@ _SCOPE_WORDS = 6
 _CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between commas
 
 
-def negation_cue(
-    text: str, about: frozenset[str] | None = None, negated: frozenset[str] = frozenset()
-) -> str | None:
+def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
     """The first negation cue of `text`, or `None`.
 
     With `about` (the claim's content stems), only a cue whose scope (the next six
     words, up to punctuation) holds two of them counts (one where the claim or the scope
-    has one), so "the team without the ball" is not the claim's; "not all" always counts;
-    so does a cue whose scope holds every word the claim's own negation scopes over
-    (`negated`, from `negated_scope`): "without penalty if the landlord fails" negates
-    what the claim's "without penalty" does.
+    has one), so "the team without the ball" is not the claim's; "not all" always counts.
     """
     opening = sentential_negation(text)
     if opening is not None:  # it negates the whole rest: two negations say it plainly
-        inner = negation_cue(text[len(opening) :], about, negated)
-        return None if inner else opening.strip(" \"'“(")
+        return None if negation_cue(text[len(opening) :], about) else opening.strip(" \"'“(")
     for m in _NEGATION.finditer(text):
         correction = m.group(0).lower() == "not" and _CORRECTION.match(text, m.end())
         if correction and text[: m.start()].rstrip().endswith(","):
@@ -92,30 +85,14 @@ def negation_cue(
             continue  # "more often than those who did not": whom the claim is compared with
         double = m.group(0).lower() != "without" and _WITHOUT.match(text, m.end())
         if double:
-            return negation_cue(text[double.end() :], about, negated)  # "not X without Y"
+            return negation_cue(text[double.end() :], about)  # "not X without Y"
         if about is None or _QUANTIFIER.match(text, m.start()):
             return m.group(0)  # "not all" negates the whole sentence's quantifier
         scope = _scope(text[m.end() :])
         need = min(2, len(about))
         if len(scope & about) >= (min(need, len(scope)) if scope else need):
             return m.group(0)
-        if negated and negated <= scope:
-            return m.group(0)
     return None
-
-
-def negated_scope(text: str) -> frozenset[str]:
-    """The content stems the first negation cue of `text` scopes over (none: no cue).
-
-    Example:
-        >>> sorted(negated_scope("A tenant may end the lease early without penalty."))
-        ['penalty']
-    """
-    cue = negation_cue(text)
-    if cue is None:
-        return frozenset()
-    at = re.search(rf"(?<![\w'’-]){re.escape(cue)}(?!\w)", text, re.IGNORECASE)
-    return frozenset(_scope(text[at.end() :])) if at else frozenset()
 
 
 _LEADING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*")
