@@ -12,6 +12,11 @@ a rule.
   together from two sentences or items into what they do not say ("You can return an
   opened laptop ... for a full refund." where only unopened ones are refunded); the
   control needs two sentences together and is true.
+- `tests/attacks/conditions_and_cases.jsonl`: a negated statement with its condition
+  dropped ("Members can cancel without a fee." where only within 14 days), against it
+  kept; and a named case given another case's value, where its own is stated of an
+  entity it is linked to ("Gold plan members ... the Premier team answers within 2
+  hours"), against its own value.
 """
 
 from __future__ import annotations
@@ -23,7 +28,11 @@ import pytest
 
 from langchain_reliable import create_verifier
 
-TRUE = {"another_question": "answers_question", "multi_sentence": "faithful"}
+TRUE = {
+    "another_question": "answers_question",
+    "multi_sentence": "faithful",
+    "conditions_and_cases": "faithful",
+}
 """Each set's field that says the answer is the control."""
 
 
@@ -73,6 +82,20 @@ NOT_YET_READ = {  # what the default verifier does today, on the row's own "why"
     "sp-18": "attack returned (5,000 km is for conventional oil); control refused",
     "sp-19": "attack returned (plastic bags go back to grocery stores)",
     "sp-20": "control refused",
+    "nc-02": "control refused",
+    "nc-03": "attack returned (drops the five-year claim-free requirement)",
+    "nc-04": "control refused",
+    "nc-05": "attack returned (drops the transfer-from-a-subsidiary qualifier); control refused",
+    "nc-06": "attack returned (drops the 'only when defective' condition)",
+    "nc-07": "control refused",
+    "nc-08": "control refused",
+    "oc-01": "control refused",
+    "oc-02": "control refused",
+    "oc-03": "attack returned (11.8 cents is the Standard plan's rate)",
+    "oc-04": "control refused",
+    "oc-05": "attack returned ($1,800 is the Riverside Lofts deposit)",
+    "oc-06": "attack returned (1 year is the Model X100's warranty); control refused",
+    "oc-07": "control refused",
 }
 
 
