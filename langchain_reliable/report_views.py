@@ -257,17 +257,21 @@ def print_report(
     decision: str | None = None,
     verbose: bool = False,
     tier: str = "",
+    question: str = "",
 ) -> None:
     """Print a report's claims as a table: label, score, claim, then reason and evidence.
 
     With `tier` (the verifier in words), a first line names what checked the claims;
-    with `verbose`, each claim's `details` (the engine's reading) under its reason.
+    with `question`, the next says the claims were read as replies to it; with
+    `verbose`, each claim's `details` (the engine's reading) under its reason.
     """
     report = report_fields(report)
     claims = report.get("claims") or []
     width = max(60, min(160, shutil.get_terminal_size((100, 24)).columns))
     if tier:
         print(wrapped(f"verifier: {tier}", width, 0), file=out)
+    if question.strip():
+        print(wrapped(f"read as replies to: {question.strip()}", width, 0), file=out)
     print(f"{'#':>3}  {'LABEL':<13}{'SCORE':>5}  CLAIM", file=out)
     for number, claim in enumerate(claims, 1):
         columns = f"{number:>3}  {claim['label']:<13}{claim['score']:>5.2f}  "

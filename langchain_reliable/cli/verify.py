@@ -98,7 +98,9 @@ def run(args: argparse.Namespace, *, chat_model: Any = None) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str))
     else:
-        print_report(report, sys.stdout, verbose=args.verbose, tier=tier_words(report["verifier"]))
+        tier = tier_words(report["verifier"])
+        asked = payload.get("question") or ""
+        print_report(report, sys.stdout, verbose=args.verbose, tier=tier, question=asked)
     return decision_exit_code("verify", report["decision"], report)
 
 

@@ -56,6 +56,14 @@ def test_verify_table_shows_a_long_claim_whole(capsys):
     assert " ".join(out.split("reason:")[0].split()).endswith("in the Hall of Mirrors.")
 
 
+def test_verify_table_says_what_question_the_claims_answer(capsys):
+    asked = "When was the treaty signed?"
+    _, out, _ = run(capsys, ["verify", "--answer", GOOD, "--context", CONTEXT, "--question", asked])
+    assert f"read as replies to: {asked}" in out
+    _, out, _ = run(capsys, ["verify", "--answer", GOOD, "--context", CONTEXT])
+    assert "read as replies to" not in out
+
+
 def test_verify_unsupported_exits_1(capsys):
     code, out, _ = run(capsys, ["verify", "--answer", BAD, "--context", CONTEXT])
     assert code == EXIT_NOT_VERIFIED
