@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
 
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
 from langchain_reliable.checks.quantities import MONTH_WORDS, Quantity, extract_quantities
@@ -283,7 +285,7 @@ _NOT_COUNTED = (
 
 
 @lru_cache(maxsize=8192)
-def _counts(text: str) -> dict[tuple[float, str], str]:
+def _counts(text: str) -> Mapping[tuple[float, str], str]:
     """Each cardinal of `text` as (value, what), with the words of `text` that say it.
 
     What it counts is the word after it, or "after " and the word before ("closed two.").
@@ -312,7 +314,7 @@ def _counts(text: str) -> dict[tuple[float, str], str]:
     found: dict[tuple[float, str], str] = {}
     for key, said in out.values():
         found.setdefault(key, said)
-    return found
+    return MappingProxyType(found)  # cached: shared, read-only
 
 
 def _value(number: str) -> float | None:

@@ -55,12 +55,11 @@ from langchain_reliable.rules.meaning import PartialName, SubstitutedName, Swapp
 from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
 from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
 from langchain_reliable.rules.swaps import SwappedWord
+from langchain_reliable.scale import BANDS
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
 __all__ = ["DEFAULT_RULES", "Rules", "as_read"]
-
-_UNCERTAIN_SCORE = 0.5
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     NotAStatement(),  # a question cannot be supported by passages
@@ -269,7 +268,7 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
         return verdict.model_copy(
             update={
                 "label": "uncertain",
-                "score": min(verdict.score, _UNCERTAIN_SCORE),
+                "score": min(verdict.score, BANDS["uncertain"][0]),
                 "reason": f"{claim.unresolved}, so it cannot be checked; {verdict.reason}",
             }
         )

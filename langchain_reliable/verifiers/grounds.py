@@ -49,7 +49,7 @@ def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str
     elsewhere = [
         word
         for stem, word in facts.surface.items()
-        if anchor not in ctx.sentences_with(stem) and ctx.sentences_with(stem)
+        if (held := ctx.sentences_with(stem)) and anchor not in held
     ]
     notes = []
     if elsewhere:
