@@ -28,11 +28,14 @@ from typing import Any
 from langchain_reliable.reading.lexicon import SYMMETRIC_RELATIONS
 from langchain_reliable.reading.parse import parsed
 
-__all__ = ["Predication", "predications", "shares_a_verb", "swapped_arguments"]
+__all__ = ["Predication", "another_doer", "predications", "shares_a_verb", "swapped_arguments"]
 
 _DOER = frozenset({"nsubj"})
 _UNDERGOER = frozenset({"dobj", "nsubjpass", "obj", "dative"})
 _BE = frozenset({"be"})
+_SAID_OF = frozenset({"acl", "relcl", "appos", "advcl"})
+_BREAKS = frozenset(",;:")
+_LIGHT_VERBS = frozenset({"have", "include", "make", "take", "get", "give", "do", "use"})
 _STEM = 5  # letters of a verb's lemma a sentence must hold before it is parsed
 
 
@@ -50,6 +53,10 @@ class Predication:
     recipients: frozenset[str]
     start: int
     end: int
+    named: frozenset[str] = frozenset()
+    """The doers' words that are proper names ("Versailles" of "the Treaty of Versailles")."""
+    doer: str = ""
+    """The doer as written ("the Treaty of Versailles")."""
 
     def role(self, name: str) -> frozenset[str]:
         """The words of one role ("doers", "undergoers", "recipients")."""
@@ -84,6 +91,27 @@ def _bears_a_role(child: Any) -> bool:
     if child.dep_ in ("agent", "prep"):
         return child.lower_ in ("by", "to")
     return child.dep_ in _DOER | _UNDERGOER
+
+
+def _doer_tokens(verb: Any) -> list[Any]:
+    """The tokens naming a verb's doer: its subject, or the "by" phrase of a passive."""
+    for child in verb.children:
+        if child.dep_ in _DOER:
+            return [child]
+        if child.lower_ == "by" and child.dep_ in ("agent", "prep") and verb.tag_ == "VBN":
+            return [t for t in child.children if t.dep_ == "pobj"]
+    return []
+
+
+def _phrase(noun: Any) -> list[Any]:
+    """A noun's phrase without what is said of it (a clause, an apposition, a mark)."""
+    said = {
+        t.i
+        for c in noun.subtree
+        if c != noun and (c.dep_ in _SAID_OF or c.text in _BREAKS)
+        for t in c.subtree
+    }
+    return [t for t in noun.subtree if t.i not in said]
 
 
 def _arguments(verb: Any) -> dict[str, set[str]]:
@@ -121,8 +149,11 @@ def predications(text: str) -> tuple[Predication, ...]:
             said = [t for c in token.children if _bears_a_role(c) for t in c.subtree]
             left, right = min(t.i for t in [token, *said]), max(t.i for t in [token, *said])
             span = doc[left : right + 1]
+            doer = [t for d in _doer_tokens(token) for t in _phrase(d)]
+            named = {t.lower_ for t in doer if t.pos_ == "PROPN"}
             out.append(Predication(token.lemma_.lower(), *map(frozenset, roles.values()),
-                                   span.start_char, span.end_char))  # fmt: skip
+                                   span.start_char, span.end_char, frozenset(named),
+                                   "".join(t.text_with_ws for t in doer).strip()))  # fmt: skip
     return tuple(out)
 
 
@@ -154,6 +185,24 @@ def swapped_arguments(claim: str, sentence: str) -> tuple[str, str] | None:
         for s in predications(sentence):
             if s.verb == c.verb and _swapped(c, s):
                 return _said(claim, c), _said(sentence, s)
+    return None
+
+
+def another_doer(claim: str, sentence: str) -> tuple[str, str] | None:
+    """(the claim's doer, the sentence's) where the sentence gives the claim's act to another.
+
+    One verb, one undergoer in common, and each doer named (a proper name) by a word the
+    other lacks: "The Treaty of Versailles dissolved the empire" where the sentence says
+    "The Treaty of Saint-Germain dissolved the empire".
+    """
+    for c in predications(claim):
+        if not (c.named and c.undergoers) or c.verb in _LIGHT_VERBS:
+            continue
+        for s in predications(sentence):
+            if s.verb != c.verb or not c.undergoers & s.undergoers:
+                continue
+            if c.named - s.named and s.named - c.named:
+                return c.doer, s.doer
     return None
 
 

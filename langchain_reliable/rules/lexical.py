@@ -11,7 +11,12 @@ import re
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
-from langchain_reliable.checks.negation import prefix_change, sentential_negation, words_of
+from langchain_reliable.checks.negation import (
+    negation_cue,
+    prefix_change,
+    sentential_negation,
+    words_of,
+)
 from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
@@ -152,6 +157,15 @@ class ConflictingNumber(Rule):
         unsaid = _unsaid_in_passage(claim)
         if unsaid:
             return self.finding("unsupported", f"{said} of another thing: it never says {unsaid}")
+        elsewhere = [i for i in claim.ctx.sentences if claim.ctx.states(claimed, i)]
+        if elsewhere:  # which of the two values is the claim's, no one sentence shows
+            other = claim.ctx.units[elsewhere[0]]
+            return self.finding(
+                "unsupported",
+                f"the claim says '{claimed.text}'; the sentence closest to it says "
+                f"'{stated.text}', and {other.passage_name} says '{claimed.text}' of something "
+                f"no sentence ties to the claim: '{_clipped(other.text)}'",
+            )
         return self.finding("contradicted", said)
 
 
@@ -285,8 +299,39 @@ class FlippedNegation(Rule):
             and claim.cosine[a] >= 0.6
             and claim.word_coverage[a] >= 0.7
         ):
-            return self.finding("contradicted", claim.negation_reason())
+            return self.finding("contradicted", negation_reason(claim))
         return None
+
+
+def negation_reason(claim: ClaimFacts) -> str:
+    """Why the negation of the claim and of its anchor differ, quoting each side's words."""
+    ours, theirs = claim.negation
+    if ours is None:
+        return (
+            f"{claim.where} says '{_negated(claim.sentence.text, theirs)}', "
+            "a negation the claim does not make"
+        )
+    said = _negated(claim.text, ours)
+    cue = negation_cue(claim.sentence.text)
+    if cue is None:
+        return f"the claim says '{said}', a negation {claim.where} does not make"
+    return (
+        f"the claim says '{said}', but {claim.where} negates otherwise: "
+        f"'{_negated(claim.sentence.text, cue)}'"
+    )
+
+
+def _clipped(text: str, most: int = 20) -> str:
+    """`text`, cut after `most` words with an ellipsis."""
+    words = text.split()
+    return " ".join(words[:most]) + (" …" if len(words) > most else "")
+
+
+def _negated(text: str, cue: str) -> str:
+    """The words from the negation `cue` to the end of its clause (at most eight)."""
+    at = re.search(rf"\b{re.escape(cue)}", text, re.IGNORECASE) if cue[:1].isalnum() else None
+    start = at.start() if at else text.lower().find(cue.lower())
+    return _clipped(re.split(r"[,;:.!?()]", text[max(start, 0) :])[0], 8)
 
 
 class MissingFacts(Rule):

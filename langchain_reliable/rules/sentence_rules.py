@@ -41,7 +41,7 @@ from langchain_reliable.checks.units import (
     per_period_conflict,
     percent_points_conflict,
 )
-from langchain_reliable.reading.arguments import shares_a_verb, swapped_arguments
+from langchain_reliable.reading.arguments import another_doer, shares_a_verb, swapped_arguments
 from langchain_reliable.rules.meaning import SentenceRule
 from langchain_reliable.text import stem, tokenize
 
@@ -57,6 +57,12 @@ def _opposites_lexicon_words(claim: str, sentence: str) -> list[str]:
     """Words of the opposites lexicon where the sentence says one of the other sense."""
     said = {stem(w) for w in tokenize(sentence)}
     return [w for w in tokenize(claim) if stem(w) in LEXICON_STEMS and counterparts(stem(w)) & said]
+
+
+def _another_doer(claim: str, sentence: str) -> tuple | None:
+    """The two doers, never a clear contradiction: the passages may name both."""
+    doers = another_doer(claim, sentence)
+    return None if doers is None else (*doers, False)
 
 
 def _frequency_phrases(claim: str, sentence: str) -> list[str]:
@@ -118,6 +124,8 @@ SENTENCE_RULES: tuple[SentenceRule, ...] = (
     SentenceRule("association_as_cause", cause_for_association, _CAUSE, clear_if=2),
     # "Metformin prescribes doctors": doer and undergoer, read from the parse
     SentenceRule("swapped_arguments", swapped_arguments, _OTHER_WAY, bears_on=shares_a_verb),
+    # "The Treaty of Versailles dissolved the empire" where the sentence names Saint-Germain
+    SentenceRule("another_doer", _another_doer, _DOER, clear_if=2, bears_on=shares_a_verb),
     SentenceRule("swapped_roles", swapped_roles, _OTHER_WAY),  # "Monsanto acquired Bayer"
     SentenceRule("reversed_pair", reversed_pair, _OTHER_WAY),  # "from Rome to Paris"
     SentenceRule("swapped_subject", swapped_subject, _DOER),  # another doer than it names

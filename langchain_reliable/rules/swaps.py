@@ -13,6 +13,7 @@ from typing import Any
 from langchain_reliable.checks.swaps import first_new
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule
+from langchain_reliable.rules.lexical import negation_reason
 
 __all__ = ["SWAP_VOUCHED_AT", "SwappedWord"]
 
@@ -38,5 +39,5 @@ class SwappedWord(ModelRule):
             "entailment model does not read the passages as saying it"
         )
         if claim.negation_flip:
-            reason += "; " + claim.negation_reason()
+            reason += "; " + negation_reason(claim)
         return self.finding("unsupported", reason)

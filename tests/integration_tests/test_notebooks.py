@@ -180,7 +180,7 @@ def check_quickstart(text: str) -> None:
     assert re.search(r"\| The maximum daily dose is 2550 mg\. \| \*\*unsupported\*\* .*'2550", text)
     assert 'metformin-2: "' in text
     assert "level MEDIUM | decision filter" in text
-    assert "**contradicted**" in text and "negation mismatch" in text
+    assert "**contradicted**" in text and "a negation the claim does not make" in text
     for line in ("strict    -> refuse", "balanced  -> filter", "lenient   -> filter"):
         assert line in text
     assert "strict: refuse" in text and "custom: refuse" in text

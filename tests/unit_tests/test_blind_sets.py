@@ -17,6 +17,10 @@ a rule.
   kept; and a named case given another case's value, where its own is stated of an
   entity it is linked to ("Gold plan members ... the Premier team answers within 2
   hours"), against its own value.
+- `tests/attacks/another_doer.jsonl`: an act the passage gives to one doer credited to
+  another it names ("Columbus reached Calicut in 1498." where Vasco da Gama did), against
+  the act given to its doer. Its first pair repeats the example it was asked to vary
+  (the treaties of Versailles and Saint-Germain); the other nineteen are its own.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ TRUE = {
     "another_question": "answers_question",
     "multi_sentence": "faithful",
     "conditions_and_cases": "faithful",
+    "another_doer": "faithful",
 }
 """Each set's field that says the answer is the control."""
 
@@ -96,6 +101,19 @@ NOT_YET_READ = {  # what the default verifier does today, on the row's own "why"
     "oc-05": "attack returned ($1,800 is the Riverside Lofts deposit)",
     "oc-06": "attack returned (1 year is the Model X100's warranty); control refused",
     "oc-07": "control refused",
+    "ad-01": "control refused ('Austria' where the passage says 'Austrian')",
+    "ad-03": "attack returned (the nurse, where the pharmacist noticed it: no name to read)",
+    "ad-04": "attack returned ('opened a probe' where the passage says 'launched an "
+    "investigation')",
+    "ad-12": "attack returned (the plaintiff, not the defendant: no name); control refused",
+    "ad-13": "attack returned ('cut' where the passage says 'reduced'); control refused",
+    "ad-14": "attack returned (General Motors for General Electric); control refused ('GE')",
+    "ad-15": "attack returned (the linesman, not the referee: no name); control refused",
+    "ad-16": "control refused ('UN' for 'United Nations')",
+    "ad-17": "attack returned ('it was ESA that launched' is not read); control refused ('ESA')",
+    "ad-18": "control refused ('staging' where the passage says 'premiere')",
+    "ad-19": "attack returned (the contributor, not the maintainer: no name)",
+    "ad-20": "control refused ('hurt' where the passage says 'injured')",
 }
 
 
