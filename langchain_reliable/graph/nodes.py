@@ -171,9 +171,10 @@ def flag_uncovered(report: ReliabilityReport, answer: str | None, question: str 
     if gaps:
         report.flags.append("uncovered_text")
         shown = "; ".join(repr(short(g.text, 60)) for g in gaps[:3])
-        report.notes.append(
-            f"{len(gaps)} part(s) of the answer are not inside a supported claim: {shown}"
+        parts = (
+            "1 part of the answer is" if len(gaps) == 1 else f"{len(gaps)} parts of the answer are"
         )
+        report.notes.append(f"{parts} not inside a supported claim: {shown}")
 
 
 def write_verdicts(report: ReliabilityReport) -> None:
