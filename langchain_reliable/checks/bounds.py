@@ -1,9 +1,7 @@
 """Bounds and counts: how many a text says, with its comparator, and what share of a group.
 
 A bound ("at least 30", "up to 40 mm") is an interval: a claim is borne out when the
-sentence's interval lies inside its own ("more than 2,000" from "2,400"), contradicted
-when they cannot overlap, unsupported otherwise; an approximate claim covers 10 % either
-side, a stated limit ("the maximum is 4 g") is borne out only by that limit. A count
+sentence's interval lies inside its own, contradicted when they cannot overlap. A count
 ("seven times") must be the sentence's count of that thing; "most" must not be "few".
 
 Example:
@@ -18,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -60,24 +58,17 @@ NEGATED_BOUND = re.compile(
 )
 """A comparator said with a negation ("no more than", "must not exceed"): a bound, not a
 negation of what the sentence says (`checks.negation` skips it)."""
-_BEFORE = [
-    (
-        rf"{_NOT_EXCEED}|no\s+(?:more|greater|higher)\s+than|"
-        r"not\s+(?:more|greater|higher)\s+than|not\s+(?:above|over)",
-        "le",
-    ),
-    (
-        r"no\s+(?:fewer|less|lower)\s+than|not\s+(?:fewer|less|lower)\s+than|not\s+(?:below|under)",
-        "ge",
-    ),
+_BEFORE = [  # the first of phrases that start together wins ("no more than", not "more than")
+    (rf"{_NOT_EXCEED}|not?\s+(?:more|greater|higher)\s+than|not\s+(?:above|over)", "le"),
+    (r"not?\s+(?:fewer|less|lower)\s+than|not\s+(?:below|under)", "ge"),
     (
         r"more than|greater than|higher than|older than|over|above|exceeding|in excess of|"
         r"exceeds?|(?:must|should|will|to)\s+exceed",
         "gt",
     ),
-    (r"at least|no fewer than|no less than|not less than", "ge"),
+    (r"at least", "ge"),
     (r"fewer than|less than|younger than|under|below", "lt"),
-    (r"at most|up to|no more than|not more than|as much as|as many as", "le"),
+    (r"at most|up to|as much as|as many as", "le"),
     # a stated limit is that limit: "the daily limit is 2,000 mg", "a maximum of 4 g"
     (r"(?P<word>limit|maximum|cap)(?: \w+){0,4} (?:is|was|of)", "max"),
     (r"(?P<word>minimum)(?: \w+){0,4} (?:is|was|of)", "min"),
@@ -115,13 +106,13 @@ class Bounded:
 def bounded_quantities(text: str) -> list[Bounded]:
     """Each count, percentage, amount or measure of `text` as an interval.
 
-    A plain amount of its kind after a stated limit is a limit too ("the maximum is
-    1,200 mg for adults and 30 mg per kg for children").
+    A plain amount after a stated limit of its kind is a limit too ("the maximum is 1 g for
+    adults and 30 mg for children").
     """
     out: list[Bounded] = []
     limit: Bounded | None = None
     for q in extract_quantities(text):
-        if q.kind not in _KINDS or not isinstance(q.value, (int, float)):
+        if q.kind not in _KINDS:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
@@ -137,10 +128,8 @@ def bounded_quantities(text: str) -> list[Bounded]:
             op = next((name for pattern, name in _AFTER_RE if pattern.search(tail)), op)
         if op == "eq" and limit is not None and _same_kind(q, limit.quantity):
             op = limit.op
-        bounded = _interval(q, op, phrase)
         aged = phrase.lower() in ("older than", "younger than") or _AGED.search(text, 0, q.start)
-        if q.kind == "count" and aged:
-            bounded = replace(bounded, population=True)
+        bounded = _interval(q, op, phrase, population=q.kind == "count" and bool(aged))
         out.append(bounded)
         if op in ("max", "min"):
             limit = bounded
@@ -164,10 +153,10 @@ _ENDS = {  # (lo, hi, lo_open, hi_open) of each comparator, `v` its value
 }
 
 
-def _interval(q: Quantity, op: str, phrase: str) -> Bounded:
+def _interval(q: Quantity, op: str, phrase: str, population: bool = False) -> Bounded:
     v = in_base(q.unit, float(q.value))[1] if q.kind == "measure" else float(q.value)
     lo, hi, lo_open, hi_open = _ENDS.get(op, lambda v: (v, v, False, False))(v)
-    return Bounded(q, op, lo, hi, lo_open, hi_open, phrase=phrase)
+    return Bounded(q, op, lo, hi, lo_open, hi_open, population, phrase)
 
 
 def _inside(inner: Bounded, outer: Bounded) -> bool:
@@ -192,14 +181,9 @@ def _bears(stated: Bounded, claimed: Bounded) -> bool:
     return _inside(stated, claimed)
 
 
-def _disjoint(a: Bounded, b: Bounded) -> bool:
-    if a.hi < b.lo or b.hi < a.lo:
-        return True
-    if a.hi == b.lo:
-        return a.hi_open or b.lo_open
-    if b.hi == a.lo:
-        return b.hi_open or a.lo_open
-    return False
+def _below(a: Bounded, b: Bounded) -> bool:
+    """Whether all of `a` lies below all of `b`."""
+    return a.hi < b.lo or (a.hi == b.lo and (a.hi_open or b.lo_open))
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
@@ -224,10 +208,7 @@ def _same_thing(a: Quantity, a_text: str, b: Quantity, b_text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def _compare(claim: str, sentence: str) -> tuple[tuple[Bounded, tuple[Bounded, ...]], ...]:
-    """The claim's quantities the claim or the sentence bounds, each with the sentence's alike.
-
-    Cached: three rules ask it of one claim and sentence.
-    """
+    """The claim's quantities the claim or the sentence bounds, each with the sentence's alike."""
     stated = [  # a sentence's approximate value is read at the value: a rounded claim restates it
         _interval(b.quantity, "eq", b.phrase) if b.op == "approx" else b
         for b in bounded_quantities(sentence)
@@ -252,16 +233,15 @@ def borne_out(claim: str, sentence: str) -> set[int]:
 def bounds_finding(claim: str, sentence: str) -> tuple[str, str, str] | None:
     """(label, the claim's words, the sentence's words) when a bound is not borne out.
 
-    A limit against plain values ("the maximum is 4 g" where patients "took 2 g") is
-    unsupported, not contradicted: the sentence states no limit.
+    A limit against plain values only ("took 2 g") is unsupported: the sentence states no limit.
     """
     for c, alike in _compare(claim, sentence):
         if any(_bears(s, c) for s in alike):
             continue
         near = min(alike, key=lambda s: abs(s.quantity.value - c.quantity.value))
         limits = c.op not in ("max", "min") or any(s.op != "eq" for s in alike)
-        label = "contradicted" if limits and all(_disjoint(s, c) for s in alike) else "unsupported"
-        return label, c.words, near.words
+        apart = limits and all(_below(s, c) or _below(c, s) for s in alike)
+        return "contradicted" if apart else "unsupported", c.words, near.words
     return None
 
 
@@ -296,10 +276,9 @@ def _counts(text: str) -> Mapping[tuple[float, str], str]:
             number = m.group("n").lower()
             after = m.groupdict().get("w")
             word = (after or m.group("b")).lower()
-            if number in ORDINALS or word in _NOT_COUNTED or word in MONTH_WORDS:
+            if word in _NOT_COUNTED or word in MONTH_WORDS or number in ORDINALS:
                 continue
-            value = _value(number)
-            if value is None:
+            if (value := _value(number)) is None:
                 continue
             what = UNIT_OF.get(word, word.rstrip("s") or word)
             said = text[m.start("n") : m.end("w")] if after else text[m.start("b") : m.end("n")]
@@ -311,10 +290,7 @@ def _counts(text: str) -> Mapping[tuple[float, str], str]:
         value = _value(m.group("n").lower())
         if before and value is not None:
             out[m.start("n")] = ((value, before[-1][1]), m.group(0))
-    found: dict[tuple[float, str], str] = {}
-    for key, said in out.values():
-        found.setdefault(key, said)
-    return MappingProxyType(found)  # cached: shared, read-only
+    return MappingProxyType(dict(reversed(out.values())))  # the first words of each; read-only
 
 
 def _value(number: str) -> float | None:
@@ -331,14 +307,11 @@ def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
         >>> count_conflict("She won seven times.", "She won the title five times.")
         ('seven times', 'five times')
     """
-    said = _counts(sentence)
-    claimed = _counts(claim)
-    for value, word in sorted(claimed):
-        if (value, word) in said:
-            continue
-        other = next(((v, w) for v, w in sorted(said) if w == word), None)
-        if other is not None:
-            return claimed[value, word], said[other]
+    said, claimed = _counts(sentence), _counts(claim)
+    for key in sorted(claimed):
+        other = next((k for k in sorted(said) if k[1] == key[1]), None)
+        if key not in said and other is not None:
+            return claimed[key], said[other]
     return None
 
 

@@ -1,10 +1,7 @@
 """Derived values: a comparison, ratio, change or span of time a sentence's own values prove.
 
-Each is in no passage as words ("returned more than the equity fund", "four times the
-fine", "by 50 basis points", "eight years after"), yet the passage states it where its
-two values give it. A comparison is read only where the sentence gives exactly two values
-of one kind and unit, each side known by its words that stand in one value's segment
-only; "faster" says less of spans of time, more of speeds.
+No passage says them in words ("four times the fine", "by 50 basis points", "eight years
+after"), yet its two values give them. A comparison needs exactly two values of one kind.
 
 Example:
     >>> proved_ratios("The large box holds twice as much as the small box.",
@@ -55,8 +52,8 @@ _KINDS = frozenset({"count", "percent", "money", "measure"})
 def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, bool], ...]:
     """(words, left value, right value, whether left = multiplier x right) per multiplier.
 
-    Each side's value is the claim's own amount nearest the multiplier on that side, or
-    else the sentence's amount whose clause shares the most words with that side.
+    A side's value is the claim's amount nearest the multiplier, else the sentence's
+    amount whose clause shares most words with that side.
     """
     if not _MULTIPLE.search(claim):
         return ()  # most claims end here
@@ -74,10 +71,9 @@ def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, b
         right = after[0] if after else _named(standard, sentence, stated)
         if left is None or right is None or (left.start == right.start and not (before or after)):
             continue
-        a, b = _value(left), _value(right)
-        if a and b and a[0] == b[0]:
-            holds = abs(a[1] - factor * b[1]) <= 1e-9 * abs(a[1])
-            out.append((m.group(0), left, right, holds))
+        (kind, a), (other, b) = _base(left), _base(right)
+        if kind == other:
+            out.append((m.group(0), left, right, abs(a - factor * b) <= 1e-9 * abs(a)))
     return tuple(out)
 
 
@@ -121,14 +117,11 @@ def _named(words: str, sentence: str, stated: list[Quantity]) -> Quantity | None
     return stated[scores.index(max(scores))]
 
 
-def _value(q: Quantity) -> tuple[str, float] | None:
-    """(kind and unit or dimension, value in base units) of an amount."""
-    if not isinstance(q.value, (int, float)):
-        return None
-    if q.kind == "measure":
-        dimension, value = in_base(q.unit, float(q.value))
-        return f"measure:{dimension}", value
-    return f"{q.kind}:{q.unit}", float(q.value)
+def _base(q: Quantity, unit: str | None = None) -> tuple[str | None, float]:
+    """(dimension or unit, value in base units) of an amount; a count takes `unit` if given."""
+    if q.kind == "measure" or (q.kind == "count" and unit is not None):
+        return in_base(q.unit or unit, float(q.value))
+    return q.unit, float(q.value)
 
 
 _POINTS = re.compile(r"\b(?:basis\s+points?|bps?|percentage\s+points?|pp)\b", re.IGNORECASE)
@@ -140,9 +133,7 @@ _TO = re.compile(r"^\s+(?:up\s+|down\s+)?to\s+$", re.IGNORECASE)
 def _changes_of(claim: str) -> tuple:
     """The claim's changes said in points, never a relative "by 25 percent"."""
     return tuple(
-        q
-        for q in extract_quantities(claim)
-        if q.kind == "percent" and _POINTS.search(q.text) and isinstance(q.value, (int, float))
+        q for q in extract_quantities(claim) if q.kind == "percent" and _POINTS.search(q.text)
     )
 
 
@@ -176,17 +167,9 @@ _AFTER = re.compile(r"\s+(after|before|later|earlier)\b([^,;.]*)", re.IGNORECASE
 
 @lru_cache(maxsize=8192)
 def elapsed_spans(claim: str, sentence: str) -> frozenset[int]:
-    """Start offsets of the claim's spans of time that `sentence`'s dates prove.
-
-    "N units after/before X": X's date is the sentence's date whose clause shares most
-    words with X; the other date (the claim's own, or else the sentence's other one of
-    two) is X's plus or minus N. "N units later/earlier" with no event: from the
-    sentence's other date to the claim's own, or between the claim's two.
-    """
+    """Start offsets of the claim's spans of time that `sentence`'s dates prove."""
     claimed, spans = _spans_of(claim)
-    if not spans:
-        return frozenset()
-    dates = [q for q in extract_quantities(sentence) if q.kind == "date"]
+    dates = [q for q in extract_quantities(sentence) if q.kind == "date"] if spans else []
     if len(dates) < 2:
         return frozenset()
     own = [d for d in dates if any(c.kind == "date" and c.value == d.value for c in claimed)]
@@ -218,27 +201,27 @@ def _years_told(passage: str) -> frozenset[int]:
     out = set()
     for m in _LATER.finditer(passage):
         spans = extract_quantities(m.group(0))
-        years = [q for q in extract_quantities(passage[: m.start()]) if q.kind == "date"]
-        years = [q for q in years if q.value[0] is not None]
-        if spans and years and spans[0].unit == "year" and isinstance(spans[0].value, (int, float)):
+        before = extract_quantities(passage[: m.start()])
+        years = [q for q in before if q.kind == "date" and q.value[0] is not None]
+        if spans and years and spans[0].unit == "year":
             out.add(years[-1].value[0] + int(spans[0].value))
     return frozenset(out)
 
 
 def _proved(span: Quantity, claim: str, sentence: str, dates: list, own: list) -> bool:
-    if not isinstance(span.value, (int, float)) or span.value <= 0:
-        return False
+    """Whether the dates prove "N units after X" or "N units later" (to the claim's own date).
+
+    X's date is the one whose clause shares most words with X.
+    """
     m = _AFTER.match(claim, span.end)
-    if m is None:
+    if m is None or span.value <= 0:
         return False
     word, event = m.group(1).lower(), m.group(2)
     sign = 1 if word in ("after", "later") else -1
     if word in ("later", "earlier") and not event.strip():  # from the other date to its own
         if len(own) == 1 and len(dates) == 2:
             own = [*(d for d in dates if d is not own[0]), own[0]]
-        return (
-            len(own) == 2 and _between(own[0].value, own[1].value, span.unit) == sign * span.value
-        )
+        return len(own) == 2 and _between(*(d.value for d in own), span.unit) == sign * span.value
     reference = _named(event, sentence, dates)
     if reference is None:
         return False
@@ -296,14 +279,6 @@ def _side(words: set[str], segments: list[set[str]]) -> int | None:
     return votes.pop() if len(votes) == 1 else None
 
 
-def _base(q: Quantity, unit: str | None) -> tuple[str | None, float] | None:
-    if q.kind not in _KINDS:
-        return None
-    if q.kind == "measure" or (q.kind == "count" and unit is not None):
-        return in_base(q.unit or unit, float(q.value))
-    return (q.unit, float(q.value))
-
-
 def comparative_conflict(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(the claim's comparison, the two values, both sides known)` where it does not hold.
 
@@ -338,7 +313,7 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
         return None
     unit = next((q.unit for q in values if q.unit), None)
     based = [_base(q, unit) for q in values]
-    if None in based or based[0][0] != based[1][0]:  # type: ignore[index]
+    if based[0][0] != based[1][0]:
         return None
     b_words = set(content_stems(compared.group("b")))
     a_words = set(content_stems(claim[: compared.start("b")])) - b_words
@@ -347,13 +322,13 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
         set(content_stems(piece_around(_SEGMENT, sentence, q.start, q.end))) for q in values
     ]
     a, b = _side(a_words, segments), _side(b_words - a_words, segments)
-    if (a is None and b is None) or (a is not None and a == b):
+    if a == b:  # neither side known, or both the same segment
         return None
     a = a if a is not None else 1 - b  # type: ignore[operator]
-    va, vb = based[a][1], based[1 - a][1]  # type: ignore[index]
+    va, vb = based[a][1], based[1 - a][1]
     if va == vb:
         return None
-    word, measured = compared.group("cmp").lower(), based[0][0]  # type: ignore[index]
+    word, measured = compared.group("cmp").lower(), based[0][0]
     more = word in _MORE
     if word in _QUICKER or word == "slower":  # less time is faster, more speed is
         if measured not in ("time", "speed"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import takewhile
 
 from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS
 from langchain_reliable.text import LETTERS, STOPWORDS, stem
@@ -77,11 +78,13 @@ class NumberWord:
     fraction: bool = False
 
 
+_Words = list[tuple[str, int, int]]  # (lower-cased word, start, end)
+
+
 def number_words(text: str) -> list[NumberWord]:
     """Each number of `text` said in words, longest reading first, in text order.
 
-    An ordinal ("second", "third") is no number here unless a count stands before it
-    ("two-thirds") or "of" after it ("a third of"): "a third dose" is a position.
+    An ordinal is a number only after a count ("two-thirds") or before "of" ("a third of").
     """
     return list(_number_words(text))
 
@@ -92,99 +95,86 @@ def _number_words(text: str) -> tuple[NumberWord, ...]:
     out: list[NumberWord] = []
     i = 0
     while i < len(words):
-        read = _read(words, i, text)
-        if read is None:
-            i += 1
-            continue
-        value, j, fraction = read
-        start, end = words[i][1], words[j - 1][2]
-        out.append(NumberWord(value, start, end, text[start:end], fraction))
+        value, j, fraction = _read(words, i, text) or (None, i + 1, False)
+        if value is not None:
+            start, end = words[i][1], words[j - 1][2]
+            out.append(NumberWord(value, start, end, text[start:end], fraction))
         i = j
     return tuple(out)
 
 
-def _joined(text: str, a: tuple[str, int, int], b: tuple[str, int, int]) -> bool:
-    """Whether two words are joined by a hyphen or spaces only ("twenty-one", "twenty one")."""
-    return re.fullmatch(r"\s*-?\s*|\s+", text[a[2] : b[1]]) is not None
+def _word(words: _Words, i: int) -> str:
+    return words[i][0] if i < len(words) else ""
 
 
-def _read(words: list[tuple[str, int, int]], i: int, text: str) -> tuple[float, int, bool] | None:
+def _joined(words: _Words, i: int, text: str) -> str:
+    """Word `i` when a hyphen or spaces only join it to the one before ("twenty-one"), else ""."""
+    if i < len(words) and re.fullmatch(r"\s*-?\s*|\s+", text[words[i - 1][2] : words[i][1]]):
+        return words[i][0]
+    return ""
+
+
+def _read(words: _Words, i: int, text: str) -> tuple[float, int, bool] | None:
     """(value, index after it, whether a fraction) of the number starting at word `i`."""
-    word = words[i][0]
+    word, nxt = words[i][0], _joined(words, i + 1, text)
     if word in MULTIPLES:
         return MULTIPLES[word], i + 1, False
-    nxt = words[i + 1][0] if i + 1 < len(words) and _joined(text, words[i], words[i + 1]) else ""
     if word in ("a", "an"):
         if nxt == "dozen":
             return 12.0, i + 2, False
-        if nxt in ("half", "third", "quarter") and _of(words, i + 2):
-            return 1.0 / _FRACTIONS[nxt], i + 2, True
+        if nxt in ("half", "third", "quarter") and _word(words, i + 2) == "of":
+            return 1.0 / _FRACTIONS[nxt], i + 2, True  # "a third of", not "a third dose"
         return None
-    if word == "half" and nxt == "a" and i + 2 < len(words) and words[i + 2][0] == "dozen":
+    if word == "half" and nxt == "a" and _word(words, i + 2) == "dozen":
         return 6.0, i + 3, False
     count = _cardinal(words, i, text)
     if count is None:
         return None
     value, j = count
-    after = words[j][0] if j < len(words) and _joined(text, words[j - 1], words[j]) else ""
+    after = _joined(words, j, text)
     if after == "dozen":
         return value * 12.0, j + 1, False
     if after in ("in", "out") and value >= 1:  # "one in four", "three out of ten"
-        k = j + 2 if after == "out" and j + 1 < len(words) and words[j + 1][0] == "of" else j + 1
-        whole = _below_hundred(words, k, text) if k < len(words) and k > j else None
+        whole = _below_hundred(
+            words, j + 2 if after == "out" and _word(words, j + 1) == "of" else j + 1, text
+        )
         if whole is not None and whole[0] > value:
             return value / whole[0], whole[1], True
     if after in _FRACTIONS and value >= 1:
-        plural = after.endswith("s") or after == "halves"
-        if (value == 1 and not plural and _of(words, j + 1)) or (value > 1 and plural):
+        plural = after.endswith("s")
+        if (value == 1 and not plural and _word(words, j + 1) == "of") or (value > 1 and plural):
             return value / _FRACTIONS[after], j + 1, True
     if (
         after == "and"
-        and j + 2 < len(words)
-        and words[j + 1][0] == "a"
-        and words[j + 2][0] in ("half", "quarter", "third")
+        and _word(words, j + 1) == "a"
+        and _word(words, j + 2) in ("half", "quarter", "third")
     ):
         return value + 1.0 / _FRACTIONS[words[j + 2][0]], j + 3, False
     return value, j, False
 
 
-def _of(words: list[tuple[str, int, int]], i: int) -> bool:
-    """Whether word `i` is "of": "a third of the votes" is a fraction, "a third dose" is not."""
-    return i < len(words) and words[i][0] == "of"
-
-
-def _cardinal(words: list[tuple[str, int, int]], i: int, text: str) -> tuple[float, int] | None:
+def _cardinal(words: _Words, i: int, text: str) -> tuple[float, int] | None:
     """(value, index after it) of a cardinal up to the thousands: "two hundred and fifty"."""
     small = _below_hundred(words, i, text)
     if small is None:
         return None
-    value, j = small
-    total = 0.0
-    while j < len(words) and words[j][0] in _BIG and _joined(text, words[j - 1], words[j]):
-        big = _BIG[words[j][0]]
-        if big == 100.0 and value >= 100:
-            break
+    (value, j), total = small, 0.0
+    while (big := _BIG.get(_joined(words, j, text))) is not None:
         total, value, j = total + value * big, 0.0, j + 1
-        k = j + 1 if j < len(words) and words[j][0] == "and" else j
-        rest = _below_hundred(words, k, text) if k < len(words) else None
+        rest = _below_hundred(words, j + 1 if _word(words, j) == "and" else j, text)
         if rest is None:
             break
         value, j = rest
     return total + value, j
 
 
-def _below_hundred(
-    words: list[tuple[str, int, int]], i: int, text: str
-) -> tuple[float, int] | None:
+def _below_hundred(words: _Words, i: int, text: str) -> tuple[float, int] | None:
     """(value, index after it) of "seven", "seventeen", "seventy", "seventy-seven"."""
-    word = words[i][0]
-    if word not in CARDINALS:
+    value = CARDINALS.get(_word(words, i))
+    if value is None:
         return None
-    value = CARDINALS[word]
-    if word in _TENS and i + 1 < len(words) and _joined(text, words[i], words[i + 1]):
-        unit = words[i + 1][0]
-        if unit in _ONES[1:]:
-            return value + CARDINALS[unit], i + 2
+    if words[i][0] in _TENS and (unit := _joined(words, i + 1, text)) in _ONES[1:]:
+        return value + CARDINALS[unit], i + 2
     return value, i + 1
 
 
@@ -206,16 +196,10 @@ def _places(text: str) -> list[tuple[int, str, set[str], str]]:
     out = []
     for i, word in enumerate(tokens):
         place = _ORDINALS.get(word.lower())
-        if place is None:
+        if place is None or (place == -1 and (i == 0 or tokens[i - 1].lower() not in _DETERMINERS)):
             continue
-        if place == -1 and (i == 0 or tokens[i - 1].lower() not in _DETERMINERS):
-            continue
-        after: list[str] = []
-        for w in tokens[i + 1 :]:
-            if w in ",.;:()" or len(after) == _AFTER:
-                break
-            if w.lower() not in STOPWORDS and w.lower() not in _ORDINALS:
-                after.append(stem(w.lower()))
+        clause = (w.lower() for w in takewhile(lambda w: w not in ",.;:()", tokens[i + 1 :]))
+        after = [stem(w) for w in clause if w not in STOPWORDS and w not in _ORDINALS][:_AFTER]
         out.append((place, word, set(after), after[0] if after else ""))
     return out
 
@@ -233,9 +217,8 @@ def _other_places(a: int, b: int) -> bool:
 def other_ordinal(claim: str, sentence: str) -> tuple[str, str, bool] | None:
     """`(the claim's ordinal and its noun, the sentence's, True)`, or `None`.
 
-    The sentence puts another ordinal before the same words ("third consecutive loss" for
-    "first loss") and never the claim's; a ranked superlative ("second-largest") is not
-    the claim's bare one ("largest").
+    The sentence puts only another ordinal before the same words, or ranks the claim's bare
+    superlative ("second-largest" for "largest").
     """
     for ranked in _RANKED.finditer(sentence):
         superlative = ranked.group("w").lower()

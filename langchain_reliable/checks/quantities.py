@@ -1,8 +1,7 @@
 """Quantities: the numbers, dates, money, percentages and measures of a text.
 
-`matches`: a passage's quantity states a claim's; `conflicts`: it gives another value.
-`as_values` writes each amount one text states as the other writes it ("0.5 g" as "500
-mg"), so that the word-by-word checks do not read the units as swapped.
+`matches`: a passage's quantity states a claim's; `conflicts`: it gives another value;
+`as_values` writes a sentence's amounts as the claim writes them ("0.5 g" as "500 mg").
 
 Example:
     >>> [(q.kind, q.value, q.unit) for q in extract_quantities("$442 billion in 1919")]
@@ -21,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -54,7 +53,7 @@ QuantityKind = Literal["date", "decade", "ordinal", "money", "percent", "measure
 
 @dataclass(frozen=True)
 class Quantity:
-    """A number found in text: its kind, scaled value, canonical unit or currency, and span.
+    """A number in text: kind, scaled value, unit or currency, and span.
 
     A date's value is `(year, month, day)` (parts may be `None`), a decade's its first year.
     """
@@ -139,12 +138,9 @@ _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "t
 
 
 def extract_quantities(text: str, *, spelled: bool = False) -> list[Quantity]:
-    """The dates, decades, ordinals, money, percentages and measures of `text`, in order.
+    """The quantities of `text` in order; a range's first number takes the second's unit.
 
-    Digits inside names and codes ("COX-2", "HbA1c") are not numbers. In a range the first
-    number takes the unit of the second ("325 to 650 mg"). `spelled` (on passages) also
-    reads numbers in words ("two", "ninth") as counts and ordinals, so that a claim's "9th"
-    meets a passage's "ninth".
+    `spelled` (on passages) also reads lone number words ("two", "ninth") as counts and ordinals.
     """
     return list(_quantities(text, spelled))
 
@@ -158,11 +154,9 @@ def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
             if taken.find(1, m.start(), m.end()) >= 0:
                 continue
             parts = m.groupdict()
-            month = int(parts["mn"]) if parts.get("mn") else None
+            day, year, month = (int(parts[k]) if parts.get(k) else None for k in ("d", "y", "mn"))
             if parts.get("m"):
                 month = _MONTHS[parts["m"].rstrip(".").lower()]
-            day = int(parts["d"]) if parts.get("d") else None
-            year = int(parts["y"]) if parts.get("y") else None
             if (day is not None and not 1 <= day <= 31) or (
                 month is not None and not 1 <= month <= 12
             ):
@@ -171,7 +165,10 @@ def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _QUANTITY.finditer(text):
         start = m.start("cur") if m.group("cur") else m.start("num")
-        if taken.find(1, start, m.end()) >= 0 or _inside_code(text, m.start("num")):
+        pos = m.start("num")  # digits in a name or code ("COX-2", "mL/min/1.73m2") are none
+        if taken.find(1, start, m.end()) >= 0 or (
+            pos >= 2 and text[pos - 1] in "-/" and text[pos - 2].isalpha()
+        ):
             continue
         quantity = _quantity(m, text, start)
         if quantity is not None:
@@ -182,22 +179,26 @@ def _quantities(text: str, spelled: bool) -> tuple[Quantity, ...]:
             ordinal = ORDINALS[m.group(0).casefold()]  # "ſeventh" (long s) too
             found.append(Quantity("ordinal", ordinal, None, m.group(0), *m.span()))
     found.sort(key=lambda q: q.start)
-    return tuple(_propagate_range_units(found, text))
+    _propagate_range_units(found, text)
+    return tuple(found)
+
+
+def _unit(written: str | None) -> str | None:
+    return _UNIT_OF.get(re.sub(r"\s+", " ", (written or "").lower()))
 
 
 def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
     """The quantities of `text` said in words, with their unit or scale ("an hour and a half").
 
-    Without `spelled` (a claim), a lone small number with no unit ("two patients") is left
-    to the count checks, and "one" before a unit too ("one year" says "a year").
+    Without `spelled` (a claim), a lone small number with no unit, or "one" before a unit,
+    is left to the count checks.
     """
     out = []
     for m in _PART_OF_UNIT.finditer(text):
-        written = m.group("whole") or m.group("half") or m.group("of")
         value = 1.5 if m.group("whole") else 0.5 if m.group("half") else None
         if value is None:
             value = number_words(f"{m.group('part')} of")[0].value
-        unit = _UNIT_OF[re.sub(r"\s+", " ", written.lower())]
+        unit = _unit(m.group("whole") or m.group("half") or m.group("of"))
         out.append(_valued(value, unit, m.group(0), *m.span()))
         taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for n in number_words(text.replace("ſ", "s")):
@@ -205,7 +206,7 @@ def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
             continue
         after = _AFTER_WORDS.match(text, n.end)
         scale = _SCALES.get((after.group("scale") or "").lower(), 1.0)
-        unit = _UNIT_OF.get(re.sub(r"\s+", " ", (after.group("unit") or "").lower()))
+        unit = _unit(after.group("unit"))
         end = after.end() if (unit or scale != 1.0) else n.end
         if n.fraction:
             if unit is None and scale == 1.0:
@@ -219,18 +220,13 @@ def _spelled_out(text: str, taken: bytearray, spelled: bool) -> list[Quantity]:
 
 
 def _valued(value: float, unit: str | None, surface: str, start: int, end: int) -> Quantity:
-    """The quantity a number said in words stands for, by its unit."""
+    """The quantity `value` `unit` stands for."""
     if unit in _CURRENCY_WORDS:
         return Quantity("money", value, _CURRENCY_WORDS[unit], surface, start, end)
     if unit in ("%", "bp"):  # 25 basis points: 0.25 percentage points
         return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
     kind = "count" if unit is None else "measure"
     return Quantity(kind, value, unit, surface, start, end)
-
-
-def _inside_code(text: str, pos: int) -> bool:
-    """Whether the digits at `pos` belong to a name or code ("COX-2", "mL/min/1.73m2")."""
-    return pos >= 2 and text[pos - 1] in "-/" and text[pos - 2].isalpha()
 
 
 def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
@@ -246,39 +242,32 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
     if m.group("ord"):
         return Quantity("ordinal", value, None, surface, start, end)
     scale = _SCALES.get((m.group("scale") or "").lower(), 1.0)
-    unit_raw = re.sub(r"\s+", " ", (m.group("unit") or "").lower())
-    unit = _UNIT_OF.get(unit_raw)
+    unit = _unit(m.group("unit"))
     currency = _CURRENCY_SYMBOLS.get((m.group("cur") or "").lower())
     if unit in _CURRENCY_WORDS:
         currency, unit = _CURRENCY_WORDS[unit], None
-        scale *= 0.01 if unit_raw.startswith("cent") else 1.0  # "75 cents" is $0.75
+        scale *= 0.01 if m.group("unit").lower().startswith("cent") else 1.0  # "75 cents": $0.75
     if currency is not None:
         return Quantity("money", value * scale, currency, surface, start, end)
-    if unit in ("%", "bp"):
-        return Quantity("percent", value / (100 if unit == "bp" else 1), "%", surface, start, end)
     if unit is None and scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
         return Quantity("date", (int(raw), None, None), None, surface, start, end)
-    return _valued(value * scale, unit, surface, start, end)
+    return _valued(value * (1.0 if unit in ("%", "bp") else scale), unit, surface, start, end)
 
 
-def _propagate_range_units(found: list[Quantity], text: str) -> list[Quantity]:
-    """`found`, the first number of a range with the unit and scale of the second."""
-    out = list(found)
-    for i in range(len(out) - 1, 0, -1):
-        first, second = out[i - 1], out[i]
+def _propagate_range_units(found: list[Quantity], text: str) -> None:
+    """Give the first number of each range in `found` the unit and scale of the second."""
+    for i in range(len(found) - 1, 0, -1):
+        first, second = found[i - 1], found[i]
         words = text[first.end : second.start].lower().split()
         if len(words) > 2 or " ".join(words) not in _RANGE_JOINERS:  # joiners are 1-2 words
             continue
         money = first.kind == second.kind == "money" and first.unit == second.unit
         if not money and (first.kind != "count" or second.kind not in _UNIT_KINDS):
             continue
-        scale = _SCALE_WORD.search(second.text)
+        scale, value = _SCALE_WORD.search(second.text), first.value
         if scale and not _SCALE_WORD.search(first.text):  # "$1 to $2 billion": both in billions
-            value = first.value * _SCALES[scale.group(0).lower()]
-        else:
-            value = first.value
-        out[i - 1] = replace(first, kind=second.kind, value=value, unit=second.unit)
-    return out
+            value *= _SCALES[scale.group(0).lower()]
+        found[i - 1] = replace(first, kind=second.kind, value=value, unit=second.unit)
 
 
 def _same(a: float, b: float) -> bool:
@@ -286,10 +275,7 @@ def _same(a: float, b: float) -> bool:
 
 
 def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset()) -> bool:
-    """Whether `other` (from the context) states the value of `claim`.
-
-    A date without its year ("November 2") matches when the claim's year is in `years`.
-    """
+    """Whether `other` states `claim`'s value; a yearless date may take a year in `years`."""
     if claim.kind == "date":
         if other.kind != "date":
             return False
@@ -326,10 +312,10 @@ def conflicts(claim: Quantity, other: Quantity) -> bool:
     """Whether `other` gives a different value for the same kind of thing as `claim`."""
     if claim.kind == "date" and other.kind == "date":
         for c, o in zip(claim.value, other.value, strict=True):
-            if c is not None and o is not None and c != o:
-                return True
             if c is None or o is None:
                 return False
+            if c != o:
+                return True
         return False
     if claim.kind in _UNIT_KINDS and claim.kind == other.kind:
         return claim.unit == other.unit and not matches(claim, other)
@@ -364,6 +350,17 @@ def _spans_of_one(text: str) -> list[Quantity]:
     ]
 
 
+def _rewritten(text: str, found: Iterable[Quantity], same: Callable) -> str:
+    """`text` with each of `found` for which `same` gives a quantity written as that one."""
+    out, end = [], len(text)
+    for q in reversed(list(found)):
+        other = same(q) if q.end <= end else None
+        if other is not None:
+            out += [text[q.end : end], other.text]
+            end = q.start
+    return text[:end] + "".join(reversed(out)) if out else text
+
+
 @lru_cache(maxsize=4096)
 def as_values(claim: str, sentence: str) -> tuple[str, str]:
     """`claim`, and `sentence` with each amount stating one of the claim's written as the claim's.
@@ -373,35 +370,27 @@ def as_values(claim: str, sentence: str) -> tuple[str, str]:
     said = [q for q in extract_quantities(claim) if q.kind in _UNIT_KINDS] + _spans_of_one(claim)
     if not said:
         return claim, sentence
-    out, end = [], len(sentence)
-    for q in reversed(extract_quantities(sentence, spelled=True)):
-        if q.kind not in _UNIT_KINDS or q.end > end:
-            continue
-        same = next((c for c in said if c.text.lower() != q.text.lower() and matches(c, q)), None)
-        if same is not None:
-            out += [sentence[q.end : end], same.text]
-            end = q.start
-    if not out:
-        return claim, sentence
-    return claim, sentence[:end] + "".join(reversed(out))
+    amounts = (q for q in extract_quantities(sentence, spelled=True) if q.kind in _UNIT_KINDS)
+    return claim, _rewritten(
+        sentence,
+        amounts,
+        lambda q: next(
+            (c for c in said if c.text.lower() != q.text.lower() and matches(c, q)), None
+        ),
+    )
 
 
 def written_as(text: str, stated: Sequence[Quantity]) -> str:
-    """`text` with each of its amounts that `stated` gives written as `stated` writes it.
-
-    A count is rewritten only when said in words ("twelve hundred" for "1,200").
-    """
-    out, end = [], len(text)
-    for q in reversed(extract_quantities(text)):
-        if q.end > end or not (q.kind in _UNIT_KINDS or (q.kind == "count" and _in_words(q))):
-            continue
-        if any(x.text.lower() == q.text.lower() for x in stated):
-            continue
-        same = next((x for x in stated if x.kind == q.kind and matches(q, x)), None)
-        if same is not None:
-            out += [text[q.end : end], same.text]
-            end = q.start
-    return text[:end] + "".join(reversed(out)) if out else text
+    """`text` with each amount, or count said in words, that `stated` gives written as there."""
+    found = (
+        q
+        for q in extract_quantities(text)
+        if (q.kind in _UNIT_KINDS or (q.kind == "count" and _in_words(q)))
+        and not any(x.text.lower() == q.text.lower() for x in stated)
+    )
+    return _rewritten(
+        text, found, lambda q: next((x for x in stated if x.kind == q.kind and matches(q, x)), None)
+    )
 
 
 @lru_cache(maxsize=4096)

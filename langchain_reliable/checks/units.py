@@ -1,9 +1,8 @@
 """Units and rates: how each is written, what it measures, how often, and what differs.
 
 `UNIT_OF` reads a unit as written ("milligrams", "µg"); `same_amount` compares two measures
-of one dimension after conversion. A frequency phrase ("every three months", "twice a
-week", "every Sunday night") is read as times per second, so that phrases written
-differently compare equal; a bare "a day" after an amount ("2550 mg a day") is a unit.
+after conversion. A frequency ("every three months", "twice a week") is read as times per
+second, so that phrases written differently compare equal.
 
 Example:
     >>> frequency_conflict("A liver test is due every month.", "A liver test every three months.")
@@ -113,9 +112,7 @@ def in_base(unit: str | None, value: float) -> tuple[str, float]:
 def same_amount(a_unit: str | None, a: float, b_unit: str | None, b: float) -> bool | None:
     """Whether two measures are the same amount; `None` when they measure other things."""
     (da, va), (db, vb) = in_base(a_unit, a), in_base(b_unit, b)
-    if da != db:
-        return None
-    return math.isclose(va, vb, rel_tol=1e-6, abs_tol=1e-12)
+    return math.isclose(va, vb, rel_tol=1e-6, abs_tol=1e-12) if da == db else None
 
 
 _PERCENT = re.compile(
@@ -130,10 +127,9 @@ def _percents(text: str) -> list[tuple[str, bool, str]]:
     out = []
     for m in _PERCENT.finditer(text):
         value, unit = float(m.group(1).replace(",", ".")), m.group(2).lower()
-        if unit.startswith(("basis", "bp")):  # 25 basis points are 0.25 percentage points
-            value /= 100
-        number = f"{value:g}"
-        out.append((number, unit.startswith(("percentage", "pp", "basis", "bp")), m.group(0)))
+        basis = unit.startswith(("basis", "bp"))  # 25 basis points are 0.25 percentage points
+        number = f"{value / 100 if basis else value:g}"
+        out.append((number, basis or unit.startswith(("percentage", "pp")), m.group(0)))
     return out
 
 
@@ -154,17 +150,17 @@ _PER = re.compile(
 )
 
 
+def _periods(text: str) -> list[tuple[str, str]]:
+    return [((m[1] or m[2]).lower().replace("night", "day"), m[0]) for m in _PER.finditer(text)]
+
+
 def per_period_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     """(the claim's "per …", the sentence's) where both say per what period, and differ."""
-    said = {(m.group(1) or m.group(2)).lower().replace("night", "day"): m.group(0)
-            for m in _PER.finditer(sentence)}  # fmt: skip
+    said = dict(_periods(sentence))
     if not said:
         return None
-    for m in _PER.finditer(claim):
-        period = (m.group(1) or m.group(2)).lower().replace("night", "day")
-        if period not in said:
-            return m.group(0), next(iter(said.values()))
-    return None
+    first = next(iter(said.values()))
+    return next(((phrase, first) for period, phrase in _periods(claim) if period not in said), None)
 
 
 _RATE = re.compile(
@@ -194,8 +190,6 @@ def _rates(text: str) -> list[tuple[str, str | None, str]]:
 
 def per_unit_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
     """(the claim's phrase, the sentence's) where a number the sentence gives is per another unit.
-
-    A number said per nothing ("Labour's 26p" beside "68p per vote") is not read.
 
     Example:
         >>> per_unit_conflict("The dose is 2550 mg per kg.", "The dose is 2550 mg.")
@@ -251,9 +245,7 @@ def _rate(phrase: str) -> float:
         count, words = MULTIPLES[words[0]], words[1:]
     elif len(words) > 1 and words[1] in ("times", "time"):
         count, words = _number(words[0]), words[2:]
-    if not words:
-        return 0.0
-    if words[0] in ("a", "an", "per", "each", "every"):
+    if words and words[0] in ("a", "an", "per", "each", "every"):
         words = words[1:]
     if words and words[0] == "other":
         every, words = 2.0, words[1:]
@@ -261,10 +253,8 @@ def _rate(phrase: str) -> float:
         every, words = every * _number(words[0]), words[1:]
     if not words:
         return 0.0
-    unit = words[0].rstrip("s") if words[0] not in _ADVERBS else _ADVERBS[words[0]]
-    if unit in WEEKDAYS:
-        unit = "week"
-    seconds = _SECONDS.get(unit)
+    unit = _ADVERBS.get(words[0], words[0].rstrip("s"))
+    seconds = _SECONDS.get("week" if unit in WEEKDAYS else unit)
     return count / (every * seconds) if seconds else 0.0
 
 
@@ -276,10 +266,7 @@ def frequencies(text: str) -> tuple[tuple[str, float], ...]:
 
 
 def frequency_conflict(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(the claim's phrase, the sentence's) where both say how often, and the claim otherwise.
-
-    One of the claim's rates is none of the sentence's.
-    """
+    """(the claim's phrase, the sentence's) where a rate the claim gives is not the sentence's."""
     said = frequencies(sentence)
     if not said:
         return None
