@@ -23,7 +23,7 @@ from types import MappingProxyType
 from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
 from langchain_reliable.checks.quantities import MONTH_WORDS, Quantity, extract_quantities
 from langchain_reliable.checks.units import UNIT_OF, in_base
-from langchain_reliable.reading.lexicon import MAGNITUDES
+from langchain_reliable.reading.lexicon import MAGNITUDES, OPPOSITE_SENSES
 from langchain_reliable.text import NEXT_WORD, STOPWORDS
 
 __all__ = [
@@ -46,28 +46,40 @@ _NOT = (
     r"(?:(?:must|should|may|can|does|do|will|shall)\s+not|must\s*n[’']t|should\s*n[’']t|"
     r"does\s*n[’']t|do\s*n[’']t|cannot|not)"
 )
-_NOT_EXCEED = (
-    rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:more|greater|higher)\s+than|go\s+above)"
-)
+
+_TIMES = frozenset({"earlier", "later", "after"})
+
+
+def _comparatives(side: int) -> str:
+    """The comparatives of size on one side of the opposites ("heavier", "lighter"), "|"-joined.
+
+    Side 0 says more ("more", "heavier"), side 1 less ("fewer", "lighter"); time's
+    "earlier" and "later" are read as dates, not amounts.
+    """
+    ordered = [pair[side].split() for pair in OPPOSITE_SENSES if pair[2]]
+    words = {w for pair in ordered for w in pair if w.endswith("er")} - _TIMES
+    return "|".join(sorted(words | {("more", "less")[side]}))
+
+
+_MORE, _LESS = _comparatives(0), _comparatives(1)
+_NOT_EXCEED = rf"{_NOT}\s+(?:to\s+)?(?:exceed|exceeding|be\s+(?:{_MORE})\s+than|go\s+above)"
 NEGATED_BOUND = re.compile(
-    rf"\b(?:{_NOT_EXCEED}|"
-    r"no\s+(?:more|greater|higher|fewer|less|lower|later|earlier|sooner)\s+than|"
-    r"not\s+(?:more|greater|higher|fewer|less|lower|later|earlier|above|below|over|under)"
-    r"(?:\s+than)?)\b",
+    rf"\b(?:{_NOT_EXCEED}|no\s+(?:{_MORE}|{_LESS}|later|earlier|sooner)\s+than|"
+    rf"not\s+(?:{_MORE}|{_LESS}|later|earlier|above|below|over|under)(?:\s+than)?)\b",
     re.IGNORECASE,
 )
 """A comparator said with a negation ("no more than", "must not exceed"): a bound, not a
 negation of what the sentence says (`checks.negation` skips it)."""
 _BEFORE = [  # the first of phrases that start together wins ("no more than", not "more than")
-    (rf"{_NOT_EXCEED}|not?\s+(?:more|greater|higher)\s+than|not\s+(?:above|over)", "le"),
-    (r"not?\s+(?:fewer|less|lower)\s+than|not\s+(?:below|under)", "ge"),
+    (rf"{_NOT_EXCEED}|not?\s+(?:{_MORE})\s+than|not\s+(?:above|over)", "le"),
+    (rf"not?\s+(?:{_LESS})\s+than|not\s+(?:below|under)", "ge"),
     (
-        r"more than|greater than|higher than|older than|over|above|exceeding|in excess of|"
+        rf"(?:{_MORE})\s+than|over|above|exceeding|in excess of|"
         r"exceeds?|(?:must|should|will|to)\s+exceed",
         "gt",
     ),
     (r"at least", "ge"),
-    (r"fewer than|less than|younger than|under|below", "lt"),
+    (rf"(?:{_LESS})\s+than|under|below", "lt"),
     (r"at most|up to|as much as|as many as", "le"),
     # a stated limit is that limit: "the daily limit is 2,000 mg", "a maximum of 4 g"
     (r"(?P<word>limit|maximum|cap)(?: \w+){0,4} (?:is|was|of)", "max"),

@@ -58,3 +58,11 @@ def test_a_count_of_things_is_not_compared_with_a_price() -> None:
 def test_a_letter_before_an_elision_is_not_a_unit() -> None:
     assert [q.kind for q in extract_quantities("the 2009 L'Aquila earthquake")] == ["date"]
     assert [(q.kind, q.unit) for q in extract_quantities("5 L of water")] == [("measure", "l")]
+
+
+def test_a_comparative_of_size_is_a_bound_as_more_than_is() -> None:
+    sentence = "Checked bags weighing more than 23 kg incur an overweight fee of 75 euros."
+    assert bounds_finding("Bags heavier than 23 kg pay a fee of 75 euros.", sentence) is None
+    assert bounds_finding("Bags heavier than 30 kg pay a fee.", sentence)[0] == "unsupported"
+    assert bounds_finding("Bags lighter than 23 kg pay a fee.", sentence)[0] == "contradicted"
+    assert bounds_finding("Bags no heavier than 23 kg pay a fee.", sentence)[0] == "contradicted"
