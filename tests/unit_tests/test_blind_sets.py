@@ -21,6 +21,9 @@ a rule.
   another it names ("Columbus reached Calicut in 1498." where Vasco da Gama did), against
   the act given to its doer. Its first pair repeats the example it was asked to vary
   (the treaties of Versailles and Saint-Germain); the other nineteen are its own.
+- `tests/attacks/comparative_bounds.jsonl`: a threshold said with a comparative ("heavier
+  than 23 kg") turned the other way or given another number, against it said truly. The
+  controls refused are refused for other words than the bound ("Drivers" for "Vehicles").
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ TRUE = {
     "multi_sentence": "faithful",
     "conditions_and_cases": "faithful",
     "another_doer": "faithful",
+    "comparative_bounds": "faithful",
 }
 """Each set's field that says the answer is the control."""
 
@@ -114,6 +118,19 @@ NOT_YET_READ = {  # what the default verifier does today, on the row's own "why"
     "ad-18": "control refused ('staging' where the passage says 'premiere')",
     "ad-19": "attack returned (the contributor, not the maintainer: no name)",
     "ad-20": "control refused ('hurt' where the passage says 'injured')",
+    "cb-02": "control refused",
+    "cb-03": "control refused",
+    "cb-04": "control refused",
+    "cb-06": "control refused",
+    "cb-07": "control refused",
+    "cb-08": "control refused",
+    "cb-09": "control refused",
+    "cb-10": "control refused",
+    "cb-12": "control refused",
+    "cb-13": "control refused",
+    "cb-14": "control refused",
+    "cb-15": "control refused",
+    "cb-16": "control refused",
 }
 
 
