@@ -156,10 +156,6 @@ def _opposite_nearby(ct: _Tokens, st: _Tokens, s_stems: list[str]) -> tuple[str,
 _POSITIVE = ("all", "every", "each", "always", "everyone", "everything", "invariably", "must")
 _NEGATIVE = NEGATING_PRONOUNS | {"never", "no"}
 _UNIVERSAL = dict.fromkeys(_POSITIVE, "positive") | dict.fromkeys(_NEGATIVE, "negative")
-_SAYS_UNIVERSAL = {  # a sentence saying one of these says a universal of that kind itself
-    "negative": NEGATING_ADVERBS | NEGATING_PRONOUNS | {"no"},
-    "positive": {"all", "every", "each", "always"},
-}
 _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majority", "certain"}
 
 
@@ -171,8 +167,13 @@ def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | No
         return None
     for word in LETTERS.findall(claim):
         kind = _UNIVERSAL.get(word.lower())
-        if kind is not None and word.lower() not in s_lower and not s_lower & _SAYS_UNIVERSAL[kind]:
-            return word, hedge, kind == "negative"  # "never" contradicts "some"; "all" is more
+        if kind is None or word.lower() in s_lower:
+            continue
+        if kind == "negative" and s_lower & (NEGATING_ADVERBS | NEGATING_PRONOUNS | {"no"}):
+            continue
+        if kind == "positive" and s_lower & {"all", "every", "each", "always"}:
+            continue
+        return word, hedge, kind == "negative"  # "never" contradicts "some"; "all" is more
     return None
 
 
