@@ -1,12 +1,7 @@
 """Certainty: a claim that says as settled or whole what its sentence links, expects or bounds.
 
-A cause where the sentence reports an association ("caused" against "was linked to"), an
-act done where it is expected ("closed" against "expect the merger to close"), a
-statement without the condition the sentence puts on it ("if the receipt is kept"),
-everywhere where the sentence says it within a scope ("at any altitude" against "at
-sea level"), or of both where it says it of one ("for both iOS and Android" against
-"for iOS"). Each finding's last item is False: the sentence does not bear the claim
-out, it does not say its opposite.
+Each finding's last item is False: the sentence does not bear the claim out, it does not
+say its opposite.
 
 Example:
     >>> cause_for_association("Salt causes strokes.", "Salt is linked to strokes.")
@@ -24,6 +19,7 @@ import re
 
 from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.swaps import word_bases
+from langchain_reliable.reading.clauses import split_clauses
 from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
 from langchain_reliable.reading.parse import past_forms
 from langchain_reliable.text import LETTERS, STOPWORDS, content_stems, stem, tokenize, words
@@ -50,7 +46,7 @@ _NOT_COMPARATIVE = frozenset(w for w in STOPWORDS if w.endswith("er")) | frozens
     """either rather whether number water member order paper power together later matter
     letter""".split()  # noqa: SIM905
 )
-_CAUSAL = re.compile(
+_CAUSAL = re.compile(  # words of cause ("made" only where it makes something more so)
     r"\b(caus(?:e|es|ed|ing)|leads?\s+to|led\s+(?:\w+\s+)?to|results?\s+in|resulted\s+in|"
     r"trigger(?:s|ed)?|because|due\s+to|"
     r"(?:made|makes?|making)\s+(?:[\w'’-]+\s+){1,3}?"  # "made customers more likely"
@@ -60,29 +56,20 @@ _CAUSAL = re.compile(
     r"prevent(?:s|ed)?|improv(?:e|es|ed)|worsen(?:s|ed)?|boost(?:s|ed)?|drives?|drove))\b",
     re.IGNORECASE,
 )
-"""A claim's words of cause ("made" only where it makes something more or less so)."""
 
 
 def cause_for_association(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's cause, sentence's association, False)`, or `None`.
-
-    The cause must be a word the sentence does not say itself.
-    """
+    """`(claim's cause, sentence's association, False)`: a cause the sentence does not say."""
     link = _ASSOCIATION.search(sentence)
     if link is None or _CLAIMS_ASSOCIATION.search(claim):
         return None
-    words_said, verbs_said = _said(sentence)
+    said = set(tokenize(sentence))
+    verbs = {stem(w) for w in said if w.endswith(("s", "ed", "ing"))}  # "lowers", not "lower"
     for cause in _CAUSAL.finditer(claim):
-        verb = tokenize(cause.group(0))[0].lower()  # "made" of "made the orchids flower"
-        if verb not in words_said and stem(verb) not in verbs_said:
+        verb = tokenize(cause.group(0))[0]  # "made" of "made the orchids flower"
+        if verb not in said and stem(verb) not in verbs:
             return cause.group(0), link.group(0), False
     return None
-
-
-def _said(sentence: str) -> tuple[set[str], set[str]]:
-    """The sentence's words, and the stems of those inflected as verbs ("lowers", not "lower")."""
-    words = {w.lower() for w in tokenize(sentence)}
-    return words, {stem(w) for w in words if w.endswith(("s", "ed", "ing"))}
 
 
 _EXPECT = re.compile(
@@ -103,9 +90,7 @@ _MONTH = re.compile(r"(?<=\w )May\b")  # "opened in May": the month, not a hedge
 
 
 def expectation_as_fact(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's past form, the sentence's expectation, False)`, or `None`.
-
-    The claim must not hedge the act itself ("is expected to", "will", "may").
+    """`(the claim's past form, the sentence's expectation, False)`; none if the claim hedges.
 
     Example:
         >>> expectation_as_fact(
@@ -141,13 +126,11 @@ _CONDITION = re.compile(
     r"except(?:\s+(?:in|when|for|if|where))?)\b(?P<what>[^,.;:]+)",
     re.IGNORECASE,
 )
-
 _RESTRICTIVE = re.compile(  # "women over 30 who owned property were allowed"
     r"(?<=[\w%])\s+(?P<cue>who|whose)\s+(?P<what>[^,.;:]+?)"
     rf"(?=\s+(?:{alternation(AUXILIARIES - {'shall'})})\b)",
     re.IGNORECASE,
 )
-
 _BREAK = re.compile(r"[;:,\n]|\bbut\b|\brather\b", re.IGNORECASE)  # not "and": one condition
 _HOST_HELD = 0.6  # least share of the condition's clause's words a claim says to be that clause
 
@@ -160,17 +143,11 @@ def _host(sentence: str, condition: re.Match[str]) -> str:
         return before
     after = _BREAK.search(sentence, condition.end())
     rest = sentence[condition.end() :] if after is None else sentence[after.end() :]
-    nxt = _BREAK.search(rest)
-    return rest if nxt is None else rest[: nxt.start()]
+    return _BREAK.split(rest, maxsplit=1)[0]
 
 
 def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the sentence's condition, a word of it the claim lacks, False)`, or `None`.
-
-    A condition opens with "if", "unless", "provided that", "only when", ... or is a
-    restrictive relative clause ("women over 30 who owned property were allowed"). Read
-    where the claim says most words of the clause it belongs to and lacks half its own.
-    """
+    """`(the sentence's condition, a word of it the claim lacks, False)`, or `None`."""
     if _CONDITION.search(claim):
         return None  # the claim states a condition of its own: the model's to read
     held = set(content_stems(claim))
@@ -189,8 +166,7 @@ def dropped_condition(claim: str, sentence: str) -> tuple[str, str, bool] | None
 
 def _says_predicate(held: set[str], sentence: str, clause: re.Match[str]) -> bool:
     """Whether a claim says most of what follows a relative clause (the main predicate)."""
-    after = _BREAK.search(sentence, clause.end())
-    words = content_stems(sentence[clause.end() : after.start() if after else len(sentence)])
+    words = content_stems(_BREAK.split(sentence[clause.end() :], maxsplit=1)[0])
     return bool(words) and 2 * sum(w in held for w in words) >= len(words)
 
 
@@ -229,11 +205,7 @@ def _words(text: str) -> set[str]:
 
 
 def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`("both A and B", the word of one the clause lacks, False)`, or `None`.
-
-    The clause is the sentence's holding most of the claim's words outside the
-    conjuncts; each conjunct's own words must all be in it.
-    """
+    """`("both A and B", the word of one the sentence's clause lacks, False)`, or `None`."""
     both = _BOTH.search(claim)
     if both is None:
         return None
@@ -242,10 +214,10 @@ def one_conjunct_only(claim: str, sentence: str) -> tuple[str, str, bool] | None
     a, b = _words(both["a"] or both["a2"]), _words(both["b"] or both["b2"])
     own_a, own_b = a - b, b - a
     rest = set(content_stems(claim[: both.start()] + " " + claim[both.end() :]))
-    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    clauses = split_clauses(sentence, _CLAUSE)
     if not clauses or not own_a or not own_b:
         return None
-    held = [len(rest & set(content_stems(c))) for c in clauses]
+    held = [len(rest & set(content_stems(c))) for c in clauses]  # the claim's clause holds most
     best, own = max(held), own_a | own_b
     if any(n == best and own <= _words(c) for c, n in zip(clauses, held, strict=True)):
         return None

@@ -1,11 +1,6 @@
 """Names and kinds: the names a claim relies on, and the kinds of thing its nouns name.
 
-`extract_names` finds capitalised names, acronyms and codes; `name_form` and `name_words`
-the forms `evidence.facts.PassageFacts.has_name` looks for; `names_pertained` the names an
-adjective is of ("Turkish": "turkey"); `labels_another` whether a sentence reports on
-another entity told apart by a letter ("sample B" for "sample A"); `other_kind` whether
-two nouns name other kinds of one thing ("liver" and "kidney", both internal organs), by
-WordNet (`data/pertains.tsv`, `data/kinds.tsv.gz`, `scripts/build_lexicons.py`).
+WordNet's kinds and pertainyms ("Turkish": "turkey"), built by `scripts/build_lexicons.py`.
 
 Example:
     >>> extract_names("Felix Hoffmann of Bayer made aspirin; it blocks COX-2.")
@@ -55,6 +50,7 @@ _NOT_NAMES = MONTH_WORDS | frozenset(WEEKDAYS) | {"i"}
 
 
 def _is_code(word: str) -> bool:
+    """Whether `word` is an acronym or a code ("COX-2", "eGFR"), not a unit."""
     if is_unit_word(word):
         return False
     upper = sum(c.isupper() for c in word)
@@ -69,11 +65,7 @@ def strip_possessive(word: str) -> str:
 
 
 def extract_names(text: str) -> list[str]:
-    """Capitalised names ("League of Nations") and codes ("COX-2", "eGFR") in text order.
-
-    Possessives dropped, without repeats; not a lone capitalised word that opens a
-    sentence, nor capitalised stopwords, months and weekdays.
-    """
+    """Capitalised names ("League of Nations") and codes ("COX-2"), in order, once each."""
     return list(_names_of(text))
 
 
@@ -88,11 +80,10 @@ def _names_of(text: str) -> tuple[str, ...]:
             group.pop()
         if group and any(len(w) > 1 for _, w in group):
             first_start = group[0][0]
+            # a lone capitalised word opening a sentence is no name
             opening = not text[:first_start].strip() or text[:first_start].rstrip()[-1] in '.!?:"“'
             if len(group) > 1 or not opening or _is_code(group[0][1]):
-                name = text[first_start : group[-1][0] + len(group[-1][1])]
-                if name not in names:
-                    names.append(name)
+                names.append(text[first_start : group[-1][0] + len(group[-1][1])])
         group.clear()
 
     for start, word in words:
@@ -112,10 +103,10 @@ def _names_of(text: str) -> tuple[str, ...]:
             group.append((start, word))
         else:
             flush()
-            if _is_code(word) and word not in names:
+            if _is_code(word):
                 names.append(word)
     flush()
-    return tuple(names)
+    return tuple(dict.fromkeys(names))  # without repeats
 
 
 _POSSESSIVE_S = re.compile(r"'s\b")
@@ -167,11 +158,7 @@ _STEPS = 2  # most steps up from each word to the kind they share
 
 
 class _Kinds:
-    """WordNet's nouns: each word's first sense, and each sense's hypernyms.
-
-    The text is kept as read, with where each line starts: a sense's line is found by its
-    id, a word's by binary search (sorted); nothing is parsed before it is asked for.
-    """
+    """WordNet's nouns (each word's first sense, each sense's hypernyms), read when asked for."""
 
     def __init__(self) -> None:
         path = resources.files("langchain_reliable").joinpath("data/kinds.tsv.gz")
@@ -179,8 +166,8 @@ class _Kinds:
         self.ends = np.flatnonzero(np.frombuffer(self.text, dtype=np.uint8) == ord("\n"))
         self.starts = np.concatenate(([0], self.ends[:-1] + 1))
         lines = range(len(self.ends))
+        # how many senses: their lines come first, the words' after
         self.senses = bisect.bisect_left(lines, b"w", key=lambda i: self._line(i)[:1])
-        """How many senses: their lines come first, the words' after."""
 
     def _line(self, i: int) -> bytes:
         return self.text[int(self.starts[i]) : int(self.ends[i])]
@@ -218,10 +205,8 @@ class _Kinds:
     def of(self, word: str) -> int | None:
         """The first sense of a noun, read in the singular ("kidneys", "bodies")."""
         word = word.lower()
-        forms = [word]
-        for ending, singular in (("ies", "y"), ("es", ""), ("s", "")):
-            if word.endswith(ending):
-                forms.append(word.removesuffix(ending) + singular)
+        endings = (("ies", "y"), ("es", ""), ("s", ""))
+        forms = [word, *(word.removesuffix(e) + s for e, s in endings if word.endswith(e))]
         return next((sense for f in forms if (sense := self._sense(f)) is not None), None)
 
     def _sense(self, word: str) -> int | None:
@@ -239,16 +224,7 @@ def _kinds() -> _Kinds:
 
 
 def other_kind(word: str, other: str) -> str | None:
-    """The kind of thing two nouns are other kinds of, or `None`.
-
-    Their first senses differ, neither is above the other, and both are at most `_STEPS`
-    steps below one kind `_SPECIFIC` steps below the root at least ("adult" and "child",
-    both persons, are not read).
-
-    Example:
-        >>> other_kind("liver", "kidneys"), other_kind("medication", "drug")
-        ('internal organ', None)
-    """
+    """The kind two nouns' first senses are other kinds of ("internal organ"), or `None`."""
     kinds = _kinds()
     a, b = kinds.of(word), kinds.of(other)
     if a is None or b is None or a == b or a in kinds.above(b) or b in kinds.above(a):

@@ -66,12 +66,7 @@ _CORRECTION = re.compile(r"(?:\s+[\w'’-]+){1,3},")  # "not the modem," between
 
 
 def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
-    """The first negation cue of `text`, or `None`.
-
-    With `about` (the claim's content stems), only a cue whose scope (the next six
-    words, up to punctuation) holds two of them counts (one where the claim or the scope
-    has one), so "the team without the ball" is not the claim's; "not all" always counts.
-    """
+    """The first negation cue of `text`, or `None`; with `about`, one whose scope holds them."""
     opening = sentential_negation(text)
     if opening is not None:  # it negates the whole rest: two negations say it plainly
         return None if negation_cue(text[len(opening) :], about) else opening.strip(" \"'“(")
@@ -88,9 +83,8 @@ def negation_cue(text: str, about: frozenset[str] | None = None) -> str | None:
             return negation_cue(text[double.end() :], about)  # "not X without Y"
         if about is None or _QUANTIFIER.match(text, m.start()):
             return m.group(0)  # "not all" negates the whole sentence's quantifier
-        scope = _scope(text[m.end() :])
-        need = min(2, len(about))
-        if len(scope & about) >= (min(need, len(scope)) if scope else need):
+        scope = _scope(text[m.end() :])  # two of `about`, fewer where either has fewer
+        if len(scope & about) >= min(2, len(about), len(scope) or 2):
             return m.group(0)
     return None
 
@@ -102,8 +96,6 @@ _BY_PRONOUN = re.compile(rf"(?:{alternation(SUBJECT_PRONOUNS)})\b", re.IGNORECAS
 def clause_about(text: str, about: frozenset[str]) -> str:
     """The clause of `text` (at ";", "while", "whereas") sharing most of `about`, or `text`."""
     pieces = CONTRASTED_CLAUSE.split(text)
-    if len(pieces) < 2:
-        return text
     shares = [len(about & set(map(stem, tokenize(p)))) for p in pieces]
     for i in range(1, len(pieces)):  # "...; he has not played since": he opens the one before
         lead = _LEADING_NAME.match(pieces[i - 1].lstrip())
@@ -116,20 +108,18 @@ def clause_about(text: str, about: frozenset[str]) -> str:
 def _scope(tail: str) -> set[str]:
     """The content stems of a negation's next six words up to punctuation, units not counted."""
     clause = _SCOPE_END.split(tail, maxsplit=1)[0]
-    said = [w.lower() for w in words(clause) if not w[0].isdigit() and w.lower() not in UNIT_OF]
+    said = [w for w in words_of(clause) if not w[0].isdigit() and w not in UNIT_OF]
     return {stem(t) for w in said[:_SCOPE_WORDS] for t in tokenize(w) if t not in STOPWORDS}
 
 
 def negative_word(text: str) -> str | None:
     """A word of `text` whose meaning holds a negation ("failed", "excluded", "free of")."""
-    m = _NEGATIVE_WORD.search(text)
-    return m.group(0) if m else None
+    return m.group(0) if (m := _NEGATIVE_WORD.search(text)) else None
 
 
 def sentential_negation(text: str) -> str | None:
     """The opening that negates all of `text` ("It is false that"), or `None`."""
-    m = _SENTENTIAL.match(text)
-    return m.group(0) if m else None
+    return m.group(0) if (m := _SENTENTIAL.match(text)) else None
 
 
 _RESTRICTION = re.compile(
@@ -141,15 +131,8 @@ _UNIVERSAL = re.compile(r"\b(?:all|every|each|always|everyone|everything)\b", re
 
 
 def without_restriction(text: str, claim: str) -> str:
-    """`text` without a restriction ("Many, but not all,") where `claim` says no "all".
-
-    Example:
-        >>> without_restriction("Most, but not all, rats ran.", "Most rats ran.")
-        'Most rats ran.'
-    """
-    if _UNIVERSAL.search(claim):
-        return text
-    return _RESTRICTION.sub(lambda m: m["q"], text)
+    """`text` without a restriction ("Most, but not all,") where `claim` says no "all"."""
+    return text if _UNIVERSAL.search(claim) else _RESTRICTION.sub(lambda m: m["q"], text)
 
 
 _PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
@@ -202,9 +185,7 @@ def _passage_words(texts: tuple[str, ...]) -> tuple[frozenset[str], frozenset[st
 def prefix_change(
     words: Sequence[str], stems: Iterable[str], passages: tuple[str, ...]
 ) -> tuple[str, str] | None:
-    """(the claim's word, the passages' form) for the first word whose negation differs.
-
-    `words` are the claim's (`words_of`), `stems` the passages' word stems.
+    """(claim word, passages' form) for the first of `words` whose negating prefix differs.
 
     Example:
         >>> stems = {stem(w) for w in words_of("Aspirin irreversibly inhibits COX-1.")}
@@ -258,9 +239,6 @@ def _read_as(text: str, m: re.Match[str], said: str) -> tuple[str, str]:
 def without_double_negation(text: str) -> tuple[str, str | None]:
     """`text` with "not" before a word that says "not" read plainly, and how it was read.
 
-    "not ineffective" is "effective" (a prefix WordNet gives as opposite), "not
-    prohibited from" is "allowed to", "does not waive" is "does charge" (a short list).
-
     Example:
         >>> without_double_negation("The cream is not ineffective against mould.")
         ('The cream is effective against mould.', "'not ineffective' read as 'effective'")
@@ -281,10 +259,7 @@ _ABLE = re.compile(r"(?:able|ible)$")
 
 @lru_cache(maxsize=64)
 def _negated_forms(words: frozenset[str]) -> dict[str, str]:
-    """Per stem a negating prefix turns around, the passages' prefixed word ("activ": "inactive").
-
-    A word ending "-able" or "-ible" is kept under its verb too ("enforc|able": "unenforceable").
-    """
+    """Per stem a prefix negates, the passages' word ("activ": "inactive", "enforc|able": ...)."""
     out: dict[str, str] = {}
     for word in words:
         for base in _bases(word, 4):
@@ -299,16 +274,9 @@ def _negated_forms(words: frozenset[str]) -> dict[str, str]:
 
 
 def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
-    """`text` with a negated word said as the passages say it, and how it was read.
-
-    Example:
-        >>> in_passage_terms("The virus is not active.", ("The virus is inactive.",))
-        ('The virus is inactive.', "'not active' read as 'inactive'")
-    """
+    """`text` with a negated word said as the passages say it ("inactive"), and how it was read."""
     written, _ = _passage_words(passages)
     forms = _negated_forms(written)
-    if not forms:
-        return text, None
     for m in _CANNOT_BE.finditer(text):
         said = forms.get(stem(m.group(1).lower()) + "|able")
         if said is not None:  # "cannot be enforced": "is unenforceable"

@@ -1,11 +1,7 @@
 """Polarity: a claim that says the opposite of its sentence, or more than it.
 
-Opposite words from the lexicon's `OPPOSITES` (`opposite_words`) or from WordNet's
-antonyms (`opposites`: `data/opposites.tsv`, built by `scripts/build_lexicons.py`) where the
-two stand in one place (`opposite_in_place`); a figure moving the other way
-(`opposite_direction`); a claim that generalises what the sentence hedges
-(`stronger_quantifier`: "all" where it says "most"). Each compares one claim with one
-sentence; which sentence is the claim's is decided in `rules.meaning`.
+Opposite words (the lexicon's, or WordNet's standing in one place), a figure moving the
+other way, or a universal where the sentence hedges ("all" where it says "most").
 
 Example:
     >>> opposite_words("Metformin increases insulin sensitivity.",
@@ -15,7 +11,6 @@ Example:
     ('elevates', 'lowers')
     >>> opposite_in_place("Take it on a full stomach.", "Take it on an empty stomach.")
     ('full', 'empty')
-
 """
 
 from __future__ import annotations
@@ -23,6 +18,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
+from itertools import product
 
 from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.lexicon import (
@@ -57,33 +53,24 @@ def _forms(text: str) -> frozenset[str]:
 # (group A, group B, converse), in the lexicon's order: the rise/fall pair first.
 _PAIRS = [(_forms(a), _forms(b), converse) for a, b, converse in OPPOSITES]
 
+# Every stem of the polarity lexicon: left out when matching a claim to its sentence.
 LEXICON_STEMS: frozenset[str] = frozenset().union(*(a | b for a, b, _ in _PAIRS))
-"""Every stem of the polarity lexicon: left out when matching a claim to its sentence."""
-
-_PAIRS_OF: dict[str, tuple[int, ...]] = {
+_PAIRS_OF: dict[str, tuple[int, ...]] = {  # the pairs (in `_PAIRS`) each stem belongs to
     stem_: tuple(k for k, (a, b, _) in enumerate(_PAIRS) if stem_ in a or stem_ in b)
     for stem_ in LEXICON_STEMS
 }
-"""The pairs (positions in `_PAIRS`) each lexicon stem belongs to."""
-
-
-def counterparts(stem_: str) -> frozenset[str]:
-    """The lexicon's stems of the other sense to `stem_` ("fell" for "rose")."""
-    out: set[str] = set()
-    for k in _PAIRS_OF.get(stem_, ()):
-        a, b, _ = _PAIRS[k]
-        out |= b if stem_ in a else a
-    return frozenset(out)
-
-
 # Its own tokens: letters with their "n't" ("didn't"), no numbers, hyphenated words apart
 # ("26-year-old" holds "year"): the scope of a negation is counted in these words.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NEGATORS = NEGATORS - NEGATING_PRONOUNS - {"neither"}
 _SCOPE = 4  # words before a polar word in which a negation turns it around
-
-
 _Tokens = tuple[tuple[str, str], ...]
+
+
+def counterparts(stem_: str) -> frozenset[str]:
+    """The lexicon's stems of the other sense to `stem_` ("fell" for "rose")."""
+    pairs = (_PAIRS[k] for k in _PAIRS_OF.get(stem_, ()))
+    return frozenset().union(*(b if stem_ in a else a for a, b, _ in pairs))
 
 
 @lru_cache(maxsize=8192)
@@ -96,29 +83,20 @@ def _sides(tokens: _Tokens, group: frozenset[str]) -> tuple[set[str], set[str]]:
     """Stems before and after the first word of `group` in `tokens`."""
     at = next(i for i, (_, s) in enumerate(tokens) if s in group)
     before = {s for _, s in tokens[:at] if s not in LEXICON_STEMS}
-    after = {s for _, s in tokens[at + 1 :] if s not in LEXICON_STEMS}
-    return before, after
+    return before, {s for _, s in tokens[at + 1 :] if s not in LEXICON_STEMS}
 
 
 def _reversed_sides(claim: _Tokens, ga: frozenset[str], sent: _Tokens, gb: frozenset[str]) -> bool:
     """Whether the claim puts on one side of its word what the sentence puts on the other."""
-    cb, ca = _sides(claim, ga)
-    sb, sa = _sides(sent, gb)
+    (cb, ca), (sb, sa) = _sides(claim, ga), _sides(sent, gb)
     return len(cb & sa) + len(ca & sb) > len(cb & sb) + len(ca & sa)
 
 
 def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(claim word, sentence word) where `sentence` says the opposite of `claim`, or `None`.
-
-    The claim uses a word of one group more often than the sentence, and the sentence one
-    of the other group more often than the claim. Not where exactly one is negated, for
-    rise and fall where every figure of the claim has the sentence's direction, nor for a
-    converse pair said with its sides the other way round ("B is younger than A").
-    """
+    """(claim word, sentence word): each says one sense of a lexicon pair more, or `None`."""
     claim, sentence = as_values(claim, sentence)  # "0.5 g" and "500 mg" are one amount
     ct, st = _tokens(claim), _tokens(sentence)
-    c_stems = [s for _, s in ct]
-    s_stems = [s for _, s in st]
+    c_stems, s_stems = [s for _, s in ct], [s for _, s in st]
     figures = _directions(claim)
     settled = bool(figures) and figures <= _directions(sentence)
     # Only pairs with a word in the claim can fire (the claim must use one more often);
@@ -133,19 +111,17 @@ def opposite_words(claim: str, sentence: str) -> tuple[str, str] | None:
             if not (ca > sa and sb > cb):
                 continue
             if _negated(ct, ga) != _negated(st, gb):
-                return None
+                return None  # one of them negated: they say the same
             if converse and _reversed_sides(ct, ga, st, gb):
-                continue
+                continue  # "B is younger than A" against "A is older than B"
             return next(w for w, s in ct if s in ga), next(w for w, s in st if s in gb)
-    return _opposite_nearby(ct, st)
+    return _opposite_nearby(ct, st, s_stems)
 
 
 def _run(claim: _Tokens, stems: list[str]) -> int:
     """How many words `claim` and `stems` share from their start."""
-    n = 0
-    while n < min(len(claim), len(stems)) and claim[n][1] == stems[n]:
-        n += 1
-    return n
+    same = [c == s for (_, c), s in zip(claim, stems, strict=False)]
+    return [*same, False].index(False)
 
 
 def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
@@ -157,13 +133,8 @@ def _negated(tokens: _Tokens, group: frozenset[str]) -> bool:
     )
 
 
-def _opposite_nearby(ct: _Tokens, st: _Tokens) -> tuple[str, str] | None:
-    """A claim word whose next word the sentence gives right after its opposite.
-
-    For sentences that use both words of a pair: "increases glucose production" against
-    "decreasing glucose production and increases insulin sensitivity".
-    """
-    s_stems = [s for _, s in st]
+def _opposite_nearby(ct: _Tokens, st: _Tokens, s_stems: list[str]) -> tuple[str, str] | None:
+    """A claim word whose next word the sentence gives after its opposite ("decreasing X")."""
     for i, (word, s) in enumerate(ct[:-1]):
         found = _PAIRS_OF.get(s)
         after = ct[i + 1][1]
@@ -189,29 +160,20 @@ _PARTIAL = POSSIBILITY_MODALS | PARTIAL_QUANTIFIERS | HEDGING_ADVERBS | {"majori
 
 
 def stronger_quantifier(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """(claim word, sentence word, contradicts) where the claim generalises the sentence.
-
-    The claim says a universal ("all", "never", "must") the sentence does not, where the
-    sentence says a partial one ("most", "some", "may"). A negative universal ("never"
-    against "sometimes") contradicts; a positive one only goes beyond the sentence.
-    """
-    c_words = [(w, w.lower()) for w in LETTERS.findall(claim)]
-    s_lower = word_set(sentence)
-    for word, lower in c_words:
-        kind = _UNIVERSAL.get(lower)
-        if kind is None or lower in s_lower:
+    """(claim word, sentence word, contradicts): a universal ("all", "never") where it hedges."""
+    said, s_lower = word_set(claim), word_set(sentence)
+    hedge = next((w for w in LETTERS.findall(sentence) if w.lower() in _PARTIAL - said), None)
+    if hedge is None:
+        return None
+    for word in LETTERS.findall(claim):
+        kind = _UNIVERSAL.get(word.lower())
+        if kind is None or word.lower() in s_lower:
             continue
         if kind == "negative" and s_lower & (NEGATING_ADVERBS | NEGATING_PRONOUNS | {"no"}):
             continue
         if kind == "positive" and s_lower & {"all", "every", "each", "always"}:
             continue
-        c_lower = {w for _, w in c_words}
-        hedge = next(
-            (w for w in LETTERS.findall(sentence) if w.lower() in _PARTIAL - c_lower),
-            None,
-        )
-        if hedge is not None:
-            return word, hedge, kind == "negative"
+        return word, hedge, kind == "negative"  # "never" contradicts "some"; "all" is more
     return None
 
 
@@ -225,6 +187,7 @@ _AFTER = re.compile(rf"(?P<n>{_FIGURE})\s+(?P<w>[A-Za-z]+)\b")
 
 
 def _figure(text: str) -> str:
+    """A figure in one form: "12.5 per cent" is "12.5%"."""
     text = re.sub(r"\s+", " ", text.lower().replace(",", "")).strip()
     return re.sub(r" ?(?:percent|per cent|percentage points?)$", "%", text).replace(" %", "%")
 
@@ -244,11 +207,7 @@ def _directions(text: str) -> frozenset[tuple[str, str]]:
 
 
 def opposite_direction(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(claim's change, sentence's change) where `sentence` gives a figure only the other way.
-
-    >>> opposite_direction("Revenue decreased 8%.", "Revenue was up 8%, income fell 3%.")
-    ('down 8%', 'up 8%')
-    """
+    """(claim's change, sentence's change) where `sentence` gives a figure only the other way."""
     said = _directions(sentence)
     for figure, way in sorted(_directions(claim)):
         other = "down" if way == "up" else "up"
@@ -272,29 +231,18 @@ def opposites() -> dict[str, frozenset[str]]:
 
 
 def opposite_in_place(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(claim word, sentence word) of opposite sense standing in the same place, or `None`.
-
-    The same place: a stretch of at most three words exchanged, a matching word beside it.
-    """
+    """(claim word, sentence word) of opposite sense exchanged in one place, or `None`."""
     claim, sentence = as_values(claim, sentence)
-    said = words(claim)
-    written = words(sentence)
+    said, written = words(claim), words(sentence)
     a_low, b_low = [w.lower() for w in said], [w.lower() for w in written]
-    table = opposites()
     ops = SequenceMatcher(None, a_low, b_low, autojunk=False).get_opcodes()
+    tags = [op[0] for op in ops]
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 > _EXCHANGED or b2 - b1 > _EXCHANGED:
             continue
-        anchored = (i and ops[i - 1][0] == "equal") or (
-            i + 1 < len(ops) and ops[i + 1][0] == "equal"
-        )
-        if not anchored:
-            continue
-        for x in range(a1, a2):
-            against = table.get(stem(a_low[x]))
-            if not against:
-                continue
-            for y in range(b1, b2):
-                if stem(b_low[y]) in against:
-                    return said[x], written[y]
+        if "equal" not in tags[max(0, i - 1) : i + 2]:
+            continue  # no matching word beside it
+        for x, y in product(range(a1, a2), range(b1, b2)):
+            if stem(b_low[y]) in opposites().get(stem(a_low[x]), ()):
+                return said[x], written[y]
     return None

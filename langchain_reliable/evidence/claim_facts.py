@@ -1,19 +1,4 @@
-"""What a claim says, read against an answer's passages: `ClaimFacts`.
-
-Read once per claim (the anchor sentence, numbers and names no passage holds, the
-negation) and shared by the rules and the verifiers' scoring; an answer's claims are
-read together through `evidence.answers.AnswerCache`.
-
-Example:
-    ```python
-    from langchain_reliable.evidence.answers import AnswerCache
-    from langchain_reliable.schemas import Passage
-
-    passages = [Passage(index=0, text="Elvis Presley was born in Tupelo in 1935.")]
-    facts = AnswerCache().answer(passages).claims(["Elvis was born in 1936."])[0]
-    facts.numbers[1][0].text  # '1936': the year the anchor sentence states otherwise
-    ```
-"""
+"""What a claim says, read once against an answer's passages (`evidence.answers`)."""
 
 from __future__ import annotations
 
@@ -63,14 +48,7 @@ _OPENING = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
 class ClaimFacts:
-    """One claim read against the answer's passages: what every rule (and the scorer) needs.
-
-    Args:
-        found: What the evidence selector found for the claim (cosine per unit).
-        ctx: The answer's `PassageFacts`.
-        side: The claim is a rider of its sentence (`Claim.side`).
-        readers: The rules that read some of the claim's words their own way (`Rule.reads`).
-    """
+    """One claim read against the answer's passages: what every rule (and the scorer) needs."""
 
     def __init__(
         self,
@@ -79,12 +57,10 @@ class ClaimFacts:
         side: bool = False,
         readers: Sequence[Any] = (),
     ) -> None:
-        self.readers = readers
-        self.found_by: dict[Any, Any] = {}
-        """What each rule found on the claim, kept by the rules layer (each rule runs once)."""
-        self.side = side
-        self.text, self.cited = cited(found.claim)
-        """The claim without its citation marks ("[1]"), and what those cite."""
+        self.readers = readers  # the rules that read some of its words their own way
+        self.found_by: dict[Any, Any] = {}  # each rule's finding, kept by the rules layer
+        self.side = side  # a rider of its sentence (`Claim.side`)
+        self.text, self.cited = cited(found.claim)  # without its marks ("[1]"), what they cite
         self.found = found
         self.ctx = ctx
         self.surface: dict[str, str] = {}
@@ -97,8 +73,7 @@ class ClaimFacts:
         self.coverage = ctx.unit_shares(self.stems)
         self.word_coverage = ctx.unit_shares(self.words)
         self.relevance = 0.5 * self.cosine + 0.5 * self.word_coverage
-        self.anchor = max(ctx.sentences, key=lambda i: (self.relevance[i], -i))
-        """The sentence unit the claim is about (its index; the unit is `sentence`)."""
+        self.anchor = max(ctx.sentences, key=lambda i: (self.relevance[i], -i))  # its unit
         self.sentence = ctx.units[self.anchor]
         self.strong_anchor = (
             self.word_coverage[self.anchor] >= 0.6 and self.cosine[self.anchor] >= 0.45
@@ -107,7 +82,7 @@ class ClaimFacts:
 
     @cached_property
     def read_by_rules(self) -> frozenset[str]:
-        """Stems of the claim's words that a rule compares with the passages its own way."""
+        """Stems of the claim's words a rule compares with the passages its own way."""
         return frozenset().union(*(rule.reads(self) for rule in self.readers))
 
     @cached_property
@@ -127,17 +102,12 @@ class ClaimFacts:
 
     @cached_property
     def numbers(self) -> tuple[list[Quantity], tuple[Quantity, Quantity] | None]:
-        """The claim's numbers found in no passage, and the first the anchor contradicts.
-
-        A number is fine when the anchor states it, another sentence about as relevant
-        does, or the passages prove it (`computed`); where the anchor gives another value
-        of the same kind, a sentence holding the claim's words may still state it
-        ("opened in 1887", where 1887 is when construction began, contradicts the anchor).
-        """
+        """The claim's numbers found in no passage, and the first the anchor contradicts."""
         ctx, anchor = self.ctx, self.anchor
         missing: list[Quantity] = []
         conflict: tuple[Quantity, Quantity] | None = None
         held = borne_out(self.text, self.sentence.text)
+        floor = self.relevance[anchor] - _RELEVANCE_MARGIN  # a sentence "about as relevant"
         for q in self.quantities:
             if q.start in held or q in self.computed or q in self._in_anchor:
                 continue
@@ -148,9 +118,8 @@ class ClaimFacts:
                 and not labels_another(self.text, ctx.units[i].text)  # drug Y's value is not X's
             ]
             clash = self._clash(q, anchor)
-            near = [
-                i for i in homes if self.relevance[i] >= self.relevance[anchor] - _RELEVANCE_MARGIN
-            ]
+            near = any(self.relevance[i] >= floor for i in homes)
+            # a sentence holding its words states it; one as relevant, where the anchor agrees
             if any(self._holds_words(i) for i in homes) or (near and clash is None):
                 continue
             if clash is not None and self.strong_anchor:
@@ -161,10 +130,7 @@ class ClaimFacts:
 
     @cached_property
     def computed(self) -> list[Quantity]:
-        """The claim's spans, changes and years the passages prove (`checks.derived`).
-
-        1998 and 2006 prove "eight years after"; "in 1990. Three years later" proves 1993.
-        """
+        """The claim's spans, changes and years the passages prove (`checks.derived`)."""
         units, text = self.ctx.units, self.text
         proved = told_dates(text, tuple(p.text for p in self.ctx.passages))
         for i in self.ctx.sentences:
@@ -174,24 +140,17 @@ class ClaimFacts:
     @cached_property
     def ratios(self) -> frozenset[str]:
         """The claim's multiplier words ("twice", "four times") a sentence's values prove."""
-        units = self.ctx.units
-        return frozenset(
-            w for i in self.ctx.sentences for w in proved_ratios(self.text, units[i].text)
-        )
+        texts = (self.ctx.units[i].text for i in self.ctx.sentences)
+        return frozenset(w for t in texts for w in proved_ratios(self.text, t))
 
     @cached_property
     def moved_value(self) -> tuple[Quantity, Quantity, int] | None:
-        """`(claimed, stated, unit)`: a value of the anchor put on what another sentence says.
-
-        "The tower was completed in January 1887." where the anchor says construction
-        began then, and a sentence holding the claim's words the anchor lacks says
-        "completed in March 1889".
-        """
+        """`(claimed, stated, unit)`: the anchor's value put on what another sentence says."""
         ctx, anchor = self.ctx, self.anchor
         if not self._in_anchor:
             return None  # most claims end here
         named = {stem(w.lower()) for w in _CAPITALISED.findall(self.text)}  # "Bayer", "The"
-        lacked = [
+        lacked = [  # "completed" where the anchor says "began"
             w for w in self._plain_words if w not in named and anchor not in ctx.sentences_with(w)
         ]
         if not lacked:
@@ -225,11 +184,7 @@ class ClaimFacts:
         return self.ctx.unit_shares(self._plain_words)
 
     def _holds_words(self, unit: int) -> bool:
-        """Whether sentence `unit` holds most of the claim's plain words.
-
-        A sentence holds too what its reference names ("The latter charges a fee": Vega
-        Fund's fee), when it holds by itself a word the reference does not name.
-        """
+        """Whether sentence `unit` holds most of the claim's plain words (or its references do)."""
         if self._plain_coverage[unit] >= _HOLDS:
             return True
         named = self.ctx.named_by_reference(unit)
@@ -240,16 +195,11 @@ class ClaimFacts:
         return bool(set(own) - named) and len(held) >= _HOLDS * len(set(self._plain_words))
 
     def _clash(self, q: Quantity, unit: int) -> Quantity | None:
-        """A value of sentence `unit` of the same kind as `q` but another, if any.
-
-        Of several, the one said in the words the claim says its value in ("the maximum is
-        80 mg", not "the starting dose is 10 mg", against "the maximum dose is 40 mg"); of
-        a count, another count of the same noun.
-        """
+        """A value of sentence `unit` of the same kind as `q` but another, if any."""
         stated, text = self.ctx.unit_quantities[unit], self.ctx.units[unit].text
         at = self.ctx.units[unit].start
         clashes = [x for x in stated if conflicts(q, x)]
-        if clashes:
+        if clashes:  # the one said in the claim's words around `q`
             said = _beside(self.text, q.start, q.end)
             return max(clashes, key=lambda x: len(said & _beside(text, x.start - at, x.end - at)))
         noun = _counted(self.text, q.end) if q.kind == "count" else None
@@ -273,17 +223,10 @@ class ClaimFacts:
         return not any(word in self._said for word in name_words(names[0]))
 
     def _about_another(self, sentence: str) -> bool:
-        """Whether `sentence` is about another entity than the claim.
-
-        It opens with a name neither the claim nor its anchor gives; it names something
-        by a word they never say while a name of the claim has a word it lacks ("the
-        Birch Equity Fund" against "the Alder Income Fund"); it labels another of the
-        claim's kind ("sample B", "drug Y"); or it says alike things of another
-        (`names_another`: "For naproxen, the usual dose is" against "For ibuprofen, ...").
-        """
+        """Whether `sentence` names another entity than the claim ("the Birch Fund", "drug Y")."""
         if self._opens_with_another_name(sentence):
             return True
-        if names_another(self.text, self.sentence.text, sentence):
+        if names_another(self.text, self.sentence.text, sentence):  # "For naproxen, ..."
             return True
         words = set(tokenize(sentence))
         theirs = any(w not in self._said for n in extract_names(sentence) for w in name_words(n))
@@ -292,26 +235,19 @@ class ClaimFacts:
 
     @cached_property
     def disagreement(self) -> tuple[int, str] | None:
-        """`(unit, what differs)`: a sentence of another passage stating the claim otherwise.
-
-        The anchor bears the claim out, but a strongly matching sentence of another passage
-        about the same thing (`_about_another`) gives another value of the same kind, or is
-        negated where the claim is not (or the reverse).
-        """
+        """`(unit, what differs)`: a sentence of another passage stating the claim otherwise."""
         ctx = self.ctx
         if not self.strong_anchor:
             return None
         home = ctx.units[self.anchor].passage
-        negated = negation_cue(self.text) is not None
+        negated = self.negation[0] is not None
         for i in ctx.sentences:
             if ctx.units[i].passage == home or self.word_coverage[i] < 0.6 or self.cosine[i] < 0.45:
                 continue
             if self._about_another(ctx.units[i].text):
                 continue
             for q in self._in_anchor:
-                if ctx.states(q, i):
-                    continue
-                clash = self._clash(q, i)
+                clash = None if ctx.states(q, i) else self._clash(q, i)
                 if clash is not None:
                     return i, f"'{q.text}' against '{clash.text}'"
             close = self.word_coverage[i] >= 0.7 and self.cosine[i] >= 0.6
@@ -331,11 +267,7 @@ class ClaimFacts:
 
     @cached_property
     def negation(self) -> tuple[str | None, str | None]:
-        """The negation cue of the claim and of its anchor sentence (`None`: none).
-
-        The anchor's is read in the clause the claim is about (`clause_about`), without a
-        quantifier's restriction the claim does not dispute (`without_restriction`).
-        """
+        """The negation cue of the claim and of its anchor's clause about it (`None`: none)."""
         about = frozenset(self.stems)
         anchor_text = clause_about(self.sentence.text, about)
         anchor_text = without_restriction(anchor_text, self.text)  # "Many, but not all,"
@@ -343,12 +275,7 @@ class ClaimFacts:
 
     @property
     def negation_flip(self) -> bool:
-        """Whether exactly one of the claim and its anchor sentence is negated.
-
-        Not where the plain side negates in a word ("ineffective", "failed"), unless the
-        negated side says nothing more ("not an anticoagulant" against "an anticoagulant
-        that prevents blood clots"); not where an elided clause negates it alike.
-        """
+        """Whether exactly one of the claim and its anchor sentence is negated."""
         claim, anchor = self.negation
         if (claim is None) == (anchor is None) or self.elided_alike:
             return False
@@ -356,13 +283,13 @@ class ClaimFacts:
         plain, negated = (self.text, sentence) if claim is None else (sentence, self.text)
         if set(content_stems(negated)) <= set(content_stems(plain)):
             return True  # the negation is all that differs: "X is not an anticoagulant"
-        return prefixed_negation(plain) is None and negative_word(plain) is None
+        return prefixed_negation(plain) is None and negative_word(plain) is None  # "failed"
 
     @cached_property
     def elided_alike(self) -> bool:
         """Whether an elided clause ("The paid version does.") says the claim, negated alike."""
         elided = elision_of(self.text, [p.text for p in self.ctx.passages])
-        return elided is not None and elided[1].negated == (negation_cue(self.text) is not None)
+        return elided is not None and elided[1].negated == (self.negation[0] is not None)
 
     def negation_reason(self) -> str:
         """Why the negation differs, in words."""

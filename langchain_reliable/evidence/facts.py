@@ -1,19 +1,12 @@
-"""Passage facts: what the checks and the rules know about one answer's passages.
-
-`PassageFacts` is joined once per answer from the passages' cached indexes and shared
-by its claims (stems, quantities, names, the statistics behind the rarity-weighted and
-bigram coverage); one claim read against them is `claim_facts.ClaimFacts`.
+"""What the checks and the rules know about one answer's passages: `PassageFacts`.
 
 Example:
-    ```python
-    from langchain_reliable.evidence.facts import PassageFacts
-    from langchain_reliable.evidence.select import EvidenceSelector
-    from langchain_reliable.schemas import Passage
-
-    passages = [Passage(index=0, text="Elvis Presley was born in Tupelo in 1935.")]
-    facts = PassageFacts(passages, EvidenceSelector().units(passages))
-    facts.has_name("Elvis Presley"), facts.years  # (True, frozenset({1935}))
-    ```
+    >>> from langchain_reliable.evidence.select import EvidenceSelector
+    >>> from langchain_reliable.schemas import Passage
+    >>> passages = [Passage(index=0, text="Elvis Presley was born in Tupelo in 1935.")]
+    >>> facts = PassageFacts(passages, EvidenceSelector().units(passages))
+    >>> facts.has_name("Elvis Presley"), facts.years
+    (True, frozenset({1935}))
 """
 
 from __future__ import annotations
@@ -37,12 +30,7 @@ __all__ = ["PassageFacts", "Referent"]
 
 @dataclass(frozen=True)
 class Referent:
-    """A passage clause that opens with a reference, and what a reader takes it to name.
-
-    "Apixaban does not, and it has fewer food interactions than warfarin": `ref` "it",
-    `rest` "has fewer food interactions than warfarin", `antecedent` "Apixaban"; `start`
-    and `end` are the clause's place in its passage.
-    """
+    """A passage clause opening with a reference ("it" has fewer ...), and what it names."""
 
     start: int
     end: int
@@ -52,14 +40,7 @@ class Referent:
 
 
 class PassageFacts:
-    """Facts computed once per answer, joined from each passage's cached `PassageIndex`.
-
-    Args:
-        passages: The answer's passages (blank ones already dropped).
-        units: Their units, as cut by `EvidenceSelector.units(passages)`.
-        indexes: The passages' indexes, cut as `units` are (default: built from `units`).
-        referents: Per passage, its clauses that open with a reference (`Referent`).
-    """
+    """Facts computed once per answer, joined from each passage's cached `PassageIndex`."""
 
     def __init__(
         self,
@@ -91,10 +72,7 @@ class PassageFacts:
         self.unit_quantities = [list(qs) for index in indexes for qs in index.unit_quantities]
         self.sentences = [i for i, u in enumerate(units) if u.kind == "sentence"]
         self._is_sentence = np.array([u.kind == "sentence" for u in units], dtype=bool)
-        self.df: Counter[str] = Counter()
-        for index in indexes:
-            self.df.update(index.sentence_df)
-        self._stem_units = [index.stem_units for index in indexes]
+        self.df = sum((Counter(index.sentence_df) for index in indexes), Counter())
         sizes = [len(index.units) for index in indexes]
         self._offsets = [sum(sizes[:i]) for i in range(len(sizes))]
         self._with_stem: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
@@ -114,8 +92,8 @@ class PassageFacts:
         if held is None:
             found = [
                 hit[0] + offset
-                for offset, postings in zip(self._offsets, self._stem_units, strict=True)
-                if (hit := postings.get(stem)) is not None
+                for offset, index in zip(self._offsets, self._indexes, strict=True)
+                if (hit := index.stem_units.get(stem)) is not None
             ]
             units = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
             units.flags.writeable = False
@@ -145,10 +123,7 @@ class PassageFacts:
         return counts / len(stems)
 
     def weighted_share(self, stems: Sequence[str]) -> float:
-        """Share of `stems` in the context, each weighted `log(2 + n / (1 + df))` by its rarity.
-
-        `n` counts the passage sentences, `df` those holding the word.
-        """
+        """Share of `stems` in the passages, each weighted by its rarity among the sentences."""
         if not stems:
             return 1.0
         n = len(self.sentences)
@@ -165,11 +140,7 @@ class PassageFacts:
         return found / len(pairs)
 
     def has_name(self, name: str) -> bool:
-        """Whether the passages give `name`: all its words, or a person's surname.
-
-        Titles and suffixes ("Dr", "Jr", "FC") are not needed; "Elvis Presley" is found
-        where they say "Presley", "Turkish" where they say "Turkey".
-        """
+        """Whether the passages give `name`: all its words but titles ("Dr"), or its surname."""
         if name_form(strip_possessive(name)) in self.text:
             return True
         tokens = name_words(name)
@@ -182,6 +153,6 @@ class PassageFacts:
     def _has_word(self, token: str) -> bool:
         if token in self.words or stem(token) in self.word_stems:
             return True
-        if len(token) < 4:
-            return False
-        return any(len(w) >= 4 and (w.startswith(token) or token.startswith(w)) for w in self.words)
+        return len(token) >= 4 and any(
+            len(w) >= 4 and (w.startswith(token) or token.startswith(w)) for w in self.words
+        )
