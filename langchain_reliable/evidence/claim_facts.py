@@ -291,13 +291,6 @@ class ClaimFacts:
         elided = elision_of(self.text, [p.text for p in self.ctx.passages])
         return elided is not None and elided[1].negated == (self.negation[0] is not None)
 
-    def negation_reason(self) -> str:
-        """Why the negation differs, in words."""
-        claim, anchor = self.negation
-        if claim is not None:
-            return f"negation mismatch: the claim says '{claim}' but {self.where} does not"
-        return f"negation mismatch: {self.where} says '{anchor}' but the claim does not"
-
 
 def _counted(text: str, end: int) -> str | None:
     """The word a count ending at `end` counts: the next one ("20 million visitors" -> visitor)."""
