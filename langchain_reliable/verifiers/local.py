@@ -57,6 +57,7 @@ from langchain_reliable.rules import (
     Rule,
     Rules,
 )
+from langchain_reliable.rules.lexical import negation_reason
 from langchain_reliable.scale import on_scale
 from langchain_reliable.schemas import (
     Claim,
@@ -350,7 +351,7 @@ class LocalVerifier(BlockingVerifier):
         if window is not None:
             evidence = [window, *(e for e in evidence if e.quote not in window.quote)]
         if facts.negation_flip and label not in ("contradicted", "supported"):
-            reason += "; " + facts.negation_reason()
+            reason += "; " + negation_reason(facts)
         return ClaimVerdict(
             text=claim.text,
             span=claim.span,
