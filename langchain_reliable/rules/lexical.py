@@ -147,7 +147,8 @@ class ConflictingNumber(Rule):
         """Contradicted when the anchor gives another value of the same kind.
 
         Unsupported when its passage never names a word of the claim (a 'pediatric' dose
-        where it gives the adult one).
+        where it gives the adult one), or when another sentence states the claim's value and
+        the anchor lacks a word of the claim (the Silver plan's 15 days, the Gold plan's 5).
         """
         conflict = claim.numbers[1]
         if conflict is None:
@@ -158,7 +159,7 @@ class ConflictingNumber(Rule):
         if unsaid:
             return self.finding("unsupported", f"{said} of another thing: it never says {unsaid}")
         elsewhere = [i for i in claim.ctx.sentences if claim.ctx.states(claimed, i)]
-        if elsewhere:  # which of the two values is the claim's, no one sentence shows
+        if elsewhere and claim.word_coverage[claim.anchor] < 1:  # the anchor may be another's
             other = claim.ctx.units[elsewhere[0]]
             return self.finding(
                 "unsupported",
