@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from langchain_reliable.reading.lexicon import SYMMETRIC_RELATIONS
+from langchain_reliable.reading.lexicon import DO_FORMS, HAVE_FORMS, SYMMETRIC_RELATIONS
 from langchain_reliable.reading.parse import parsed
 
 __all__ = ["Predication", "another_doer", "predications", "shares_a_verb", "swapped_arguments"]
@@ -35,7 +35,7 @@ _UNDERGOER = frozenset({"dobj", "nsubjpass", "obj", "dative"})
 _BE = frozenset({"be"})
 _SAID_OF = frozenset({"acl", "relcl", "appos", "advcl"})
 _BREAKS = frozenset(",;:")
-_LIGHT_VERBS = frozenset({"have", "include", "make", "take", "get", "give", "do", "use"})
+_LIGHT_VERBS = DO_FORMS | HAVE_FORMS | {"be", "include", "make"}  # say too little of who
 _STEM = 5  # letters of a verb's lemma a sentence must hold before it is parsed
 
 
