@@ -93,10 +93,7 @@ _MARGIN = 2  # the other's clause must hold at least one claim word more (counte
 
 
 def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's value, the value the sentence gives for that, False)`, or `None`.
-
-    Another value of its kind stands in a clause holding more of the claim's words.
-    """
+    """`(claim's value, the value of its kind in a clause saying more of the claim, False)`."""
     said = _quantities(sentence)
     if len(said) < 2:
         return None
@@ -104,9 +101,8 @@ def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] 
     values = {w for q in claimed for w in content_stems(q.text)}
     # not counted: the opening clause's words (its subject is every clause's)
     words = set(content_stems(claim)) - values - _stems_around(CLAUSE_BREAK, sentence, 0)
-    for part in PART_BREAK.split(sentence):  # words a part without a value says: not the values'
-        if not _quantities(part):
-            words -= set(content_stems(part))
+    # nor the words of a part without a value
+    words -= {w for p in PART_BREAK.split(sentence) if not _quantities(p) for w in content_stems(p)}
     if not words:
         return None
 
@@ -181,10 +177,7 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
 
 
 def negated_for_another_value(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's value, the clause that states it, False)` where that clause is negated otherwise.
-
-    "did not pay a dividend in 2023" against "did not pay one in 2022, but paid one in 2023".
-    """
+    """`(claim's value, its clause, False)` where each clause stating it is negated otherwise."""
     said = [q for q in _quantities(sentence) if _a_value(sentence, q)]
     if len(said) < 2:
         return None

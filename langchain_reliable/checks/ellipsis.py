@@ -71,10 +71,7 @@ def elisions(text: str) -> tuple[Elision, ...]:
 
 
 def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | None:
-    """`(passage, elided clause)` that says the claim's predicate of the claim's subject.
-
-    The claim holds no word that sets the other subject apart, but in an opening contrast.
-    """
+    """`(passage, elided clause)` that says the claim's predicate of the claim's subject."""
     return _elision_of(claim, tuple(passages))
 
 
@@ -86,9 +83,9 @@ def _elision_of(claim: str, passages: tuple[str, ...]) -> tuple[int, Elision] | 
         for e in elisions(passage):
             subject, said = set(content_stems(e.subject)), set(content_stems(e.predicate))
             others = set(content_stems(e.other)) - subject
-            if contrast and not set(content_stems(contrast["other"])) - subject <= others:
-                continue
+            # none of the words that set the other subject apart, but in an opening contrast
+            apart = not contrast or set(content_stems(contrast["other"])) - subject <= others
             alike = subject <= words and said <= words and not others & words
-            if alike and len(words - subject - said) <= 1:
+            if apart and alike and len(words - subject - said) <= 1:
                 return i, e
     return None

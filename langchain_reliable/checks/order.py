@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import dropwhile, pairwise, takewhile
+from itertools import dropwhile, pairwise, product, takewhile
 
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
 from langchain_reliable.reading.lexicon import (
@@ -79,14 +79,13 @@ _ADVERBS = (
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
 # Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
-_ROLE_WORDS = "|".join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))
-_NAME = r"(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+_ROLE = rf"(?P<role>{'|'.join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))})"
+_NAME = r"(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*))"
 _ROLE_PATTERNS = [  # a role in apposition ("the plaintiff, Sarah Smith"), after "is" or "as"
-    re.compile(rf"\b(?P<role>{_ROLE_WORDS})s?,?\s+(?P<name>{_NAME})", re.IGNORECASE),
-    re.compile(rf"(?P<name>{_NAME}),\s+(?:the|a|an)\s+(?P<role>{_ROLE_WORDS})\b", re.IGNORECASE),
+    re.compile(rf"\b{_ROLE}s?,?\s+{_NAME}", re.IGNORECASE),
+    re.compile(rf"{_NAME},\s+(?:the|a|an)\s+{_ROLE}\b", re.IGNORECASE),
     re.compile(
-        rf"(?P<name>{_NAME})\s+(?:is|was|were|are|acted\s+as|as)\s+(?:the\s+|a\s+|an\s+)?"
-        rf"(?P<role>{_ROLE_WORDS})\b",
+        rf"{_NAME}\s+(?:is|was|were|are|acted\s+as|as)\s+(?:the\s+|a\s+|an\s+)?{_ROLE}\b",
         re.IGNORECASE,
     ),
 ]
@@ -160,11 +159,8 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
     c_keys, s_keys = [_key(t) for t in ct], [_key(t) for t in st]
     s_acts = _acts(st)
     for a, k in _acts(ct):
-        verb = c_keys[k]
-        if _clause_symmetric(ct, k + 1) or a not in s_keys:
-            continue
-        doers = [(b, j) for b, j in s_acts if s_keys[j] == verb]
-        if not doers or any(a == b for b, _ in doers):
+        doers = [(b, j) for b, j in s_acts if s_keys[j] == c_keys[k]]
+        if _clause_symmetric(ct, k + 1) or a not in s_keys or any(a == b for b, _ in doers):
             continue
         for b, j in doers:
             if b in c_keys[k + 1 :] and not _clause_symmetric(st, j + 1):
@@ -225,12 +221,11 @@ def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
         said = stated.get(act, [])
         if any(doer == s_doer for doer, _ in sides for s_doer, _ in said):
             continue
-        for doer, rest in sides:
-            for s_doer, s_rest in said:
-                mine, theirs = doer - s_doer, s_doer - doer
-                if mine and theirs and mine <= s_rest and theirs <= rest:
-                    word = next(t for t in ct if _key(t) in mine)
-                    return word, next(t for t in st if _key(t) in theirs)
+        for (doer, rest), (s_doer, s_rest) in product(sides, said):
+            mine, theirs = doer - s_doer, s_doer - doer
+            if mine and theirs and mine <= s_rest and theirs <= rest:
+                word = next(t for t in ct if _key(t) in mine)
+                return word, next(t for t in st if _key(t) in theirs)
     return None
 
 

@@ -31,7 +31,8 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, w
 __all__ = ["borrowed_word", "names_another"]
 
 _PRO_FORMS = PRO_FORMS | {"former", "latter"}  # "the new one"
-_TIME = frozenset(stem(w) for w in TIME_UNIT_WORDS) | {"daily", "annual"}  # values, not names
+# numbers, spans and rates of time in words: values, not names
+_VALUES = {stem(w) for w in TIME_UNIT_WORDS} | {"daily", "annual", *CARDINALS, *ORDINALS}
 _STRETCH = 3  # most words of an exchanged stretch
 _MOST_BORROWED = 2  # most claim words from the other part
 _LEAST_SHARED = 2  # content words two parts share to say alike things
@@ -102,10 +103,7 @@ def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
 
 
 def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
-    """`(claim's word, the word it stands for, that word's part, the word's own part)`.
-
-    The claim says one part's words but at most two, which are another part's, in their place.
-    """
+    """`(claim's word, the word it stands for, that word's part, the word's own part)`."""
     words = _whole(claim).content
     parts = [p for s in sentences for p in _parts(s)]
     if len(words) < 3 or len(parts) < 2:
@@ -113,7 +111,7 @@ def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, 
     held = [len(words & p.content) for p in parts]
     best = max(held)
     if best < len(words) - _MOST_BORROWED:
-        return None
+        return None  # the claim says one part's words but at most two, in their place
     homes = [p for p, n in zip(parts, held, strict=True) if n == best]
     homes = [p for p in homes if not p.leans] or homes  # a part saying "one" says no subject
     found = [_borrowing(claim, words, home, parts) for home in homes]
@@ -152,18 +150,13 @@ def names_another(claim: str, anchor: str, sentence: str) -> str | None:
         return None
     if (theirs.content & words) - mine.content:
         return None  # it says something of the claim the anchor does not: not another's
-    for word in sorted((mine.content & words) - theirs.content):
-        for other in sorted(theirs.content - words - mine.content):
-            if not (_a_name(word) and _a_name(other)):
-                continue  # another value in the value's place disputes the claim
+    # names only: another value in the value's place disputes the claim
+    names = {w for w in mine.content | theirs.content if w.isalpha() and w not in _VALUES}
+    for word in sorted((mine.content & words & names) - theirs.content):
+        for other in sorted((theirs.content & names) - words - mine.content):
             if _exchanged(mine, word, theirs, other) is not None:
                 return word_with_stem(sentence, other)
     return None
-
-
-def _a_name(word: str) -> bool:
-    """Whether a word may name a thing: letters, no number or time said in words."""
-    return word.isalpha() and word not in CARDINALS and word not in ORDINALS and word not in _TIME
 
 
 _whole = lru_cache(maxsize=4096)(_part)  # all of a text as one part

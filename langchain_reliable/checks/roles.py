@@ -82,10 +82,7 @@ def _words(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
-    """Two words of `claim`, each once in both texts, that `sentence` gives in the other order.
-
-    The same short relation stands between them: its content words, none symmetric, and voice.
-    """
+    """Two words of `claim`, each once in both texts, that `sentence` gives in the other order."""
     cw, sw = _words(claim), _words(sentence)
     c_stems, s_stems = [s for _, s in cw], [s for _, s in sw]
     names = {s for w, s in [*cw[1:], *sw[1:]] if w[:1].isupper()}
@@ -94,7 +91,7 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
         x, y = s_stems.index(c_stems[i]), s_stems.index(c_stems[j])
         c_between, s_between = set(c_stems[i + 1 : j]), set(s_stems[y + 1 : x])
         relation = c_between - _NOT_RELATION - names
-        if (
+        if (  # the same short relation between them: its content words, none symmetric, voice
             x > y
             and relation
             and relation == s_between - _NOT_RELATION - names
@@ -116,10 +113,7 @@ def text_names(text: str) -> list[str]:
 
 
 def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, str] | None:
-    """(claim name, sentence name) where `sentence` names someone else instead.
-
-    One claim name is missing, and the sentence has one of its kind in its place (or its surname).
-    """
+    """(claim name, sentence name) where `sentence` names someone else in a claim name's place."""
     sentence_names = text_names(sentence)
     words = set(name_form(sentence).split())
     c_sets = [{stem(w) for w in name_words(n)} for n in claim_names]
@@ -132,13 +126,10 @@ def substituted_name(claim_names: Sequence[str], sentence: str) -> tuple[str, st
         and not any(ws <= s or named[i] <= s for s in s_sets)
         and (not set(_head(n)) & words or _surname_of_other(n, sentence_names))
     ]
-    if len(missing) != 1:
-        return None
-    if missing[0] == 0 and _PRONOUN_SUBJECT.match(sentence):
+    if len(missing) != 1 or (missing == [0] and _PRONOUN_SUBJECT.match(sentence)):
         return None  # "It came into force ...": the claim's opening name may be what "It" is
     gone = claim_names[missing[0]]
-    other = _surname_of_other(gone, sentence_names)
-    if other is not None:
+    if (other := _surname_of_other(gone, sentence_names)) is not None:
         return gone, other
     if len(sentence_names) > len(claim_names) + 1:
         return None
@@ -217,14 +208,11 @@ _name_view = lru_cache(maxsize=64)(_NameView)  # an answer's claims share their 
 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
-    """A passage name that shares the end of `name` (or its first name) but not the rest, or `None`.
-
-    For two-word names of people, and things' names of three words whose own words are
-    found nowhere ("Commercial Tenancies Act" against "Residential Tenancies Act").
-    """
+    """A passage name sharing the end of `name` (or its first name) but not the rest, or `None`."""
     words = [w for w in name_words(name) if w not in _TITLES]
     thing = words[-1] in _INSTITUTIONS if words else False
     plain = [w for w in name_form(name).split() if w not in _TITLES]  # connectors kept
+    # two-word names of people, names of things of three words or more
     if len(words) < 2 or (not thing and len(plain) != 2) or (thing and len(words) < 3):
         return None
     tail = words[-2:] if thing else words[-1:]
@@ -235,7 +223,7 @@ def partial_name(name: str, passages: Sequence[str]) -> str | None:
     if any(set(words) <= set(rw) for rw in runs):
         return None
     for rw in runs:
-        at = _find(rw, tail)
+        at = next((i for i in range(len(rw)) if rw[i : i + len(tail)] == tail), -1)  # tail's start
         if thing:  # its own words found nowhere: "Commercial" of "Commercial Tenancies Act"
             other = (at > 0 and not _alike(rw[:at], words[:-2])) or _other_middle(rw, words)
             found = other and not any(view.said[w] for w in words if w not in rw)
@@ -258,13 +246,6 @@ def _other_middle(some: list[str], others: list[str]) -> bool:
         return False
     a, b = some[1:-1], others[1:-1]
     return any(not _alike([w], b) for w in a) or any(not _alike([w], a) for w in b)
-
-
-def _find(words: list[str], tail: list[str]) -> int:
-    """Where `tail` starts in `words`, or -1."""
-    return next(
-        (i for i in range(len(words) - len(tail) + 1) if words[i : i + len(tail)] == tail), -1
-    )
 
 
 def _alike(some: list[str], others: list[str]) -> bool:

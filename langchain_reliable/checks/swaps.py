@@ -1,9 +1,8 @@
 """Swapped words: a claim that is a passage's sentence with a word exchanged or moved.
 
-One content word exchanged, the words around it matching (`swapped_word`): whether the new
-word means the old one no overlap can tell, so the entailment model is asked. Words
-exchanged between the parts of a sentence (`exchanged_words`): every word kept, two moved.
-A verb that says "not" ("avoid", "lack") read as the passages say it (`in_privative_terms`).
+One content word exchanged, the words around it matching (the entailment model is asked
+whether it means the old one); words exchanged between the parts of a sentence; a verb that
+says "not" ("avoid", "lack") read as the passages say it.
 
 Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
@@ -12,7 +11,6 @@ Example:
     >>> swapped_word("It goes in an artery.", "It goes in a vein.", frozenset())
     ('artery', 'vein')
     >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
-    >>> swapped_word("They met the requirements.", "They meet the requirements.", frozenset())
     >>> swapped_word("Metformin worsens blood glucose.",
     ...              "It lowers blood glucose mainly in the liver.", frozenset())
     ('worsens', 'lowers')
@@ -100,8 +98,7 @@ def swapped_words(claim: str, sentence: str) -> Iterator[tuple[str, str]]:
     claim, sentence = as_values(claim, sentence)  # "0.5 g" for "500 mg" is no swap
     parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_ALIGNED.findall(p)) >= _CLAUSE_WORDS]
     for n, part in enumerate([claim, *parts] if len(parts) > 1 else [claim]):
-        said, held, written = _aligned_words(part, sentence)
-        ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
+        said, held, written, ops = _aligned(part, sentence)
         for i, (tag, a1, a2, b1, b2) in enumerate(ops):
             if tag != "replace" or a2 - a1 > _AROUND or b2 - b1 > _AROUND:
                 continue
@@ -130,8 +127,7 @@ def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
         return None
     if negation_cue(sentence) is None and not _REFUSAL.search(sentence):
         return None  # "no more than 4 g" is a bound, not a negation (`checks.bounds`)
-    said, held, _ = _aligned_words(*as_values(claim, sentence))
-    ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
+    said, held, _, ops = _aligned(*as_values(claim, sentence))
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
         if tag != "replace" or a2 - a1 > 2 or b2 - b1 > 4 or not any(map(str.isalpha, said[a1:a2])):
             continue
@@ -210,8 +206,8 @@ def _read_as(text: str, m: re.Match[str], new: str) -> tuple[str, str]:
     return f"{text[: m.start()]}{new}{text[m.end() :]}", f"'{m.group(0)}' read as '{new}'"
 
 
-def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:
-    """The claim's and sentence's words, lowercased ("an" as "a"), and the sentence's as written."""
+def _aligned(claim: str, sentence: str) -> tuple[list[str], list[str], list[str], list]:
+    """The claim's and sentence's words (lowercased, "an" as "a"), the sentence's, their opcodes."""
     written = _ALIGNED.findall(sentence)
     said, held = (
         [{"an": "a"}.get(w.lower(), w.lower()) for w in ws]
@@ -219,7 +215,7 @@ def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], lis
     )
     if said and held and held[0] in SUBJECT_PRONOUNS and _content(said[0]):
         held[0] = said[0]  # "It lowers ...": about the claim's subject
-    return said, held, written
+    return said, held, written, SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
 
 
 def _in_context(ops: list, i: int, at_end: bool, side: int = 1) -> bool:
@@ -267,17 +263,14 @@ def _in_place(word: str, mine: _Part, other: str, theirs: _Part) -> bool:
 
 
 def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
-    """`(the claim's word, the sentence's word)` two parts of the sentence exchange, or `None`.
-
-    Only a claim whose words are all the sentence's, in parts of three content words or more.
-    """
+    """`(the claim's word, the sentence's word)` two parts of the sentence exchange, or `None`."""
     mine, theirs = _parts(claim), _parts(sentence)
     if min((len(p.content) for p in mine + theirs), default=0) < _LEAST_WORDS:
         return None  # "Aspirin and ibuprofen relieve pain": a list, not two clauses
     said = frozenset().union(*(p.content for p in theirs))
     words = frozenset().union(*(p.content for p in mine))
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
-        return None
+        return None  # the claim's words all the sentence's
     codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
     found = _every_pairing(mine, theirs, lambda order: _exchange(mine, theirs, order, codes))
     return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
@@ -315,10 +308,7 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
 def _exchange(
     mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...], codes: bool
 ) -> tuple[str, str] | None:
-    """A claim word another sentence part says, where its paired part says another in its place.
-
-    The two sentence parts say alike things, or the words are codes of one family ("WPA2").
-    """
+    """A claim word another sentence part says, where its paired part says another in its place."""
     my_marks, their_marks = (  # per part, its words said in no other part
         [set(p.content).difference(*(q.content for q in ps if q is not p)) for p in ps]
         for ps in (mine, theirs)
@@ -334,7 +324,7 @@ def _exchange(
             alike = [k for k in homes if len(theirs[k].content & there) >= 2]
             takers = set().union(*(mine[n].content for n, k in enumerate(order) if k in alike))
             for other in sorted(lost):
-                paired = alike or (codes and homes and _one_code(word, other))
+                paired = alike or (codes and homes and _one_code(word, other))  # alike parts
                 taken = not whole or other in takers  # the claim's other part takes the word
                 if paired and taken and _in_place(word, mine[i], other, theirs[j]):
                     return word, other
