@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
@@ -58,13 +60,13 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(extract_quantities(text, spelled=True))
 
 
-_PRONOUNS = (
-    SUBJECT_PRONOUNS
-    | POSSESSIVE_PRONOUNS
-    | OBJECT_PRONOUNS
-    | NEAR_DEMONSTRATIVES
-    | RELATIVE_PRONOUNS
-)
+_PRONOUNS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
+_PRONOUNS |= NEAR_DEMONSTRATIVES
+
+
+def _stems_around(at: re.Pattern[str], sentence: str, start: int) -> set[str]:
+    """The content stems of the piece of `sentence` around `start`, cut `at` a break."""
+    return set(content_stems(piece_around(at, sentence, start)))
 
 
 def _borrows(sentence: str, q: Quantity) -> bool:
@@ -75,59 +77,40 @@ def _borrows(sentence: str, q: Quantity) -> bool:
 
 
 def _rivals(
-    claim: str, sentence: str, claimed: tuple[Quantity, ...], said: tuple[Quantity, ...]
-) -> list[tuple[Quantity, list[Quantity], list[Quantity]]]:
-    """Per value of the claim, the sentence's values stating it and others of its kind.
-
-    Only values with both; the others are not stated by the claim too.
-    """
-    out = []
-    for c in claimed:
-        if not _a_value(claim, c):
-            continue
+    claim: str, sentence: str, said: tuple[Quantity, ...]
+) -> Iterator[tuple[Quantity, list[Quantity], list[Quantity]]]:
+    """Per claim value, those of `said` stating it and others of its kind not claimed, if both."""
+    claimed = _quantities(claim)
+    for c in (c for c in claimed if _a_value(claim, c)):
         stating = [q for q in said if matches(c, q)]
-        others = [
-            q
-            for q in said
-            if _same_kind(c, q)
-            and _a_value(sentence, q)
-            and not any(matches(x, q) or matches(q, x) for x in claimed)  # claimed too
-        ]
+        kind = [q for q in said if _same_kind(c, q) and _a_value(sentence, q)]
+        others = [q for q in kind if not any(matches(x, q) or matches(q, x) for x in claimed)]
         if stating and others:
-            out.append((c, stating, others))
-    return out
+            yield c, stating, others
 
 
 _MARGIN = 2  # the other's clause must hold at least one claim word more (counted twice)
 
 
 def value_of_another_clause(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's value, the value the sentence gives for that, False)`, or `None`.
-
-    Where another value of its kind stands in a clause holding more of the claim's words
-    (its clause counted twice, its part once) than any clause stating the claim's. The
-    words of the opening clause (its subject is every clause's) and of parts without a
-    value are not counted. A claim of several clauses is read clause by clause too.
-    """
+    """`(claim's value, the value of its kind in a clause saying more of the claim, False)`."""
     said = _quantities(sentence)
     if len(said) < 2:
         return None
     claimed = _quantities(claim)
     values = {w for q in claimed for w in content_stems(q.text)}
-    opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))
-    words = set(content_stems(claim)) - values - opening
-    for part in PART_BREAK.split(sentence):  # words a part without a value says: not the values'
-        if not _quantities(part):
-            words -= set(content_stems(part))
+    # not counted: the opening clause's words (its subject is every clause's)
+    words = set(content_stems(claim)) - values - _stems_around(CLAUSE_BREAK, sentence, 0)
+    # nor the words of a part without a value
+    words -= {w for p in PART_BREAK.split(sentence) if not _quantities(p) for w in content_stems(p)}
     if not words:
         return None
 
     def weight(q: Quantity) -> int:  # the claim's words in its clause, twice, and in its part
-        clause = piece_around(CLAUSE_BREAK, sentence, q.start)
-        part = piece_around(PART_BREAK, sentence, q.start)
-        return 2 * len(words & set(content_stems(clause))) + len(words & set(content_stems(part)))
+        clause, part = (_stems_around(at, sentence, q.start) for at in (CLAUSE_BREAK, PART_BREAK))
+        return 2 * len(words & clause) + len(words & part)
 
-    for c, stating, others in _rivals(claim, sentence, claimed, said):
+    for c, stating, others in _rivals(claim, sentence, said):
         if any(_borrows(sentence, q) for q in stating):
             continue
         best_other = max(others, key=weight)
@@ -161,8 +144,7 @@ def _counts_alike(piece: str, sentence: str) -> bool:
 def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, str, str] | None:
     """`(claim's value, the value for what is asked, the word asked)`, or `None`.
 
-    The other value's clause (or its part, where the part has no other value) holds a
-    word of the question the claim and the claim's value's clauses lack.
+    The other value's clause (or part) holds a word of the question the claim's lack.
 
     Example:
         >>> value_for_another_case(
@@ -172,22 +154,19 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
         ... )
         ('0.2 percent', '0.9 percent', 'retail')
     """
-    opening = set(content_stems(piece_around(CLAUSE_BREAK, sentence, 0)))  # the subject all share
-    focus = set(content_stems(asked)) - set(content_stems(claim)) - opening
+    focus = set(content_stems(asked)) - set(content_stems(claim))
+    focus -= _stems_around(CLAUSE_BREAK, sentence, 0)  # the opening: the subject all share
     said = _quantities(sentence)
     if not focus or len(said) < 2:
         return None
-    claimed = _quantities(claim)
 
     def held(q: Quantity) -> set[str]:
-        clause = focus & set(content_stems(piece_around(CLAUSE_BREAK, sentence, q.start)))
-        if clause:
-            return clause
+        clause = focus & _stems_around(CLAUSE_BREAK, sentence, q.start)
         part = piece_around(PART_BREAK, sentence, q.start)
         alone = sum(_same_kind(q, x) for x in _quantities(part)) <= 1  # `q` alone of its kind
-        return focus & set(content_stems(part)) if alone else set()
+        return clause or (focus & set(content_stems(part)) if alone else set())
 
-    for c, stating, others in _rivals(claim, sentence, claimed, said):
+    for c, stating, others in _rivals(claim, sentence, said):
         owned = set().union(*(held(q) for q in stating))
         for other in others:
             extra = held(other) - owned
@@ -198,24 +177,15 @@ def value_for_another_case(asked: str, claim: str, sentence: str) -> tuple[str, 
 
 
 def negated_for_another_value(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(claim's value, the clause that states it, False)` where that clause is negated otherwise.
-
-    "did not pay a dividend in 2023" against "did not pay one in 2022, but paid one in
-    2023": every clause stating the value is negated otherwise than the claim, and one
-    with another value of its kind alike.
-    """
+    """`(claim's value, its clause, False)` where each clause stating it is negated otherwise."""
     said = [q for q in _quantities(sentence) if _a_value(sentence, q)]
     if len(said) < 2:
         return None
     negated = negation_cue(claim) is not None
-
-    def denies(q: Quantity) -> bool:
-        return negation_cue(piece_around(CLAUSE_END, sentence, q.start)) is not None
-
-    for c, stating, others in _rivals(claim, sentence, _quantities(claim), tuple(said)):
-        clauses = {piece_around(CLAUSE_END, sentence, q.start) for q in stating + others}
-        if len(clauses) < 2:
-            continue
-        if all(denies(q) != negated for q in stating) and any(denies(q) == negated for q in others):
-            return c.text, piece_around(CLAUSE_END, sentence, stating[0].start).strip(), False
+    for c, stating, others in _rivals(claim, sentence, tuple(said)):
+        clauses = [piece_around(CLAUSE_END, sentence, q.start) for q in stating + others]
+        otherwise = [(negation_cue(x) is not None) != negated for x in clauses]
+        n = len(stating)  # every clause stating it negated otherwise, one with another value alike
+        if len(set(clauses)) > 1 and all(otherwise[:n]) and not all(otherwise[n:]):
+            return c.text, clauses[0].strip(), False
     return None

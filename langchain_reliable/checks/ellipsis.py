@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from langchain_reliable.reading.clauses import JOINED_CLAUSE
 from langchain_reliable.reading.lexicon import (
@@ -60,25 +61,17 @@ class Elision:
 def elisions(text: str) -> tuple[Elision, ...]:
     """Each elided clause of passage `text` (a sentence, or a sentence's first clause)."""
     out = []
-    previous: str | None = None
-    for a, b in split_passage_sentences(text):
-        sentence = text[a:b].strip()
+    for previous, sentence in pairwise(text[a:b].strip() for a, b in split_passage_sentences(text)):
         elided = _ELIDED.match(JOINED_CLAUSE.split(sentence, maxsplit=1)[0])
-        said = _SAID.match(previous) if previous and not _ELIDED.match(previous) else None
+        said = None if _ELIDED.match(previous) else _SAID.match(previous)
         if elided and said and not _PRONOUN.match(elided["subject"]):
             negated = bool(elided["not"]) or elided["aux"].lower() in _NEGATIVE
             out.append(Elision(elided["subject"], negated, said["predicate"], said["subject"]))
-        previous = sentence
     return tuple(out)
 
 
 def elision_of(claim: str, passages: Sequence[str]) -> tuple[int, Elision] | None:
-    """`(passage, elided clause)` that says the claim's predicate of the claim's subject.
-
-    The claim holds the clause's subject, its predicate and one other word at most, and
-    none of the words that set the other subject apart but in an opening contrast
-    ("Unlike the Aria 5 headset, the Lite does not ...").
-    """
+    """`(passage, elided clause)` that says the claim's predicate of the claim's subject."""
     return _elision_of(claim, tuple(passages))
 
 
@@ -90,9 +83,9 @@ def _elision_of(claim: str, passages: tuple[str, ...]) -> tuple[int, Elision] | 
         for e in elisions(passage):
             subject, said = set(content_stems(e.subject)), set(content_stems(e.predicate))
             others = set(content_stems(e.other)) - subject
-            if contrast and not set(content_stems(contrast["other"])) - subject <= others:
-                continue
+            # none of the words that set the other subject apart, but in an opening contrast
+            apart = not contrast or set(content_stems(contrast["other"])) - subject <= others
             alike = subject <= words and said <= words and not others & words
-            if alike and len(words - subject - said) <= 1:
+            if apart and alike and len(words - subject - said) <= 1:
                 return i, e
     return None

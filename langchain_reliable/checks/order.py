@@ -1,12 +1,8 @@
 """Order: who comes first, who does the act, who holds which role, what happens before what.
 
-A pair an ordering connector joins the other way round (`reversed_pair`: "Jones v. Smith"
-for "Smith v. Jones", "X, then Y", "X, not Y", "from X to Y"); an act given to another name
-(`swapped_subject`) or to another side, named by any words (`reversed_roles`, a passive
-read as its active); a name given the opposite role (`swapped_role`: "defendant" where
-the passages say "the plaintiff, Sarah Smith"). Before and after: the same span of the
-same event the other way (`turned_span`), clauses whose years say the other order
-(`order_against_years`), the other side of one period (`other_side_of_period`).
+A pair joined the other way round ("Jones v. Smith", "X, then Y", "from X to Y"); an act
+given to another doer; a name given the opposite role; a span, an order of years or a
+period's side turned round.
 
 Example:
     >>> swapped_subject("Ann beat Bob's record.", "Later Bob beat her record, set by Ann.")
@@ -29,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import dropwhile, pairwise, product, takewhile
 
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
 from langchain_reliable.reading.lexicon import (
@@ -83,14 +79,13 @@ _ADVERBS = (
 _BOUNDARY = COORDINATORS - {"or"} | CONTRASTIVES | {"then", ",", ";", "which", "who"}
 # Words and the marks that end a clause (",", ";"): a pair's sides stop at them.
 _TOKEN = re.compile(r"[^\W_][\w'’-]*|[,;]")
-_ROLE_WORDS = "|".join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))
-_NAME = r"(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
-_ROLE_PATTERNS = [  # (pattern, group of the name)
-    re.compile(rf"\b(?P<role>{_ROLE_WORDS})s?,?\s+(?P<name>{_NAME})", re.IGNORECASE),
-    re.compile(rf"(?P<name>{_NAME}),\s+(?:the|a|an)\s+(?P<role>{_ROLE_WORDS})\b", re.IGNORECASE),
+_ROLE = rf"(?P<role>{'|'.join(sorted({w for pair in OPPOSITE_ROLES for w in pair}))})"
+_NAME = r"(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*))"
+_ROLE_PATTERNS = [  # a role in apposition ("the plaintiff, Sarah Smith"), after "is" or "as"
+    re.compile(rf"\b{_ROLE}s?,?\s+{_NAME}", re.IGNORECASE),
+    re.compile(rf"{_NAME},\s+(?:the|a|an)\s+{_ROLE}\b", re.IGNORECASE),
     re.compile(
-        rf"(?P<name>{_NAME})\s+(?:is|was|were|are|acted\s+as|as)\s+(?:the\s+|a\s+|an\s+)?"
-        rf"(?P<role>{_ROLE_WORDS})\b",
+        rf"{_NAME}\s+(?:is|was|were|are|acted\s+as|as)\s+(?:the\s+|a\s+|an\s+)?{_ROLE}\b",
         re.IGNORECASE,
     ),
 ]
@@ -104,22 +99,20 @@ def _key(word: str) -> str:
 @lru_cache(maxsize=8192)
 def _pairs(text: str) -> tuple[tuple[str, str, str, str, str], ...]:
     """(x key, connector, y key, x surface, y surface) of each ordered pair of `text`."""
-    out = []
+    found = []
     for m in _PAIR.finditer(text):
-        conn = re.sub(r"\s+", " ", m.group("conn").lower()).rstrip(".")
+        conn = re.sub(r"\s+", " ", m["conn"].lower()).rstrip(".")
         conn = {"v": "vs", "versus": "vs"}.get(conn, conn)
-        x, y = m.group("x"), m.group("y")
-        if conn == "not" and not m.group("comma"):
+        if conn == "not" and not m["comma"]:
             continue  # "X, not Y" only: "is not Y" is a negation
-        if conn == "vs" and not (x[:1].isupper() and y[:1].isupper()):
-            continue
-        if x.lower() in STOPWORDS or y.lower() in STOPWORDS:
-            continue
-        out.append((_key(x), conn, _key(y), x, y))
-    for m in _FROM_TO.finditer(text):  # "moved from Leeds to Manchester"
-        if m["x"].lower() not in STOPWORDS and m["y"].lower() not in STOPWORDS:
-            out.append((_key(m["x"]), "from", _key(m["y"]), m["x"], m["y"]))
-    return tuple(out)
+        if conn != "vs" or (m["x"][:1].isupper() and m["y"][:1].isupper()):
+            found.append((m["x"], conn, m["y"]))
+    found += [(m["x"], "from", m["y"]) for m in _FROM_TO.finditer(text)]  # "from Leeds to Hull"
+    return tuple(
+        (_key(x), conn, _key(y), x, y)
+        for x, conn, y in found
+        if x.lower() not in STOPWORDS and y.lower() not in STOPWORDS
+    )
 
 
 def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -131,64 +124,43 @@ def reversed_pair(claim: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def _name_ends(tokens: list[str]) -> list[int]:
-    """Where each capitalised run ends (not a run of a leading common word)."""
-    ends, i = [], 0
+def _acts(tokens: list[str]) -> list[tuple[str, int]]:
+    """(name's last word, index of its verb) for each capitalised run right before a verb."""
+    out, i = [], 0
     while i < len(tokens):
         t = tokens[i]
         i += 1
-        if t[:1].isupper() and t.lower() not in STOPWORDS and t.lower() not in _ADVERBS:
-            while i < len(tokens) and tokens[i][:1].isupper():
-                i += 1
-            ends.append(i)
-    return ends
-
-
-def _acts(tokens: list[str]) -> list[tuple[str, int]]:
-    """(name's last word, index of its verb) for each name directly followed by a verb."""
-    out = []
-    for end in _name_ends(tokens):
-        k = end
+        if not t[:1].isupper() or t.lower() in STOPWORDS or t.lower() in _ADVERBS:
+            continue  # not a run, or a run of a leading common word
+        while i < len(tokens) and tokens[i][:1].isupper():
+            i += 1
+        k = i
         while k < len(tokens) and tokens[k].lower() in _ADVERBS:
-            k += 1
-        if k >= len(tokens):
-            continue
-        verb = tokens[k]
+            k += 1  # adverbs may stand between; not "is", not "by" after, not a symmetric verb
+        verb = tokens[k] if k < len(tokens) else ""
         low = verb.lower()
-        if not verb[:1].islower() or low in STOPWORDS or low in EVERY_BE_FORM or verb in ",;":
+        if not verb[:1].islower() or low in STOPWORDS or low in EVERY_BE_FORM:
             continue
         if stem(low) in _SYMMETRIC or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
             continue
-        out.append((_key(tokens[end - 1]), k))
+        out.append((_key(tokens[i - 1]), k))
     return out
 
 
 def _clause_symmetric(tokens: list[str], start: int) -> bool:
     """Whether a symmetric word comes after `start` before the clause ends."""
-    for t in tokens[start:]:
-        if t.lower() in _BOUNDARY:
-            return False
-        if stem(t.lower()) in _SYMMETRIC:
-            return True
-    return False
+    clause = takewhile(lambda t: t.lower() not in _BOUNDARY, tokens[start:])
+    return any(stem(t.lower()) in _SYMMETRIC for t in clause)
 
 
 def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(claim's doer, sentence's doer), last words, where the sentence gives the act to the other.
-
-    The claim has name A right before a verb (adverbs between, no "is" nor "by") and name B
-    after it; the sentence has B before the same verb, A somewhere, and never A before that
-    verb. Relations that hold both ways ("married") are skipped.
-    """
+    """(claim's doer, sentence's doer), last words, where the claim's object does the act."""
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     c_keys, s_keys = [_key(t) for t in ct], [_key(t) for t in st]
     s_acts = _acts(st)
     for a, k in _acts(ct):
-        verb = c_keys[k]
-        if _clause_symmetric(ct, k + 1) or a not in s_keys:
-            continue
-        doers = [(b, j) for b, j in s_acts if s_keys[j] == verb]
-        if not doers or any(a == b for b, _ in doers):
+        doers = [(b, j) for b, j in s_acts if s_keys[j] == c_keys[k]]
+        if _clause_symmetric(ct, k + 1) or a not in s_keys or any(a == b for b, _ in doers):
             continue
         for b, j in doers:
             if b in c_keys[k + 1 :] and not _clause_symmetric(st, j + 1):
@@ -197,16 +169,11 @@ def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 _CLAUSE_EDGE = COORDINATORS - {"or"} | CONTRASTIVES | {",", ";", "which", "who", "that"}
-_AUXILIARIES = AUXILIARIES - BE_FORMS
+_BEFORE_ACT = AUXILIARIES - BE_FORMS | _ADVERBS  # what stands between a doer and its act
 
 
 def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]]]]:
-    """Each act of a clause: the words naming its doer and the other words of its clause.
-
-    An act is a word right after its doer (auxiliaries and adverbs between) and before its
-    object (not a preposition); the doer is the run of content words before it. A passive
-    with its doer ("was sent by the office") is read as active; a negated act is none.
-    """
+    """Per act (a word between doer and object), its doer's words and its clause's others."""
     keys = [_key(t) for t in tokens]
     edges = [-1, *(j for j, k in enumerate(keys) if k in _CLAUSE_EDGE), len(keys)]
     out: dict[str, list[tuple[frozenset[str], set[str]]]] = {}
@@ -218,38 +185,24 @@ def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]
             if not _content(act) or clause.count(act) > 1 or i + 1 >= len(clause):
                 continue
             j = i - 1
-            while j >= 0 and (
-                clause[j] in _AUXILIARIES or clause[j] in _ADVERBS or _negates(clause[j])
-            ):
+            while j >= 0 and (clause[j] in _BEFORE_ACT or _negates(clause[j])):
                 j -= 1
             if j < 0 or any(_negates(c) for c in clause[j + 1 : i]):
                 continue
-            if clause[j] in EVERY_BE_FORM:  # passive: the doer follows "by"
+            if clause[j] in EVERY_BE_FORM:  # passive ("was sent by the office"): read as active
                 if clause[i + 1] != "by":
                     continue
-                after = i + 2
-                while after < len(clause) and not _content(clause[after]):
-                    after += 1
-                doer = _run(clause, after, 1)
-                rest = {c for c in clause[:j] if _content(c)}
-                rest |= {c for c in clause[after + len(doer) :] if _content(c)}
+                tail = list(dropwhile(lambda c: not _content(c), clause[i + 2 :]))
+                doer = list(takewhile(_content, tail))
+                rest = {c for c in clause[:j] + tail[len(doer) :] if _content(c)}
             elif _content(clause[j]) and clause[i + 1] not in PREPOSITIONS:
-                doer = _run(clause, j, -1)
+                doer = list(takewhile(_content, clause[j::-1]))  # the noun phrase before it
                 rest = {c for c in clause[i + 1 :] if _content(c)}
             else:
                 continue
             if doer:
                 out.setdefault(act, []).append((frozenset(doer), rest))
     return out
-
-
-def _run(clause: list[str], at: int, step: int) -> list[str]:
-    """The content words from `at` on, one way, while they last (a noun phrase's words)."""
-    run = []
-    while 0 <= at < len(clause) and _content(clause[at]):
-        run.append(clause[at])
-        at += step
-    return run
 
 
 def _negates(key: str) -> bool:
@@ -261,59 +214,39 @@ def _content(key: str) -> bool:
 
 
 def reversed_roles(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(a word of the claim's doer, one of the sentence's) when the act goes the other way.
-
-    For an act both say, the words that set the claim's doer apart from the sentence's are
-    among the other words of the sentence's clause, and the reverse. Comparisons and
-    relations that hold both ways are skipped, and an act the sentence gives the claim's doer.
-    """
+    """(a word of the claim's doer, one of the sentence's) where each is the other's object."""
     ct, st = _TOKEN.findall(claim), _TOKEN.findall(sentence)
     stated = _acts_of(st)
     for act, sides in _acts_of(ct).items():
         said = stated.get(act, [])
         if any(doer == s_doer for doer, _ in sides for s_doer, _ in said):
             continue
-        for doer, rest in sides:
-            for s_doer, s_rest in said:
-                mine, theirs = doer - s_doer, s_doer - doer
-                if mine and theirs and mine <= s_rest and theirs <= rest:
-                    word = next(t for t in ct if _key(t) in mine)
-                    return word, next(t for t in st if _key(t) in theirs)
+        for (doer, rest), (s_doer, s_rest) in product(sides, said):
+            mine, theirs = doer - s_doer, s_doer - doer
+            if mine and theirs and mine <= s_rest and theirs <= rest:
+                word = next(t for t in ct if _key(t) in mine)
+                return word, next(t for t in st if _key(t) in theirs)
     return None
 
 
 @lru_cache(maxsize=8192)
-def _roles(text: str) -> dict[str, frozenset[str]]:
-    """Role words each name's last word is given in `text`."""
+def _roles(texts: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Role words each name's last word is given in `texts`."""
     found: dict[str, set[str]] = {}
-    for pattern in _ROLE_PATTERNS:
-        for m in pattern.finditer(text):
-            words = [w for w in m.group("name").split() if w.lower() not in STOPWORDS]
-            if not words:
-                continue
-            found.setdefault(_key(words[-1]), set()).add(m.group("role").lower())
+    for text in texts:
+        for m in (m for pattern in _ROLE_PATTERNS for m in pattern.finditer(text)):
+            words = [w for w in m["name"].split() if w.lower() not in STOPWORDS]
+            if words:
+                found.setdefault(_key(words[-1]), set()).add(m["role"].lower())
     return {name: frozenset(roles) for name, roles in found.items()}
 
 
-@lru_cache(maxsize=64)
-def _stated_roles(passages: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """The roles the passages give each name."""
-    stated: dict[str, set[str]] = {}
-    for text in passages:
-        for name, roles in _roles(text).items():
-            stated.setdefault(name, set()).update(roles)
-    return {name: frozenset(roles) for name, roles in stated.items()}
-
-
 def swapped_role(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
-    """(claim role, passage role) where the passages give a name only the other role of the pair.
-
-    A name takes a role in apposition ("the plaintiff, Sarah Smith") or after "is" or "as".
-    """
-    claimed = _roles(claim)
+    """(claim role, passage role) where the passages give a name only the other role of the pair."""
+    claimed = _roles((claim,))
     if not claimed:
         return None
-    stated = _stated_roles(tuple(passages))
+    stated = _roles(tuple(passages))
     for name, roles in claimed.items():
         given = stated.get(name, frozenset())
         for role in roles - given:
@@ -383,10 +316,7 @@ def other_side_of_period(claim: str, sentence: str) -> tuple[str, str, bool] | N
 
 
 def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's "before"/"after", the later or earlier clause, True)`, or `None`.
-
-    Each side of the claim's word is the sentence clause (with one year) holding most of its words.
-    """
+    """`(the claim's "before"/"after", the sentence's clause it puts in the wrong order, True)`."""
     order = _ORDER.match(claim.strip())
     if order is None or _YEAR.search(claim):
         return None
@@ -394,18 +324,17 @@ def order_against_years(claim: str, sentence: str) -> tuple[str, str, bool] | No
     dated = [(c, int(y[0])) for c in clauses if len(y := _YEAR.findall(c)) == 1]
     if len(dated) < 2:
         return None
+    # each side of the claim's word: the clause with one year holding most of its words
     words = [set(content_stems(order["a"])), set(content_stems(order["b"]))]
     found = [_clause_of(w, dated) for w in words]
     for i in (0, 1):  # a tie on one side: leave out the words of the other side's clause
         if found[i] is None and found[1 - i] is not None:
             found[i] = _clause_of(words[i] - set(content_stems(found[1 - i][0])), dated)
-    if found[0] is None or found[1] is None:
+    if None in found:
         return None
     (first, year_a), (second, year_b) = found
-    if first == second or year_a == year_b:
-        return None
     before = order["rel"].lower() == "before"
-    if (year_a < year_b) == before:
+    if first == second or year_a == year_b or (year_a < year_b) == before:
         return None
     return order["rel"], first.strip(), True
 

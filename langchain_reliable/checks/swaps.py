@@ -1,9 +1,8 @@
 """Swapped words: a claim that is a passage's sentence with a word exchanged or moved.
 
-One content word exchanged, the words around it matching (`swapped_word`): whether the new
-word means the old one no overlap can tell, so the entailment model is asked. Words
-exchanged between the parts of a sentence (`exchanged_words`): every word kept, two moved.
-A verb that says "not" ("avoid", "lack") read as the passages say it (`in_privative_terms`).
+One content word exchanged, the words around it matching (the entailment model is asked
+whether it means the old one); words exchanged between the parts of a sentence; a verb that
+says "not" ("avoid", "lack") read as the passages say it.
 
 Example:
     >>> swapped_word("Metformin lowers blood pressure in adults.",
@@ -12,7 +11,6 @@ Example:
     >>> swapped_word("It goes in an artery.", "It goes in a vein.", frozenset())
     ('artery', 'vein')
     >>> swapped_word("It was finalized on Friday.", "It was finalised on Friday.", frozenset())
-    >>> swapped_word("They met the requirements.", "They meet the requirements.", frozenset())
     >>> swapped_word("Metformin worsens blood glucose.",
     ...              "It lowers blood glucose mainly in the liver.", frozenset())
     ('worsens', 'lowers')
@@ -43,7 +41,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -71,52 +69,51 @@ _AROUND = 3  # most words of an exchange: its content word and function words ar
 _CLAUSE_BREAK = re.compile(r"[,;:]\s")  # a claim's clauses read alone: at every mark, no word
 _CLAUSE_WORDS = 4  # least words of a clause read alone
 _CLAUSE_SIDE = 3  # least matching words on each side of a swap in a clause read alone
+_SPELLING = ((re.compile(r"is(e[ds]?|ing|ation)"), r"iz\1"), (re.compile(r"(?<=\w\w)our"), "or"))
+# A word as the texts are aligned by: a figure with its separators, a word ("COX-2" is two).
+_ALIGNED = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 
 
 def _content(word: str) -> bool:
     return word.isalpha() and len(word) >= 3 and word not in STOPWORDS
 
 
-_SPELLING = ((re.compile(r"is(e[ds]?|ing|ation)"), r"iz\1"), (re.compile(r"(?<=\w\w)our"), "or"))
-
-
-def _spelt(word: str) -> str:
-    """`word` in one spelling ("finalised" and "finalized", "neighbouring" and "neighboring")."""
-    for pattern, repl in _SPELLING:
-        word = pattern.sub(repl, word)
-    return word
-
-
 def word_bases(word: str) -> set[str]:
-    """The stems of `word` (lowercase), in one spelling, and of the bases of its irregular forms.
-
-    Two words sharing one are one word in two forms ("met", "meet"; "finalised", "finalized").
-    """
-    return {stem(_spelt(w)) for w in (word, *word_pairs("verb_forms.tsv").get(word, ()))}
-
-
-def _one_article(word: str) -> str:
-    """The word, with "an" read as "a" (the article follows the swap: "a vein", "an artery")."""
-    return "a" if word == "an" else word
+    """Stems of `word` and its irregular forms' bases, in one spelling ("met", "meet": one)."""
+    bases = set()
+    for form in (word, *word_pairs("verb_forms.tsv").get(word, ())):
+        for pattern, repl in _SPELLING:
+            form = pattern.sub(repl, form)
+        bases.add(stem(form))
+    return bases
 
 
 def swapped_word(claim: str, sentence: str, stems: frozenset[str]) -> tuple[str, str] | None:
-    """(claim word, sentence word): the first content word swapped for one no passage holds.
-
-    `stems` are the stems of every passage's words. Function words may change around the
-    swap ("had fled" for "went"), and the words before and after it match (or both texts
-    end there), in the whole claim or one of its clauses. A word exchanged for a phrase
-    ("cancer" for "type 2 diabetes") is not read: on FaithBench that would refuse four more
-    faithful answers to catch seven more hallucinated ones.
-    """
+    """(claim word, sentence word): the first swap whose word no passage's `stems` hold."""
     return first_new(swapped_words(claim, sentence), stems)
 
 
 def swapped_words(claim: str, sentence: str) -> Iterator[tuple[str, str]]:
-    """Each exchange `swapped_word` reads, in order, whether a passage holds the word or not."""
+    """Each content word the claim exchanges, the words around matching (in it or a clause)."""
     claim, sentence = as_values(claim, sentence)  # "0.5 g" for "500 mg" is no swap
-    for n, part in enumerate(_clauses(claim)):
-        yield from _swaps_in(part, sentence, side=1 if n == 0 else _CLAUSE_SIDE)
+    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_ALIGNED.findall(p)) >= _CLAUSE_WORDS]
+    for n, part in enumerate([claim, *parts] if len(parts) > 1 else [claim]):
+        said, held, written, ops = _aligned(part, sentence)
+        for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+            if tag != "replace" or a2 - a1 > _AROUND or b2 - b1 > _AROUND:
+                continue
+            news = [j for j in range(a1, a2) if _content(said[j])]
+            olds = [j for j in range(b1, b2) if _content(held[j])]
+            # one content word each, function words around it or not ("had fled" for "went"); a
+            # word for a phrase would refuse 4 more faithful FaithBench answers to catch 7 more
+            if len(news) != 1 or len(olds) != 1:
+                continue
+            new, old = said[news[0]], held[olds[0]]
+            if word_bases(new) & word_bases(old) or (olds[0] and written[olds[0]][:1].isupper()):
+                continue  # one word in two forms; a name's word (the name checks read it)
+            at_end = a2 == len(said) and b2 == len(held)
+            if _in_context(ops, i, at_end, side=1 if n == 0 else _CLAUSE_SIDE):
+                yield new, old
 
 
 def first_new(swaps: Iterable[tuple[str, str]], stems: frozenset[str]) -> tuple[str, str] | None:
@@ -124,55 +121,26 @@ def first_new(swaps: Iterable[tuple[str, str]], stems: frozenset[str]) -> tuple[
     return next((swap for swap in swaps if stem(swap[0]) not in stems), None)
 
 
-def _clauses(claim: str) -> list[str]:
-    """The claim, then each of its clauses where it has several (it may reorder its sentence's)."""
-    parts = [p for p in _CLAUSE_BREAK.split(claim) if len(_ALIGNED.findall(p)) >= _CLAUSE_WORDS]
-    return [claim, *parts] if len(parts) > 1 else [claim]
-
-
-def _swaps_in(claim: str, sentence: str, side: int) -> Iterator[tuple[str, str]]:
-    said, held, written = _aligned_words(claim, sentence)
-    ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
-    for i, (tag, a1, a2, b1, b2) in enumerate(ops):
-        if tag != "replace" or a2 - a1 > _AROUND or b2 - b1 > _AROUND:
-            continue
-        news = [j for j in range(a1, a2) if _content(said[j])]
-        olds = [j for j in range(b1, b2) if _content(held[j])]
-        if len(news) != 1 or len(olds) != 1:  # one content word each, with function words
-            continue  # around it or not ("had fled" for "went")
-        new, old = said[news[0]], held[olds[0]]
-        if word_bases(new) & word_bases(old) or (olds[0] and written[olds[0]][:1].isupper()):
-            continue  # one word in two forms; a name's word (the name checks read it)
-        if _in_context(ops, i, at_end=a2 == len(said) and b2 == len(held), side=side):
-            yield new, old
-
-
 def dropped_negation(claim: str, sentence: str) -> tuple[str, str] | None:
-    """(claim's words, sentence's words) for negated words said otherwise, unnegated.
-
-    The sentence negates by a cue ("is not recommended") or a verb of refusal ("should be
-    avoided", "declined to hear"); the words around match, as for `swapped_word`.
-    """
+    """(claim's, sentence's words) where the sentence negates ("not", "avoided") the claim's."""
     if negation_cue(claim) is not None:
         return None
     if negation_cue(sentence) is None and not _REFUSAL.search(sentence):
         return None  # "no more than 4 g" is a bound, not a negation (`checks.bounds`)
-    said, held, _ = _aligned_words(*as_values(claim, sentence))
-    ops = SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
+    said, held, _, ops = _aligned(*as_values(claim, sentence))
     for i, (tag, a1, a2, b1, b2) in enumerate(ops):
+        if tag != "replace" or a2 - a1 > 2 or b2 - b1 > 4 or not any(map(str.isalpha, said[a1:a2])):
+            continue
+        new, old = " ".join(said[a1:a2]), " ".join(held[b1:b2])
+        refused = _REFUSAL.search(" ".join(held[b1 : b2 + 1]))  # "declined to"
+        # "is ineffective", "failed": the claim's words are negated too
+        plain = prefixed_negation(new) is None and negative_word(new) is None
         if (
-            tag == "replace"
-            and a2 - a1 <= 2
-            and b2 - b1 <= 4
-            and (
-                negation_cue(" ".join(held[b1:b2])) is not None
-                or _REFUSAL.search(" ".join(held[b1 : b2 + 1]))  # "declined to"
-            )
-            and any(w.isalpha() for w in said[a1:a2])
-            and not _negative(" ".join(said[a1:a2]))  # "is ineffective", "failed": negated too
-            and _in_context(ops, i, at_end=a2 == len(said))
+            (negation_cue(old) is not None or refused)
+            and plain
+            and _in_context(ops, i, a2 == len(said))
         ):
-            return " ".join(said[a1:a2]), " ".join(held[b1:b2])
+            return new, old
     return None
 
 
@@ -181,108 +149,77 @@ _REFUSAL = re.compile(  # a verb that says "not do": "avoided", "declined to"
     r"refus(?:e|es|ed|ing)\s+to|fail(?:s|ed|ing)?\s+to|omit(?:s|ted|ting)?)\b",
     re.IGNORECASE,
 )
-
-
-def _negative(words: str) -> bool:
-    """Whether `words` say a negation by a prefix or by their meaning ("unsafe", "failed")."""
-    return prefixed_negation(words) is not None or negative_word(words) is not None
-
-
-_PRIVATIVES: dict[str, tuple[tuple[str, str, str], frozenset[str]]] = {
-    # verb: ((base, -s form, past form), the verbs it says "not" of)
-    "avoid": (("avoid", "avoids", "avoided"), frozenset({"take", "use", "eat", "drink", "give"})),
-    "skip": (("skip", "skips", "skipped"), frozenset({"pay", "attend", "take", "eat", "hold"})),
-    "lack": (
-        ("lack", "lacks", "lacked"),
-        frozenset({"have", "support", "include", "contain", "offer", "provide"}),
-    ),
-    "omit": (("omit", "omits", "omitted"), frozenset({"include", "mention", "list"})),
+_PRIVATIVES = {  # verb: its forms (base, -s, past) and the verbs it says "not" of
+    "avoid": (("avoid", "avoids", "avoided"), "take use eat drink give"),
+    "skip": (("skip", "skips", "skipped"), "pay attend take eat hold"),
+    "lack": (("lack", "lacks", "lacked"), "have support include contain offer provide"),
+    "omit": (("omit", "omits", "omitted"), "include mention list"),
 }
-_AUX = r"(?P<aux>do|does|did|should|must|may|can|could|will|would|to)"
 _NOT_VERB = re.compile(
-    rf"\b{_AUX}\s+not\s+(?P<be>be\s+)?(?P<verb>[a-z]+)\b|\b(?P<short>doesn't|don't|didn't)\s+"
-    r"(?P<verb2>[a-z]+)\b",
+    r"\b(?:(?P<aux>do|does|did|should|must|may|can|could|will|would|to)\s+not\s+(?P<be>be\s+)?"
+    r"|(?P<short>doesn't|don't|didn't)\s+)(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
-_FORM = {"does": 1, "doesn't": 1, "did": 2, "didn't": 2}
+_FORM = {"do": 0, "don't": 0, "does": 1, "doesn't": 1, "did": 2, "didn't": 2}
 _BASE_OF = {form: base for base, (forms, _) in _PRIVATIVES.items() for form in forms}
-"""Each privative verb form -> its base ("skipped" -> "skip")."""
-
-
-@lru_cache(maxsize=len(_PRIVATIVES))
-def _negated_bases(privative: str) -> frozenset[str]:
-    """The bases of the verbs `privative` says "not" of."""
-    return frozenset().union(*(word_bases(v) for v in _PRIVATIVES[privative][1]))
 
 
 def _negates(privative: str, verb: str) -> bool:
     """Whether `privative` says "not" of `verb` in any of its forms ("taken": "take")."""
-    return not word_bases(verb.lower()).isdisjoint(_negated_bases(privative))
+    bases = word_bases(verb.lower())
+    return any(not bases.isdisjoint(word_bases(v)) for v in _PRIVATIVES[privative][1].split())
 
 
 @lru_cache(maxsize=64)
 def _privatives_in(passages: tuple[str, ...]) -> frozenset[str]:
     """The privative verbs the passages use, by their base ("avoid"); cached per answer."""
-    words = set().union(*map(word_set, passages))
-    return frozenset(_BASE_OF[w] for w in words if w in _BASE_OF)
+    return frozenset(_BASE_OF[w] for p in passages for w in word_set(p) if w in _BASE_OF)
 
 
 def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | None]:
     """`text` with its negation said as the passages say it, and how it was read."""
     held = _privatives_in(passages)
     for m in _NOT_VERB.finditer(text):  # "should not be taken" where they say "avoid"
-        verb = m["verb"] or m["verb2"]
         for base in sorted(held):
-            if _negates(base, verb):
+            if _negates(base, m["verb"]):
                 forms = _PRIVATIVES[base][0]
                 aux = (m["aux"] or m["short"]).lower()
                 if m["be"]:
                     new = f"{m['aux']} be {forms[2]}"  # "should not be taken": "should be avoided"
                 elif aux in _FORM:
                     new = forms[_FORM[aux]]  # "did not pay": "skipped"
-                elif aux in ("do", "don't"):
-                    new = forms[0]
                 else:
                     new = f"{m['aux']} {forms[0]}"  # "should not take": "should avoid"
-                plain = f"{text[: m.start()]}{new}{text[m.end() :]}"
-                return plain, f"'{m.group(0)}' read as '{new}'"
+                return _read_as(text, m, new)
     for m in LETTERS.finditer(text):  # "lacks" where they say "does not support"
         base = _BASE_OF.get(m.group(0).lower())
         if base is None or base in held or _NEGATED_BEFORE.search(text, 0, m.start()):
             continue  # "did not skip": two negations, left as written
-        for p in passages:
-            for n in _NOT_VERB.finditer(p):
-                verb = n["verb"] or n["verb2"]
-                if not n["be"] and _negates(base, verb):
-                    phrase = n.group(0)
-                    plain = f"{text[: m.start()]}{phrase}{text[m.end() :]}"
-                    return plain, f"'{m.group(0)}' read as '{phrase}'"
+        for n in (n for p in passages for n in _NOT_VERB.finditer(p)):
+            if not n["be"] and _negates(base, n["verb"]):
+                return _read_as(text, m, n.group(0))
     return text, None
 
 
-_ALIGNED = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
-"""A word as the texts are aligned by: a figure with its separators, a word ("COX-2" is two)."""
+def _read_as(text: str, m: re.Match[str], new: str) -> tuple[str, str]:
+    return f"{text[: m.start()]}{new}{text[m.end() :]}", f"'{m.group(0)}' read as '{new}'"
 
 
-def _aligned_words(claim: str, sentence: str) -> tuple[list[str], list[str], list[str]]:
-    """The claim's and the sentence's words, lowercased, and the sentence's as written.
-
-    A sentence opening with a pronoun ("It lowers ...") is read as about the claim's subject.
-    """
-    said = [_one_article(w.lower()) for w in _ALIGNED.findall(claim)]
+def _aligned(claim: str, sentence: str) -> tuple[list[str], list[str], list[str], list]:
+    """The claim's and sentence's words (lowercased, "an" as "a"), the sentence's, their opcodes."""
     written = _ALIGNED.findall(sentence)
-    held = [_one_article(w.lower()) for w in written]
+    said, held = (
+        [{"an": "a"}.get(w.lower(), w.lower()) for w in ws]
+        for ws in (_ALIGNED.findall(claim), written)
+    )
     if said and held and held[0] in SUBJECT_PRONOUNS and _content(said[0]):
-        held[0] = said[0]
-    return said, held, written
+        held[0] = said[0]  # "It lowers ...": about the claim's subject
+    return said, held, written, SequenceMatcher(None, said, held, autojunk=False).get_opcodes()
 
 
 def _in_context(ops: list, i: int, at_end: bool, side: int = 1) -> bool:
-    """Whether words match around opcode `i`: `side` before, `side` after or the end.
-
-    At least `_CONTEXT` in all.
-    """
+    """Whether `side` words match before opcode `i` and after (or it ends), `_CONTEXT` in all."""
     left = ops[i - 1][2] - ops[i - 1][1] if i and ops[i - 1][0] == "equal" else 0
     right = ops[i + 1][2] - ops[i + 1][1] if i + 1 < len(ops) and ops[i + 1][0] == "equal" else 0
     return left >= side and (right >= side or at_end) and left + right >= max(_CONTEXT, 2 * side)
@@ -292,7 +229,6 @@ _PARTS = re.compile(rf"{CLAUSE_END.pattern}|,\s+(?=not\b)", re.IGNORECASE)  # "X
 _LISTED = re.compile(r"\b[a-z]+-?\d+\s*(?:,|and|or|/)\s*[a-z]+-?\d+\b", re.IGNORECASE)
 _CODE = re.compile(r"(?P<letters>[a-z]+)-?(?P<digits>\d+)")
 _NEGATIONS = NEGATORS - {"nobody", "nothing", "neither"}
-_BRACKETS = re.compile(r"\([^()]*\)")
 _MOST_PARTS = 4  # parts paired by trying every order
 _LEAST_WORDS = 3  # content words of a part that says something of its own
 
@@ -309,7 +245,7 @@ class _Part:
 def _parts(text: str) -> tuple[_Part, ...]:
     """Each part of `text` that says something (outside brackets, which a part keeps whole)."""
     out = []
-    for piece in _PARTS.split(_BRACKETS.sub(" ", text)):
+    for piece in _PARTS.split(re.sub(r"\([^()]*\)", " ", text)):
         tokens = tokenize(piece)
         content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
         if content:
@@ -318,53 +254,32 @@ def _parts(text: str) -> tuple[_Part, ...]:
     return tuple(out)
 
 
-def _marking(parts: Sequence[frozenset[str]]) -> list[set[str]]:
-    """Per part, its words said in no other part."""
-    return [
-        set(p).difference(*(q for j, q in enumerate(parts) if j != i)) for i, p in enumerate(parts)
-    ]
-
-
 def _in_place(word: str, mine: _Part, other: str, theirs: _Part) -> bool:
     """Whether `word` stands where `other` stands: after the same word, or before it."""
-    i, j = mine.words.index(word), theirs.words.index(other)
-    before = i > 0 and j > 0 and mine.words[i - 1] == theirs.words[j - 1]
-    after = (
-        i + 1 < len(mine.words)
-        and j + 1 < len(theirs.words)
-        and mine.words[i + 1] == theirs.words[j + 1]
-    )
-    return before or after
+    a, b = mine.words, theirs.words
+    i, j = a.index(word), b.index(other)
+    before = i > 0 and j > 0 and a[i - 1] == b[j - 1]
+    return before or (i + 1 < len(a) and j + 1 < len(b) and a[i + 1] == b[j + 1])
 
 
 def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
-    """`(the claim's word, the sentence's word)` two parts exchanged, or `None`.
-
-    Claim parts are paired with the sentence parts they share most with (at ";", "and",
-    "but", ", not" ...); every pairing that ties must show the exchange. Only a claim whose
-    words are all the sentence's, in parts of three content words or more, is read.
-    """
+    """`(the claim's word, the sentence's word)` two parts of the sentence exchange, or `None`."""
     mine, theirs = _parts(claim), _parts(sentence)
     if min((len(p.content) for p in mine + theirs), default=0) < _LEAST_WORDS:
         return None  # "Aspirin and ibuprofen relieve pain": a list, not two clauses
     said = frozenset().union(*(p.content for p in theirs))
     words = frozenset().union(*(p.content for p in mine))
     if not words <= said or (len(mine) == len(theirs) and len(said - words) > 1):
-        return None
+        return None  # the claim's words all the sentence's
     codes = not _LISTED.search(sentence)  # "COX-1 and COX-2": a list, not two places
     found = _every_pairing(mine, theirs, lambda order: _exchange(mine, theirs, order, codes))
     return (word_with_stem(claim, found[0]), word_with_stem(sentence, found[1])) if found else None
 
 
 def _every_pairing(
-    mine: tuple[_Part, ...],
-    theirs: tuple[_Part, ...],
-    read: Callable[[tuple[int, ...]], tuple[str, str] | None],
+    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], read: Callable
 ) -> tuple[str, str] | None:
-    """What `read` finds in the first pairing of the claim's parts with the sentence's.
-
-    Only the pairings sharing the most words count, and `read` must find something in each.
-    """
+    """What `read` finds in the first pairing of parts sharing most words, if in each such one."""
     if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
         return None
     orders = list(permutations(range(len(theirs)), len(mine)))
@@ -377,11 +292,7 @@ def _every_pairing(
 
 
 def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
-    """`(the claim's part, the sentence's)` where one says "not" and the other does not.
-
-    Parts are paired as by `exchanged_words`; a claim part holding only its sentence
-    part's words says "not" where that part does not, or the other way round.
-    """
+    """`(claim part, sentence part)`, paired as by `exchanged_words`, one saying "not", one not."""
     mine, theirs = _parts(claim), _parts(sentence)
 
     def flipped(order: tuple[int, ...]) -> tuple[str, str] | None:
@@ -397,13 +308,11 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
 def _exchange(
     mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...], codes: bool
 ) -> tuple[str, str] | None:
-    """A claim word that another sentence part says, where its paired part says another.
-
-    The two sentence parts say alike things, or the words are codes of one family ("WPA2",
-    "WPA3"); with as many parts as the sentence, the claim's other part takes the word back.
-    """
-    my_marks = _marking([p.content for p in mine])
-    their_marks = _marking([p.content for p in theirs])
+    """A claim word another sentence part says, where its paired part says another in its place."""
+    my_marks, their_marks = (  # per part, its words said in no other part
+        [set(p.content).difference(*(q.content for q in ps if q is not p)) for p in ps]
+        for ps in (mine, theirs)
+    )
     whole = len(mine) == len(theirs)
     for i, j in enumerate(order):
         here, there = mine[i].content, theirs[j].content
@@ -413,16 +322,12 @@ def _exchange(
         for word in sorted(moved):
             homes = [k for k, part in enumerate(theirs) if k != j and word in part.content]
             alike = [k for k in homes if len(theirs[k].content & there) >= 2]
+            takers = set().union(*(mine[n].content for n, k in enumerate(order) if k in alike))
             for other in sorted(lost):
-                if not (alike or (codes and homes and _one_code(word, other))):
-                    continue
-                if not _in_place(word, mine[i], other, theirs[j]):
-                    continue
-                if whole and not any(
-                    other in mine[n].content for n, k in enumerate(order) if k in alike
-                ):
-                    continue  # the claim's other part must take the word in exchange
-                return word, other
+                paired = alike or (codes and homes and _one_code(word, other))  # alike parts
+                taken = not whole or other in takers  # the claim's other part takes the word
+                if paired and taken and _in_place(word, mine[i], other, theirs[j]):
+                    return word, other
     return None
 
 
