@@ -50,7 +50,7 @@ from itertools import permutations
 from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
 from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.clauses import CLAUSE_END
-from langchain_reliable.reading.lexicon import NEGATORS, SUBJECT_PRONOUNS, word_pairs
+from langchain_reliable.reading.lexicon import MODALS, NEGATORS, SUBJECT_PRONOUNS, word_pairs
 from langchain_reliable.text import LETTERS, STOPWORDS, stem, tokenize, word_set, word_with_stem
 
 __all__ = [
@@ -160,6 +160,7 @@ _NOT_VERB = re.compile(
     r"|(?P<short>doesn't|don't|didn't)\s+)(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
+_MODAL_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(MODALS))})\s+$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
 _FORM = {"do": 0, "don't": 0, "does": 1, "doesn't": 1, "did": 2, "didn't": 2}
 _BASE_OF = {form: base for base, (forms, _) in _PRIVATIVES.items() for form in forms}
@@ -198,7 +199,10 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
             continue  # "did not skip": two negations, left as written
         for n in (n for p in passages for n in _NOT_VERB.finditer(p)):
             if not n["be"] and _negates(base, n["verb"]):
-                return _read_as(text, m, n.group(0))
+                modal = _MODAL_BEFORE.search(
+                    text, 0, m.start()
+                )  # "should avoid": "should not take"
+                return _read_as(text, m, f"not {n['verb']}" if modal else n.group(0))
     return text, None
 
 

@@ -263,6 +263,11 @@ def test_a_value_after_from_is_the_earlier_ones() -> None:
             "The board did not hold its spring meeting.",
             "The board did not hold its spring meeting.",
         ),
+        (  # the claim's modal kept, not doubled ("should should not take")
+            "People allergic to penicillin should avoid amoxicillin.",
+            "Patients with a penicillin allergy should not take amoxicillin.",
+            "People allergic to penicillin should not take amoxicillin.",
+        ),
     ],
 )
 def test_a_privative_verb_is_read_in_the_passages_terms(claim, passage, read) -> None:
