@@ -96,7 +96,7 @@ class _BM25:
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
         out = np.zeros(self.n, dtype=np.float64)
-        for term in set(query):
+        for term in sorted(set(query)):  # sorted: sums in the same order every run
             hits = [
                 (off, found)
                 for off, p in zip(self.offsets, self.postings, strict=True)
