@@ -1,10 +1,8 @@
 """The one ordered list of rules and the one call that applies it to a verifier's verdicts.
 
-A verifier judges first (a model, a judge, lexical scores); then `Rules.review` runs
-`DEFAULT_RULES` on every claim. The first rule that finds a problem fixes the claim's
-label, caps its score and gives the reason, whatever the judging step said; only a
-contradiction the judging step found stands against an `unsupported` finding, keeping
-both reasons. The verdict then says how the claim was read from its span (`as_read`).
+After judging, `Rules.review` runs `DEFAULT_RULES` on every claim: the first finding fixes
+the label, caps the score and gives the reason (a contradiction the judging step found
+stands against an `unsupported` one); `as_read` adds how the claim was read from its span.
 
 Example:
     ```python
@@ -131,8 +129,7 @@ class Rules:
     ) -> Finding | None:
         """The first finding of the list for `claim`, or `None` when every rule passes.
 
-        `read` holds, by position in the list, what each `ModelRule` found with the model;
-        a `QuestionRule` reads the claim with `question` (none: it finds nothing).
+        `read` holds what each `ModelRule` found, by position; `question` is for `QuestionRule`s.
         """
         for at, rule in enumerate(self.rules):
             if isinstance(rule, ModelRule):
@@ -160,8 +157,7 @@ class Rules:
     ) -> list[dict[int, Finding | None]]:
         """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
 
-        Only claims judged `supported` are asked, and only by a rule no earlier rule
-        pre-empts; without a model, nothing is found.
+        Only supported claims are asked, only by rules no earlier rule pre-empts.
         """
         read: list[dict[int, Finding | None]] = [{} for _ in facts]
         asked: list[tuple[int, int, Any]] = []
@@ -197,50 +193,43 @@ class Rules:
         model: EntailmentProbe | None = None,
         question: str = "",
     ) -> list[ClaimVerdict]:
-        """Apply the rules to one verdict per claim; vetoed verdicts get the rule's label.
+        """Apply the rules to one verdict per claim (in order) against `passages`.
 
-        Args:
-            verdicts: The judging step's verdicts, one per claim.
-            claims: The claims, in the same order.
-            passages: The passages with text they were judged against.
-            capped_score: The highest score a vetoed verdict keeps.
-            model: The verifier's entailment model, for the `ModelRule`s (none: skipped).
-            question: The question the answer replies to, for the `QuestionRule`s.
+        A vetoed verdict gets the rule's label and at most `capped_score`; `model` reads for
+        the `ModelRule`s (none: skipped), `question` for the `QuestionRule`s.
         """
         facts = self.facts.answer(passages).claims(claims)
         read = self.read_model(facts, verdicts, passages, model)
         out = []
         for verdict, claim, by_model, said in zip(verdicts, facts, read, claims, strict=True):
             finding = self.first_finding(claim, by_model, question)
-            if finding is None:
-                out.append(as_read(verdict, said, claim, capped_score))
-                continue
-            update = {"score": round(min(verdict.score, capped_score), 6)}
-            if (
-                verdict.label == "contradicted"
-                and finding.label == "unsupported"
-                and finding.rule != NotAStatement.name
-            ):  # a contradiction the judging step found stands, with the rule's reason too
-                update["reason"] = f"{verdict.reason}; {finding.reason}"
-            else:
-                update |= {"label": finding.label, "reason": finding.reason}
-                if finding.label == "contradicted":
-                    update["evidence"] = self._anchor_first(claim, finding.quoted)
-            out.append(as_read(verdict.model_copy(update=update), said, claim, capped_score))
+            if finding is not None:
+                update = {"score": round(min(verdict.score, capped_score), 6)}
+                # a contradiction the judging step found stands, with the rule's reason too
+                stands = verdict.label == "contradicted" and finding.label == "unsupported"
+                if stands and finding.rule != NotAStatement.name:
+                    update["reason"] = f"{verdict.reason}; {finding.reason}"
+                else:
+                    update |= {"label": finding.label, "reason": finding.reason}
+                    if finding.label == "contradicted":
+                        update["evidence"] = _anchor_first(claim, finding.quoted)
+                verdict = verdict.model_copy(update=update)
+            out.append(as_read(verdict, said, claim, capped_score))
         return out
 
-    def _anchor_first(self, claim: ClaimFacts, quoted: int | None = None) -> list[Evidence]:
-        """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
-        found = claim.found
-        first = [i for i in (quoted, claim.anchor) if i is not None]
-        units = [found.units[i] for i in first]
-        rest = [
-            e
-            for i, e in zip(found.top, found.evidence, strict=True)
-            if not any(u.overlaps(found.units[i]) for u in units)
-        ]
-        head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
-        return [*head, *rest][:3]
+
+def _anchor_first(claim: ClaimFacts, quoted: int | None) -> list[Evidence]:
+    """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
+    found = claim.found
+    first = [i for i in (quoted, claim.anchor) if i is not None]
+    units = [found.units[i] for i in first]
+    rest = [
+        e
+        for i, e in zip(found.top, found.evidence, strict=True)
+        if not any(u.overlaps(found.units[i]) for u in units)
+    ]
+    head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
+    return [*head, *rest][:3]
 
 
 def _applies(rule: Rule, claim: ClaimFacts) -> Finding | None:
@@ -291,8 +280,7 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
 def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
     """The antecedent's words (and the claim's numbers) that the claim's passage lacks.
 
-    "It is contraindicated in ..." read as "Aspirin is ..." cannot rest on the metformin
-    passage; a description ("The first one") is read as the claim's other words are.
+    "It is ..." read as "Aspirin is ..." cannot rest on the metformin passage.
     """
     named = claim.antecedent
     if not named or not names_a_thing(named):
