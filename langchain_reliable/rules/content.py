@@ -63,8 +63,7 @@ class UnborneContent(ModelRule):
     def asks(self, claim: ClaimFacts) -> list[str] | None:
         """The unborne words of a rider, a claim restating its sentence, or a short claim.
 
-        A paraphrase is the judging step's (the embedded model reads too many faithful ones
-        as not entailed).
+        A paraphrase is the judging step's: the embedded model reads too many as not entailed.
         """
         if claim.side or _restated_share(claim) >= RESTATES:
             return unborne_words(claim) or None
@@ -123,15 +122,12 @@ class OppositeSense(Rule):
 
 
 class DroppedNegation(Rule):
-    """Words the sentence negates, said otherwise without it ("safe" for "not recommended").
-
-    No model is asked: the embedded one reads "safe" there as entailed.
-    """
+    """Words the sentence negates, said without it ("safe" for "not recommended")."""
 
     name = "dropped_negation"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Unsupported, naming both phrases."""
+        """Unsupported, naming both (no model: the embedded one reads "safe" as entailed)."""
         found = dropped_negation(claim.text, claim.sentence.text)
         if found is None or claim.elided_alike:  # "The paid version does.": said elsewhere
             return None
@@ -174,8 +170,7 @@ def _restated_share(claim: ClaimFacts) -> float:
 def unborne_words(claim: ClaimFacts) -> list[str]:
     """The claim's content words (not numbers) that no passage sentence bears out.
 
-    Not one a rule reads its own way (`Rule.reads`) nor an amount a passage states in any
-    unit; a word swapped for one of its sentence's is unborne.
+    Not one a rule reads (`Rule.reads`) nor an amount a passage states in any unit.
     """
     ctx = claim.ctx
     read = set(claim.read_by_rules)

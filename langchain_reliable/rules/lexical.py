@@ -90,10 +90,7 @@ class UnsourcedLink(Rule):
 
 
 class CitedElsewhere(Rule):
-    """A citation mark ("[2]", "[Source](address)") citing no sentence that bears the claim out.
-
-    Bearing it out means as well as the sentence the claim rests on.
-    """
+    """A citation mark ("[2]", "[Source](address)") citing nothing that bears the claim out."""
 
     name = "cited_elsewhere"
 
@@ -155,10 +152,7 @@ class ConflictingNumber(Rule):
 
 
 class AnswersAnotherCase(QuestionRule):
-    """A value the sentence gives for another case than the question asks about.
-
-    Asked "What fee do retail investors pay?", the 0.2 percent it gives institutional ones.
-    """
+    """A value the sentence gives for another case than the question asks ("retail" fee)."""
 
     name = "answers_another_case"
 

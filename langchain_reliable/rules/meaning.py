@@ -234,10 +234,7 @@ class SubstitutedName(MeaningRule):
 def _in_clause(
     claim: str, names: list[str], rest: list[str], sentence: str, least: float
 ) -> tuple | None:
-    """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`.
-
-    "B7 grew in the acidic medium" against "Strain K12 grew ..., whereas strain B7 did not".
-    """
+    """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`."""
     pieces = split_clauses(sentence)
     if len(pieces) < 2 or not rest or len(split_clauses(claim)) > 1:
         return None

@@ -33,10 +33,7 @@ _SAYS_IT = 0.75  # least share of the claim's words past its subject that the cl
 
 
 def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
-    """The claim's subject before the first word of what the clause says, and its stems after.
-
-    "Warfarin has fewer ..." against "[it] has fewer ...": "Warfarin", the stems from "fewer".
-    """
+    """The claim's subject before the first word the clause says ("Warfarin"), and stems after."""
     first = content_stems(rest)[:1]
     for m in WORD.finditer(claim):
         if first and first[0] in content_stems(m.group()):

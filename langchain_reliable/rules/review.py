@@ -27,32 +27,8 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.reading.subjects import names_a_thing
+from langchain_reliable.rules import content, lexical, meaning, referents, sentence_rules, swaps
 from langchain_reliable.rules.base import Finding, ModelRule, QuestionRule, Rule
-from langchain_reliable.rules.content import (
-    DroppedNegation,
-    OppositeSense,
-    OtherKind,
-    OtherUnit,
-    UnborneContent,
-)
-from langchain_reliable.rules.lexical import (
-    AnswersAnotherCase,
-    BoundNotBorneOut,
-    CitedElsewhere,
-    ConflictingNumber,
-    FlippedNegation,
-    MissingFacts,
-    MovedValue,
-    NotAStatement,
-    NothingFound,
-    PassagesDisagree,
-    UnsourcedLink,
-    UnstatedQualifier,
-)
-from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
-from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
-from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
-from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.scale import BANDS
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
@@ -60,31 +36,31 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = ["DEFAULT_RULES", "Rules", "as_read"]
 
 DEFAULT_RULES: tuple[Rule, ...] = (
-    NotAStatement(),  # a question cannot be supported by passages
-    UnsourcedLink(),  # a web address no passage gives
-    CitedElsewhere(),  # a citation mark ("[2]") pointing away from what bears the claim out
-    ConflictingNumber(),  # a value the sentence the claim is about states otherwise
-    MovedValue(),  # a value put on what another sentence says, which gives another
-    AnswersAnotherCase(),  # asked of retail investors, the institutional investors' fee
-    BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
-    FlippedNegation(),  # the claim negated where a sentence much like it is not
-    PassagesDisagree(),  # another passage states it otherwise: contested
-    MissingFacts(),  # a number, date, unit or name no passage holds
-    NothingFound(),  # not one content word of the claim in any passage: silence
-    *SENTENCE_RULES,  # the meaning rules: the passage's words kept, its meaning changed
-    SwappedRole(),
-    PartialName(),
-    SubstitutedName(),
-    BorrowedWord(),  # one part's statement with the word a parallel part says in its place
-    SaidOfAnother(),  # what the passage's "it" (another thing) does, said of the claim's subject
-    ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
-    UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
-    OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
-    DroppedNegation(),  # "safe" where the sentence says "not recommended"
-    SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
-    OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
-    OppositeSense(),  # a word of opposite sense in the sentence's place (WordNet's antonyms)
-    UnborneContent(),  # a word nothing in the passages bears out, unless the model does
+    lexical.NotAStatement(),  # a question cannot be supported by passages
+    lexical.UnsourcedLink(),  # a web address no passage gives
+    lexical.CitedElsewhere(),  # a citation mark ("[2]") citing what does not bear the claim out
+    lexical.ConflictingNumber(),  # a value the sentence the claim is about states otherwise
+    lexical.MovedValue(),  # a value put on what another sentence says, which gives another
+    lexical.AnswersAnotherCase(),  # asked of retail investors, the institutional investors' fee
+    lexical.BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
+    lexical.FlippedNegation(),  # the claim negated where a sentence much like it is not
+    lexical.PassagesDisagree(),  # another passage states it otherwise: contested
+    lexical.MissingFacts(),  # a number, date, unit or name no passage holds
+    lexical.NothingFound(),  # not one content word of the claim in any passage: silence
+    *sentence_rules.SENTENCE_RULES,  # the passage's words kept, its meaning changed
+    meaning.SwappedRole(),
+    meaning.PartialName(),
+    meaning.SubstitutedName(),
+    referents.BorrowedWord(),  # one part's statement with a parallel part's word
+    referents.SaidOfAnother(),  # what the passage's "it" (another thing) does, said of another
+    referents.ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
+    lexical.UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
+    content.OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
+    content.DroppedNegation(),  # "safe" where the sentence says "not recommended"
+    swaps.SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
+    content.OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
+    content.OppositeSense(),  # a word of opposite sense in its place (WordNet's antonyms)
+    content.UnborneContent(),  # a word nothing in the passages bears out, unless the model does
 )
 """The rules every verifier runs, in order: the first finding wins."""
 
@@ -127,10 +103,7 @@ class Rules:
         read: dict[int, Finding | None] | None = None,
         question: str = "",
     ) -> Finding | None:
-        """The first finding of the list for `claim`, or `None` when every rule passes.
-
-        `read` holds what each `ModelRule` found, by position; `question` is for `QuestionRule`s.
-        """
+        """The first finding for `claim` (`read`: the `ModelRule`s', by position), or `None`."""
         for at, rule in enumerate(self.rules):
             if isinstance(rule, ModelRule):
                 found = (read or {}).get(at)
@@ -155,12 +128,9 @@ class Rules:
         passages: Sequence[Passage],
         model: EntailmentProbe | None,
     ) -> list[dict[int, Finding | None]]:
-        """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
-
-        Only supported claims are asked, only by rules no earlier rule pre-empts.
-        """
+        """Per supported claim, what each `ModelRule` not pre-empted finds with `model`."""
         read: list[dict[int, Finding | None]] = [{} for _ in facts]
-        asked: list[tuple[int, int, Any]] = []
+        asked: list[tuple[int, ModelRule, int, Any]] = []
         if model is None:
             return read
         for c, (claim, verdict) in enumerate(zip(facts, verdicts, strict=True)):
@@ -171,15 +141,13 @@ class Rules:
                     if _applies(rule, claim) is not None:
                         break  # this rule decides the claim before any later one
                 elif (question := rule.asks(claim)) is not None:
-                    asked.append((at, c, question))
+                    asked.append((at, rule, c, question))
         if not asked:
             return read
-        texts = list(dict.fromkeys(facts[c].text for _, c, _ in asked))
+        texts = list(dict.fromkeys(facts[c].text for _, _, c, _ in asked))
         probs = model.entailment(texts, [p.text for p in passages])
         entailed = dict(zip(texts, probs, strict=True))
-        for at, c, question in asked:
-            rule = self.rules[at]
-            assert isinstance(rule, ModelRule)
+        for at, rule, c, question in asked:
             read[c][at] = rule.decides(facts[c], question, entailed[facts[c].text])
         return read
 
@@ -207,7 +175,7 @@ class Rules:
                 update = {"score": round(min(verdict.score, capped_score), 6)}
                 # a contradiction the judging step found stands, with the rule's reason too
                 stands = verdict.label == "contradicted" and finding.label == "unsupported"
-                if stands and finding.rule != NotAStatement.name:
+                if stands and finding.rule != lexical.NotAStatement.name:
                     update["reason"] = f"{verdict.reason}; {finding.reason}"
                 else:
                     update |= {"label": finding.label, "reason": finding.reason}
@@ -248,8 +216,7 @@ def default_rules() -> Rules:
 def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: float) -> ClaimVerdict:
     """`verdict` with how the claim was read from its span in its reason, and what that demands.
 
-    A claim whose antecedent could not be told ("It ...") is `uncertain`, never supported;
-    one read with its antecedent named must rest on a passage that names it.
+    An untold antecedent ("It ...") makes it `uncertain`; a named one, its passage must name.
     """
     if claim.unresolved:
         if verdict.label in ("unsupported", "contradicted"):
@@ -278,10 +245,7 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
 
 
 def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
-    """The antecedent's words (and the claim's numbers) that the claim's passage lacks.
-
-    "It is ..." read as "Aspirin is ..." cannot rest on the metformin passage.
-    """
+    """The antecedent's words (and the claim's numbers) that the claim's passage lacks."""
     named = claim.antecedent
     if not named or not names_a_thing(named):
         return []
