@@ -275,18 +275,13 @@ def negation_reason(claim: ClaimFacts) -> str:
     """Why the negation of the claim and of its anchor differ, quoting each side's words."""
     ours, theirs = claim.negation
     if ours is None:
-        return (
-            f"{claim.where} says '{_negated(claim.sentence.text, theirs)}', "
-            "a negation the claim does not make"
-        )
-    said = _negated(claim.text, ours)
-    cue = negation_cue(claim.sentence.text)
+        said = _negated(claim.sentence.text, theirs)
+        return f"{claim.where} says '{said}', a negation the claim does not make"
+    said, cue = _negated(claim.text, ours), negation_cue(claim.sentence.text)
     if cue is None:
         return f"the claim says '{said}', a negation {claim.where} does not make"
-    return (
-        f"the claim says '{said}', but {claim.where} negates otherwise: "
-        f"'{_negated(claim.sentence.text, cue)}'"
-    )
+    theirs = _negated(claim.sentence.text, cue)
+    return f"the claim says '{said}', but {claim.where} negates otherwise: '{theirs}'"
 
 
 def _clipped(text: str, most: int = 20) -> str:

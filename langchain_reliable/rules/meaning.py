@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import pairwise
 
 from langchain_reliable.checks.order import swapped_role
 from langchain_reliable.checks.polarity import LEXICON_STEMS
@@ -68,16 +69,13 @@ def _core(text: str) -> list[str]:
 def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
     """Per name stem, the sentence units opening with a pronoun for it ("She ...") (read only)."""
     found: dict[str, set[int]] = {}
-    previous: dict[int, int] = {}
-    for i in facts.sentences:
-        unit = facts.units[i]
-        before = previous.get(unit.order)
-        words = unit.text.split(None, 1)
-        if before is not None and words and words[0].lower().strip(",") in _PRONOUNS:
+    for before, i in pairwise(facts.sentences):  # units come passage by passage
+        same_passage = facts.units[before].order == facts.units[i].order
+        opener = facts.units[i].text.split(None, 1)[:1]
+        if same_passage and opener and opener[0].lower().strip(",") in _PRONOUNS:
             for name in text_names(facts.units[before].text):
                 for n in _core(name):
                     found.setdefault(n, set()).add(i)
-        previous[unit.order] = i
     return found
 
 
@@ -185,8 +183,7 @@ class PartialName(MeaningRule):
         """Unsupported, naming the name the passages hold."""
         texts = [u.text for u in facts.units]
         for name in text_names(text):
-            other = partial_name(name, texts)
-            if other is not None:
+            if (other := partial_name(name, texts)) is not None:
                 return self.finding(
                     "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
                 )

@@ -95,17 +95,14 @@ class ElidedPredicate(MeaningRule):
     def check(self, text: str, facts: PassageFacts) -> Finding | None:
         """Contradicted where "The Lite does not." says the claim's predicate of its subject."""
         found = elision_of(text, [p.text for p in facts.passages])
-        if found is None:
+        if found is None or (negation_cue(text) is not None) == found[1].negated:
             return None
         order, e = found
-        if (negation_cue(text) is not None) == e.negated:
-            return None
         where = next(u.passage_name for u in facts.units if u.order == order)
-        said = "does not" if e.negated else "does"
+        said, claimed = ("does not", "does") if e.negated else ("does", "does not")
         return self.finding(
             "contradicted",
-            f"{where} says '{e.subject} {said}' ({e.predicate}); the claim "
-            f"{'does' if e.negated else 'does not'}",
+            f"{where} says '{e.subject} {said}' ({e.predicate}); the claim {claimed}",
         )
 
 

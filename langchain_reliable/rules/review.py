@@ -81,9 +81,8 @@ class Rules:
         *,
         facts: AnswerCache | None = None,
     ) -> None:
-        for rule in rules:
-            if not isinstance(rule, Rule):
-                raise TypeError(f"rules must be Rule instances, got {type(rule).__name__}")
+        if wrong := [r for r in rules if not isinstance(r, Rule)]:
+            raise TypeError(f"rules must be Rule instances, got {type(wrong[0]).__name__}")
         self.rules = tuple(rules)
         self.facts = facts if facts is not None else AnswerCache(selector)
         """The answers' facts, shared with the verifier that runs these rules."""
@@ -221,27 +220,18 @@ def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: floa
     if claim.unresolved:
         if verdict.label in ("unsupported", "contradicted"):
             return verdict.model_copy(update={"reason": f"{claim.unresolved}; {verdict.reason}"})
-        return verdict.model_copy(
-            update={
-                "label": "uncertain",
-                "score": min(verdict.score, BANDS["uncertain"][0]),
-                "reason": f"{claim.unresolved}, so it cannot be checked; {verdict.reason}",
-            }
-        )
+        score = min(verdict.score, BANDS["uncertain"][0])
+        reason = f"{claim.unresolved}, so it cannot be checked; {verdict.reason}"
+        return verdict.model_copy(update={"label": "uncertain", "score": score, "reason": reason})
     if not claim.reading:
         return verdict
     elsewhere = _outside_passage(facts, claim) if verdict.label == "supported" else []
     if not elsewhere:
         return verdict.model_copy(update={"reason": f"{claim.reading}; {verdict.reason}"})
-    where = facts.sentence.passage_name
-    words = ", ".join(repr(w) for w in elsewhere[:3])
-    return verdict.model_copy(
-        update={
-            "label": "unsupported",
-            "score": min(verdict.score, capped),
-            "reason": f"{claim.reading}; {where}, which the claim rests on, does not say {words}",
-        }
-    )
+    where, words = facts.sentence.passage_name, ", ".join(repr(w) for w in elsewhere[:3])
+    reason = f"{claim.reading}; {where}, which the claim rests on, does not say {words}"
+    score = min(verdict.score, capped)
+    return verdict.model_copy(update={"label": "unsupported", "score": score, "reason": reason})
 
 
 def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
