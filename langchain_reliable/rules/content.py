@@ -1,8 +1,7 @@
 """Content rules: words of the claim the passages do not bear out, or bear out otherwise.
 
-Every content word of a supported claim must be borne out by a passage sentence or the
-verifier's entailment model (`UnborneContent`); another kind, an opposite, a dropped
-negation or another unit is unsupported whatever the model reads.
+Another kind, an opposite, a dropped negation or another unit is unsupported whatever the
+entailment model reads.
 """
 
 from __future__ import annotations

@@ -104,16 +104,11 @@ _SAYS = "{where} says '{sentence}', the claim '{claim}'"
 
 
 class SentenceRule(MeaningRule):
-    """A finding when every sentence the claim is about fails `hit`.
+    """A finding when every sentence the claim is about fails `hit(claim, sentence)`.
 
-    Args:
-        name: The rule's name.
-        hit: `(claim, sentence) -> (claim's words, sentence's words, ...)`, else `None`.
-        reason: A format of `claim`, `sentence` (the two words) and `where`.
-        clear_if: The hit's item that must be true for a clear hit to contradict.
-        reads: `(claim, sentence) -> phrases` this rule compares itself (`Rule.reads`).
-        bears_on: `(claim, sentence) -> bool`: the picked units are read too, and only
-            the sentences it bears on have a say.
+    `hit` gives (claim's words, sentence's words, ...) for `reason` to format with `where`;
+    `clear_if`: the hit's item a contradiction needs; `reads`: phrases this rule compares
+    (`Rule.reads`); `bears_on`: the picked units read too, only the sentences it bears on.
     """
 
     def __init__(

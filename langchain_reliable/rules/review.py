@@ -66,12 +66,10 @@ DEFAULT_RULES: tuple[Rule, ...] = (
 
 
 class Rules:
-    """An ordered list of rules and the one call that applies them to verdicts.
+    """An ordered list of rules (first finding wins) and the one call applying them to verdicts.
 
-    Args:
-        rules: The rules, first finding wins (default `DEFAULT_RULES`).
-        selector: The evidence selector (default: the embedded offline one).
-        facts: The answers' facts to share (default: a cache of their own over `selector`).
+    `facts`: the answers' facts to share (default: a cache of their own over `selector`, the
+    evidence selector, by default the embedded offline one).
     """
 
     def __init__(
