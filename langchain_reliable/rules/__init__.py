@@ -1,17 +1,8 @@
 """The rules layer: the checks that stop a claim from passing, written once, run by every verifier.
 
-`checks/` detect (a number, a negation, a swapped word); rules decide (the label and the
-reason a reader sees), reading a claim's facts (`evidence.claim_facts.ClaimFacts`). One
-ordered list (`rules.review.DEFAULT_RULES`), one `Finding`, one call (`Rules.review`);
-a new rule is one `Rule` subclass and one line in that list.
-
-- `rules.lexical`: questions, links, numbers, bounds, negation, disagreeing passages,
-  missing facts, unstated qualifiers.
-- `rules.meaning`, `rules.sentence_rules`, `rules.referents`: the passage's words kept,
-  its meaning changed.
-- `rules.content`: every content word borne out; opposites, other kinds and units.
-- `rules.swaps`: one word swapped into the sentence (needs the model).
-- `rules.review`: the list, its review of verdicts, and how a claim was read.
+`checks/` detect; rules decide the label and reason from a claim's `ClaimFacts`. One ordered
+list (`rules.review.DEFAULT_RULES`), one `Finding`, one call (`Rules.review`): a new rule is
+one `Rule` subclass and one line in that list.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""What a rule is: a check that may veto `supported`, and the finding it gives.
+"""What a rule is: a check of a claim's `ClaimFacts` that may veto `supported` (a `Finding`).
 
-A `Rule` reads a claim's `ClaimFacts` and returns a `Finding` or `None`. A `ModelRule`
-asks the verifier's entailment model a question of the claim (`asks`, batched per answer)
-and decides from its answer (`decides`); a `QuestionRule` reads the question asked.
+A `ModelRule` asks the entailment model (`asks`) and decides (`decides`); a `QuestionRule`
+reads the question asked.
 """
 
 from __future__ import annotations
@@ -39,10 +38,7 @@ class Rule(ABC):
         """The finding when the check fails for `claim`, else `None`."""
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
-        """Stems of the claim's words this rule compares with the passages its own way.
-
-        The unborne-content rule counts them as read ("at most 4 g", "once a week").
-        """
+        """Stems of the claim's words this rule reads its own way ("at most 4 g"): not unborne."""
         return frozenset()
 
     def finding(self, label: Label, reason: str, quoted: int | None = None) -> Finding:

@@ -1,10 +1,7 @@
 """Content rules: words of the claim the passages do not bear out, or bear out otherwise.
 
-Every content word of a supported claim must be borne out: by the sentence it rests on,
-by another passage sentence, or by the verifier's entailment model ("... for patients
-who also have cancer", "Metformin elevates blood glucose"), whatever shape carries it
-(`UnborneContent`). Another kind, an opposite, a dropped negation or another unit is
-unsupported whatever the model reads.
+Another kind, an opposite, a dropped negation or another unit is unsupported whatever the
+entailment model reads.
 """
 
 from __future__ import annotations
@@ -39,9 +36,8 @@ SHORT_CLAIM = 3
 """Most content words of a short claim, read by the model when half of them are unborne
 (on the dev files' calibration rows: 8 false claims caught, 1 true one lost)."""
 RIDER_VOUCHED_AT = 0.4
-"""The bar for a rider's words no passage says ("…, who are cured by it"): the default
-verifier's own threshold (on the dev files: 4 more hallucinated FaithBench answers held
-back, 1 faithful WiCE claim lost)."""
+"""The bar for a rider's words no passage says: the default verifier's own threshold (on the
+dev files: 4 more hallucinated FaithBench answers held back, 1 faithful WiCE claim lost)."""
 
 _PER = re.compile(r"/|\bper\b|\b(?:a|an|each)\s+\w+$", re.IGNORECASE)
 _RIDER_OPENS = re.compile(r",\s+(?:which|who|whom|whose|where|that)\b", re.IGNORECASE)
@@ -63,11 +59,9 @@ class UnborneContent(ModelRule):
         return stems_of([*_PLACEHOLDER.findall(claim.text), label.group(0) if label else ""])
 
     def asks(self, claim: ClaimFacts) -> list[str] | None:
-        """The claim's unborne words, where it is a rider, restates its sentence, or is short.
+        """The unborne words of a rider, a claim restating its sentence, or a short claim.
 
-        A rider (`Claim.side`), a claim holding `RESTATES` of its sentence's content words,
-        or a claim of `SHORT_CLAIM` words half of them unborne; a paraphrase is the judging
-        step's to read (the embedded model reads too many faithful ones as not entailed).
+        A paraphrase is the judging step's: the embedded model reads too many as not entailed.
         """
         if claim.side or _restated_share(claim) >= RESTATES:
             return unborne_words(claim) or None
@@ -77,11 +71,7 @@ class UnborneContent(ModelRule):
         return unborne if unborne and 2 * len(unborne) >= len(claim.words) else None
 
     def decides(self, claim: ClaimFacts, asked: Any, entailed: float) -> Finding | None:
-        """Unsupported unless the model reads it as entailed (a swapped word's bar; a rider's).
-
-        The bar is `SWAP_VOUCHED_AT`, one for the model's word on what the passages do not
-        say; a rider's words need `RIDER_VOUCHED_AT`.
-        """
+        """Unsupported unless entailed: `SWAP_VOUCHED_AT`, a rider's `RIDER_VOUCHED_AT`."""
         if entailed >= (RIDER_VOUCHED_AT if claim.side else SWAP_VOUCHED_AT):
             return None
         words = ", ".join(repr(w) for w in asked[:4])
@@ -102,8 +92,7 @@ class OtherUnit(Rule):
         found = per_unit_conflict(claim.text, claim.sentence.text)
         if found is None:
             return None
-        per = tokenize(found[0])[-1]
-        if not _PER.search(found[1]) and stem(per) in claim.ctx.stems:
+        if not _PER.search(found[1]) and stem(tokenize(found[0])[-1]) in claim.ctx.stems:
             return None  # "43p per vote" where the passage says per vote once, for its list
         return self.finding(
             "unsupported", f"the claim says '{found[0]}' where {claim.where} says '{found[1]}'"
@@ -111,16 +100,13 @@ class OtherUnit(Rule):
 
 
 class OppositeSense(Rule):
-    """A word of opposite sense where its sentence says the other ("elevates" for "lowers").
-
-    Not where the claim is negated otherwise than the sentence: it may say the same thing.
-    """
+    """A word of opposite sense where its sentence says the other ("elevates" for "lowers")."""
 
     name = "opposite_sense"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted where the sentence is clearly the claim's, else unsupported."""
-        if claim.negation_flip:
+        if claim.negation_flip:  # negated otherwise: it may say the same thing
             return None
         found = opposite_in_place(claim.text, claim.sentence.text)
         if found is None:
@@ -133,16 +119,12 @@ class OppositeSense(Rule):
 
 
 class DroppedNegation(Rule):
-    """Words the sentence negates, said in other words without the negation.
-
-    "Aspirin is safe for children." where it says "Aspirin is not recommended for
-    children". No model is asked: the embedded one reads "safe" there as entailed.
-    """
+    """Words the sentence negates, said without it ("safe" for "not recommended")."""
 
     name = "dropped_negation"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Unsupported, naming both phrases."""
+        """Unsupported, naming both (no model: the embedded one reads "safe" as entailed)."""
         found = dropped_negation(claim.text, claim.sentence.text)
         if found is None or claim.elided_alike:  # "The paid version does.": said elsewhere
             return None
@@ -154,11 +136,7 @@ class DroppedNegation(Rule):
 
 
 class OtherKind(Rule):
-    """A noun swapped for another kind of one thing ("liver" for "kidney", `checks.names`).
-
-    No model is asked; a sentence holding the claim's word and as many of its words as
-    the anchor bears it out.
-    """
+    """A noun swapped for another kind of one thing ("liver" for "kidney", `checks.names`)."""
 
     name = "other_kind"
 
@@ -168,7 +146,7 @@ class OtherKind(Rule):
         kind = swap and other_kind(*swap)
         if not kind:
             return None
-        held = claim.word_coverage[claim.anchor]
+        held = claim.word_coverage[claim.anchor]  # a sentence as close with the word bears it
         if any(claim.word_coverage[i] >= held for i in claim.ctx.sentences_with(stem(swap[0]))):
             return None
         return self.finding(
@@ -189,17 +167,14 @@ def _restated_share(claim: ClaimFacts) -> float:
 def unborne_words(claim: ClaimFacts) -> list[str]:
     """The claim's content words (not numbers) that no passage sentence bears out.
 
-    Not a word its sentence or another passage sentence holds, unless swapped for one of
-    its sentence's words, nor one a rule reads its own way (`Rule.reads`), nor an amount
-    a passage states in any unit ("2500 ml" for "2.5 litres").
+    Not one a rule reads (`Rule.reads`) nor an amount a passage states in any unit.
     """
     ctx = claim.ctx
     read = set(claim.read_by_rules)
     read |= {stem(t) for q in claim.quantities if ctx.states(q) for t in tokenize(q.text)}
-    if claim.side:  # a rider read with its sentence: the words before it are the sentence's
-        opening = list(_RIDER_OPENS.finditer(claim.text))
-        if opening:
-            read |= {stem(t) for t in tokenize(claim.text[: opening[-1].start()])}
+    opening = [m.start() for m in _RIDER_OPENS.finditer(claim.text)] if claim.side else []
+    if opening:  # a rider read with its sentence: the words before it are the sentence's
+        read |= {stem(t) for t in tokenize(claim.text[: opening[-1]])}
     swapped = stem(claim.swaps[0][0]) if claim.swaps else None
     unread = [
         word

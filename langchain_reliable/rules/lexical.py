@@ -1,9 +1,4 @@
-"""Rules on what the passages hold: numbers, bounds, negation, missing facts, qualifiers.
-
-A question, a link or citation no passage bears out, a value the sentence states
-otherwise, a bound it does not bear out, a flipped negation, passages that disagree, a
-number or name no passage holds, a qualifier the passages do not say.
-"""
+"""Rules on what the passages hold: questions, links, numbers, bounds, negation, qualifiers."""
 
 from __future__ import annotations
 
@@ -78,19 +73,16 @@ class NothingFound(Rule):
 
 
 class UnsourcedLink(Rule):
-    """A web address in the claim ("/metformin-cures-cancer") that no passage gives.
-
-    A passage gives it in its text or as its source.
-    """
+    """A web address in the claim that no passage gives, in its text or as its source."""
 
     name = "unsourced_link"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming the first address no passage gives."""
-        given = [u.text for u in claim.ctx.units] + [u.passage_id or "" for u in claim.ctx.units]
+        given = [t.lower() for u in claim.ctx.units for t in (u.text, u.passage_id or "")]
         for m in _ADDRESS.finditer(claim.found.claim):  # its citation marks' addresses too
             address = m.group(0).rstrip(".,;:!?'\"")
-            if not any(_bare(address) in g.lower() for g in given):
+            if not any(_bare(address) in g for g in given):
                 return self.finding(
                     "unsupported", f"the address '{address}' is not given by any passage"
                 )
@@ -98,11 +90,7 @@ class UnsourcedLink(Rule):
 
 
 class CitedElsewhere(Rule):
-    """A citation mark ("[2]", "[Source](address)") pointing away from what bears the claim out.
-
-    What the mark cites must hold a sentence that bears the claim out as well as the
-    sentence the claim rests on.
-    """
+    """A citation mark ("[2]", "[Source](address)") citing nothing that bears the claim out."""
 
     name = "cited_elsewhere"
 
@@ -113,11 +101,9 @@ class CitedElsewhere(Rule):
         bearing = {ctx.units[i].order for i in ctx.sentences if claim.word_coverage[i] >= best}
         for target in claim.cited:
             if isinstance(target, int):
-                mark = f"[{target}]"
-                cited = {target - 1} if 1 <= target <= len(ctx.passages) else set()
+                mark, cited = f"[{target}]", {target - 1} & set(range(len(ctx.passages)))
             else:
-                bare = _bare(target)
-                mark = f"'{target}'"
+                mark, bare = f"'{target}'", _bare(target)
                 cited = {
                     n
                     for n, p in enumerate(ctx.passages)
@@ -144,12 +130,8 @@ class ConflictingNumber(Rule):
     name = "conflicting_number"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted when the anchor gives another value of the same kind.
-
-        Unsupported when its passage never names a word of the claim (a 'pediatric' dose
-        where it gives the adult one), or when another sentence states the claim's value and
-        the anchor lacks a word of the claim (the Silver plan's 15 days, the Gold plan's 5).
-        """
+        """Contradicted; unsupported where the anchor's passage lacks a word of the claim, or
+        where another sentence states the claim's value and the anchor lacks one of its words."""
         conflict = claim.numbers[1]
         if conflict is None:
             return None
@@ -171,11 +153,7 @@ class ConflictingNumber(Rule):
 
 
 class AnswersAnotherCase(QuestionRule):
-    """A value the sentence gives for another case than the question asks about.
-
-    Asked "What fee do retail investors pay?", "The fee is 0.2 percent" where the
-    sentence gives 0.2 percent for institutional investors and 0.9 for retail ones.
-    """
+    """A value the sentence gives for another case than the question asks ("retail" fee)."""
 
     name = "answers_another_case"
 
@@ -217,8 +195,7 @@ class MovedValue(Rule):
 
 def _unsaid_in_passage(claim: ClaimFacts) -> str:
     """The claim's words (not numbers nor bounds) that the anchor's passage never holds."""
-    passage = claim.sentence.passage
-    bounds = _bound_words(claim)  # "fewer than 2,000": the bound rules read it
+    passage, bounds = claim.sentence.passage, _bound_words(claim)  # bound rules read those
     unsaid = [
         word
         for s, word in claim.surface.items()
@@ -238,11 +215,7 @@ class PassagesDisagree(Rule):
     name = "passages_disagree"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted, quoting the disagreeing sentence first and the anchor second.
-
-        Unsupported when the claim's own passage never names a word of it (the claim is
-        pieced from two passages).
-        """
+        """Contradicted, quoting the disagreeing sentence; unsupported when pieced from two."""
         found = claim.disagreement
         if found is None:
             return None
@@ -277,8 +250,7 @@ class BoundNotBorneOut(Rule):
         if found is None:
             return None
         label, claimed, stated = found
-        if label == "contradicted" and not claim.strong_anchor:
-            label = "unsupported"
+        label = label if claim.strong_anchor else "unsupported"
         return self.finding(label, f"claim says '{claimed}' but {claim.where} says '{stated}'")
 
 
@@ -294,32 +266,23 @@ class FlippedNegation(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Contradicted when the negation differs from a closely matching anchor."""
         a = claim.anchor
-        if (
-            claim.negation_flip
-            and claim.strong_anchor
-            and claim.cosine[a] >= 0.6
-            and claim.word_coverage[a] >= 0.7
-        ):
-            return self.finding("contradicted", negation_reason(claim))
-        return None
+        close = claim.cosine[a] >= 0.6 and claim.word_coverage[a] >= 0.7
+        if not (claim.negation_flip and claim.strong_anchor and close):
+            return None
+        return self.finding("contradicted", negation_reason(claim))
 
 
 def negation_reason(claim: ClaimFacts) -> str:
     """Why the negation of the claim and of its anchor differ, quoting each side's words."""
     ours, theirs = claim.negation
     if ours is None:
-        return (
-            f"{claim.where} says '{_negated(claim.sentence.text, theirs)}', "
-            "a negation the claim does not make"
-        )
-    said = _negated(claim.text, ours)
-    cue = negation_cue(claim.sentence.text)
+        said = _negated(claim.sentence.text, theirs)
+        return f"{claim.where} says '{said}', a negation the claim does not make"
+    said, cue = _negated(claim.text, ours), negation_cue(claim.sentence.text)
     if cue is None:
         return f"the claim says '{said}', a negation {claim.where} does not make"
-    return (
-        f"the claim says '{said}', but {claim.where} negates otherwise: "
-        f"'{_negated(claim.sentence.text, cue)}'"
-    )
+    theirs = _negated(claim.sentence.text, cue)
+    return f"the claim says '{said}', but {claim.where} negates otherwise: '{theirs}'"
 
 
 def _clipped(text: str, most: int = 20) -> str:
@@ -341,11 +304,7 @@ class MissingFacts(Rule):
     name = "missing_facts"
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
-        """The claim's spelled-out numbers a passage gives, and values it proves by reckoning.
-
-        "thirty" where a passage says "30"; "eight years after" where a sentence's dates
-        are eight years apart (`ClaimFacts.computed`); "twice" where its values are.
-        """
+        """Spelled-out numbers a passage gives ("thirty"), values proved by reckoning ("twice")."""
         spelled = [
             q.text
             for q in extract_quantities(claim.text, spelled=True)
@@ -355,28 +314,17 @@ class MissingFacts(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
-        numbers, names = claim.numbers[0], claim.missing_names
-        if not numbers and not names:
+        missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in claim.numbers[0]]
+        missing += [f"name '{n}'" for n in claim.missing_names]
+        if not missing:
             return None
         return self.finding(
-            "unsupported",
-            "; ".join(
-                [
-                    f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}' not found in any passage"
-                    for q in numbers
-                ]
-                + [f"name '{n}' not found in any passage" for n in names]
-            ),
+            "unsupported", "; ".join(f"{m} not found in any passage" for m in missing)
         )
 
 
 class UnstatedQualifier(Rule):
-    """A word that turns or narrows the meaning, which the passages do not say.
-
-    A negating prefix the passages do not put on the word ("unprofitable" where they say
-    "profitable"; "reversibly" where they say "irreversibly"), or a qualifier the anchor
-    does not hold ("always", "only", "severe", "still", "used to", "It is false that").
-    """
+    """A negating prefix ("unprofitable") or a qualifier ("always") the passages do not say."""
 
     name = "unstated_qualifier"
     QUALIFIERS = frozenset(

@@ -1,11 +1,8 @@
 """Meaning rules: claims that keep the passage's words but change what it says.
 
-A `SentenceRule` pairs one check of `checks/` with its reason (the list is
-`rules.sentence_rules`); `SwappedRole`, `PartialName` and `SubstitutedName` read names
-and roles.
-The sentences a claim is about hold the largest share of its content words, leaving out
-the opposites lexicon's ("decreases" is as much about "increases" as "increases" is); a
-finding needs every such sentence to disagree.
+A `SentenceRule` pairs one check of `checks/` with its reason (`rules.sentence_rules`).
+The sentences a claim is about hold the largest share of its content words but the
+opposites lexicon's; a finding needs every such sentence to disagree.
 
 Example:
     ```python
@@ -26,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import pairwise
 
 from langchain_reliable.checks.order import swapped_role
 from langchain_reliable.checks.polarity import LEXICON_STEMS
@@ -41,13 +39,7 @@ from langchain_reliable.reading.lexicon import (
 from langchain_reliable.rules.base import Finding, Rule, stems_of
 from langchain_reliable.text import content_stems, stem
 
-__all__ = [
-    "MeaningRule",
-    "PartialName",
-    "SentenceRule",
-    "SubstitutedName",
-    "SwappedRole",
-]
+__all__ = ["MeaningRule", "PartialName", "SentenceRule", "SubstitutedName", "SwappedRole"]
 
 _ABOUT = 0.6  # least share of the claim's other content words in its sentence
 _CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
@@ -75,21 +67,15 @@ def _core(text: str) -> list[str]:
 
 @lru_cache(maxsize=8)
 def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
-    """Per name stem, the sentence units that refer to it by an opening pronoun (read only).
-
-    "She usually played from the baseline" is about the "Serena Williams" before it.
-    """
+    """Per name stem, the sentence units opening with a pronoun for it ("She ...") (read only)."""
     found: dict[str, set[int]] = {}
-    previous: dict[int, int] = {}
-    for i in facts.sentences:
-        unit = facts.units[i]
-        before = previous.get(unit.order)
-        words = unit.text.split(None, 1)
-        if before is not None and words and words[0].lower().strip(",") in _PRONOUNS:
+    for before, i in pairwise(facts.sentences):  # units come passage by passage
+        same_passage = facts.units[before].order == facts.units[i].order
+        opener = facts.units[i].text.split(None, 1)[:1]
+        if same_passage and opener and opener[0].lower().strip(",") in _PRONOUNS:
             for name in text_names(facts.units[before].text):
                 for n in _core(name):
                     found.setdefault(n, set()).add(i)
-        previous[unit.order] = i
     return found
 
 
@@ -100,9 +86,8 @@ def _about(stems: list[str], facts: PassageFacts) -> tuple[list[int], float]:
     held: Counter[int] = Counter()
     by_pronoun = _named_by_pronoun(facts)
     for s in stems:
-        said = facts.sentences_with(s)
         more = by_pronoun.get(s)
-        held.update(more.union(said) if more else said)
+        held.update(more.union(facts.sentences_with(s)) if more else facts.sentences_with(s))
     if not held:  # no sentence holds any: all are equally (not) about the claim
         return list(facts.sentences), 0.0
     best = max(held.values()) / len(stems)
@@ -119,18 +104,11 @@ _SAYS = "{where} says '{sentence}', the claim '{claim}'"
 
 
 class SentenceRule(MeaningRule):
-    """A finding when every sentence the claim is about fails `hit`.
+    """A finding when every sentence the claim is about fails `hit(claim, sentence)`.
 
-    Args:
-        name: The rule's name.
-        hit: `(claim, sentence) -> (claim's words, sentence's words, ...)` where they
-            disagree, else `None`.
-        reason: A format of `claim`, `sentence` (the two words) and `where`.
-        clear_if: The hit's item that must be true for a clear hit to contradict the
-            claim (`None`: every clear hit does); otherwise it is unsupported.
-        reads: `(claim, sentence) -> phrases` this rule compares itself (`Rule.reads`).
-        bears_on: `(claim, sentence) -> bool`: with it, the units the evidence selection
-            picked are read too, and only the sentences it bears on have a say.
+    `hit` gives (claim's words, sentence's words, ...) for `reason` to format with `where`;
+    `clear_if`: the hit's item a contradiction needs; `reads`: phrases this rule compares
+    (`Rule.reads`); `bears_on`: the picked units read too, only the sentences it bears on.
     """
 
     def __init__(
@@ -170,8 +148,7 @@ class SentenceRule(MeaningRule):
         hits = [self.hit(text, facts.units[i].text) for i in about]
         if not hits or any(h is None for h in hits):
             return None
-        first = hits[0]
-        where = facts.units[about[0]].passage_name
+        first, where = hits[0], facts.units[about[0]].passage_name
         clear = share >= _CLEARLY and (self.clear_if is None or bool(first[self.clear_if]))
         reason = self.reason.format(claim=first[0], sentence=first[1], where=where)
         return self.finding("contradicted" if clear else "unsupported", reason)
@@ -201,8 +178,7 @@ class PartialName(MeaningRule):
         """Unsupported, naming the name the passages hold."""
         texts = [u.text for u in facts.units]
         for name in text_names(text):
-            other = partial_name(name, texts)
-            if other is not None:
+            if (other := partial_name(name, texts)) is not None:
                 return self.finding(
                     "unsupported", f"name '{name}' not found whole: the passages say '{other}'"
                 )
@@ -217,15 +193,10 @@ class SubstitutedName(MeaningRule):
     def check(self, text: str, facts: PassageFacts) -> Finding | None:
         """Unsupported, naming both names."""
         names = text_names(text)
-        if not names:
-            return None
-        name_stems = {s for n in names for s in content_stems(n)}
-        found = self._substitution(text, facts, names, name_stems, _SUBSTITUTE)
-        for name in names:  # the sentence the claim is about but for this one name
-            found = found or self._substitution(
-                text, facts, names, set(content_stems(name)), _ONE_NAME
-            )
-        return found
+        tries = [({s for n in names for s in content_stems(n)}, _SUBSTITUTE)] if names else []
+        tries += [(set(content_stems(n)), _ONE_NAME) for n in names]  # all but this one name
+        found = (self._substitution(text, facts, names, *t) for t in tries)
+        return next((f for f in found if f is not None), None)
 
     def _substitution(
         self, claim: str, facts: PassageFacts, names: list[str], leave_out: set[str], least: float
@@ -235,20 +206,15 @@ class SubstitutedName(MeaningRule):
         if share < least:
             return None
         opener = opening_name(claim)
-        if (
-            opener is not None
-            and not facts.has_name(opener)
-            and stem(opener.lower()) not in facts.stems
-        ):
+        if opener and not facts.has_name(opener) and stem(opener.lower()) not in facts.stems:
             return self.finding("unsupported", f"name '{opener}' not found in any passage")
         swaps = [substituted_name(names, facts.units[i].text) for i in about]
-        if (not swaps or any(s is None for s in swaps)) and len(names) == 1:
+        if (not swaps or None in swaps) and len(names) == 1:
             # the claim's one name is in the sentence, but in another of its clauses
             swaps = [_in_clause(claim, names, rest, facts.units[i].text, least) for i in about]
-        first = swaps[0] if swaps else None
-        if first is None or any(s is None for s in swaps):
+        if not swaps or None in swaps:
             return None
-        claimed, stated = first
+        claimed, stated = swaps[0]
         if set(content_stems(stated)) <= set(content_stems(claim)):
             return None  # the claim holds that name too ("Doctors prescribe metformin")
         where = facts.units[about[0]].passage_name
@@ -260,27 +226,22 @@ class SubstitutedName(MeaningRule):
 def _in_clause(
     claim: str, names: list[str], rest: list[str], sentence: str, least: float
 ) -> tuple | None:
-    """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`.
-
-    "B7 grew in the acidic medium" against "Strain K12 grew in the acidic medium, whereas
-    strain B7 did not survive it": B7 is in a clause that says little of the rest.
-    """
+    """`substituted_name` in the clause of `sentence` saying the most of the claim's `rest`."""
     pieces = split_clauses(sentence)
     if len(pieces) < 2 or not rest or len(split_clauses(claim)) > 1:
         return None
-    name = set(content_stems(names[0]))
-    homes = [p for p in pieces if name <= set(content_stems(p))]
+    name, stems = set(content_stems(names[0])), [set(content_stems(p)) for p in pieces]
+    held = [len(set(rest) & s) for s in stems]
+    homes = [h for h, s in zip(held, stems, strict=True) if name <= s]
     if not homes:
         return None  # the name is not in one clause: the sentence's own reading decides
-    held = [len(set(rest) & set(content_stems(p))) for p in pieces]
     best = max(range(len(pieces)), key=held.__getitem__)
-    said_there = max(len(set(rest) & set(content_stems(p))) for p in homes)
-    if held[best] < least * len(rest) or said_there >= len(rest) / 2:
+    if held[best] < least * len(rest) or max(homes) >= len(rest) / 2:
         return None
     swap = substituted_name(names, pieces[best])
     if swap is None or swap[1].lower() in claim.lower():  # "John lasseter"
         return None
-    opens = all(_opens(name, text) for name, text in zip(swap, (claim, pieces[best]), strict=True))
+    opens = _opens(swap[0], claim) and _opens(swap[1], pieces[best])
     return swap if opens else None  # the doers of the two: "B7 grew", "Strain K12 grew"
 
 

@@ -1,13 +1,8 @@
 """A claim that says of one subject what the passages say of another.
 
-"Warfarin has fewer food interactions than apixaban" against "Warfarin requires regular
-blood tests. Apixaban does not, and it has fewer food interactions than warfarin": the
-passage's "it" is apixaban (`SaidOfAnother`, reading the passage's references as the
-claims' own are read, `claims.antecedents.referents`). "The new formulation does not
-require refrigeration" where "the new one must be kept cold" after "the older
-formulation did not": an elided clause negated otherwise (`ElidedPredicate`). "The
-family plan allows 3 devices" where the standard plan does and the family plan allows
-6: a parallel part's word (`BorrowedWord`, `checks.parallels`).
+`SaidOfAnother`: "Warfarin has fewer food interactions" where the passage's "it" that has
+them is apixaban. `ElidedPredicate`: an elided clause ("The Lite does not.") negated
+otherwise. `BorrowedWord`: "the family plan allows 3 devices", the standard plan's number.
 """
 
 from __future__ import annotations
@@ -38,11 +33,7 @@ _SAYS_IT = 0.75  # least share of the claim's words past its subject that the cl
 
 
 def _subject_and_rest(claim: str, rest: str) -> tuple[str, set[str]] | None:
-    """The claim's subject before the first word of what the clause says, and its stems after.
-
-    "Warfarin has fewer ... than apixaban" against "[it] has fewer ...": "Warfarin", and
-    the stems from "fewer" on.
-    """
+    """The claim's subject before the first word the clause says ("Warfarin"), and stems after."""
     first = content_stems(rest)[:1]
     for m in WORD.finditer(claim):
         if first and first[0] in content_stems(m.group()):
@@ -67,14 +58,11 @@ class SaidOfAnother(MeaningRule):
                 said = set(content_stems(r.rest))
                 if not said or not said <= claim_stems or claim_stems <= said:
                     continue  # the claim says more than the clause, or just its words turned
-                split = _subject_and_rest(text, r.rest)
-                if split is None:
-                    continue
-                subject, rest = split
+                subject, rest = _subject_and_rest(text, r.rest) or ("", set())
+                if not subject or subject.lower() == r.ref.lower():
+                    continue  # none, or the passage's own ("The latter charges ...")
                 if _PRONOUN.match(subject) or not facts.stems.issuperset(content_stems(subject)):
                     continue  # the claim's subject is no thing the passages name
-                if subject.lower() == r.ref.lower():
-                    continue  # "The latter charges ...": the claim says it as the passage does
                 mine, theirs = set(content_stems(subject)), set(content_stems(r.antecedent))
                 extra = rest - said - theirs  # the claim may name it in the clause's place
                 if not mine or not theirs or len(extra) > (1 - _SAYS_IT) * len(rest):
@@ -85,22 +73,17 @@ class SaidOfAnother(MeaningRule):
         if found is None:
             return None
         order, r, subject = found
-        if self._said_elsewhere(facts, subject, r.rest):
-            return None
+        wanted = set(content_stems(subject)) | set(content_stems(r.rest))
+        if any(
+            wanted <= set(content_stems(facts.units[i].text)) and not facts.referents_in(i)
+            for i in facts.sentences
+        ):
+            return None  # a sentence without a reference says it of the claim's subject
         where = next(u.passage_name for u in facts.units if u.order == order)
         return self.finding(
             "unsupported",
             f"{where} says '{r.ref} {r.rest.rstrip('.')}' of '{r.antecedent}' "
             f"('{r.ref}' there is {r.antecedent}), not of '{subject}'",
-        )
-
-    @staticmethod
-    def _said_elsewhere(facts: PassageFacts, subject: str, rest: str) -> bool:
-        """Whether a sentence without a reference to another says `rest` of `subject`."""
-        wanted = set(content_stems(subject)) | set(content_stems(rest))
-        return any(
-            wanted <= set(content_stems(facts.units[i].text)) and not facts.referents_in(i)
-            for i in facts.sentences
         )
 
 
@@ -112,17 +95,14 @@ class ElidedPredicate(MeaningRule):
     def check(self, text: str, facts: PassageFacts) -> Finding | None:
         """Contradicted where "The Lite does not." says the claim's predicate of its subject."""
         found = elision_of(text, [p.text for p in facts.passages])
-        if found is None:
+        if found is None or (negation_cue(text) is not None) == found[1].negated:
             return None
         order, e = found
-        if (negation_cue(text) is not None) == e.negated:
-            return None
         where = next(u.passage_name for u in facts.units if u.order == order)
-        said = "does not" if e.negated else "does"
+        said, claimed = ("does not", "does") if e.negated else ("does", "does not")
         return self.finding(
             "contradicted",
-            f"{where} says '{e.subject} {said}' ({e.predicate}); the claim "
-            f"{'does' if e.negated else 'does not'}",
+            f"{where} says '{e.subject} {said}' ({e.predicate}); the claim {claimed}",
         )
 
 

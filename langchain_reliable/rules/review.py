@@ -1,10 +1,8 @@
 """The one ordered list of rules and the one call that applies it to a verifier's verdicts.
 
-A verifier judges first (a model, a judge, lexical scores); then `Rules.review` runs
-`DEFAULT_RULES` on every claim. The first rule that finds a problem fixes the claim's
-label, caps its score and gives the reason, whatever the judging step said; only a
-contradiction the judging step found stands against an `unsupported` finding, keeping
-both reasons. The verdict then says how the claim was read from its span (`as_read`).
+After judging, `Rules.review` runs `DEFAULT_RULES` on every claim: the first finding fixes
+the label, caps the score and gives the reason (a contradiction the judging step found
+stands against an `unsupported` one); `as_read` adds how the claim was read from its span.
 
 Example:
     ```python
@@ -29,32 +27,8 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.evidence.select import EvidenceSelector
 from langchain_reliable.reading.subjects import names_a_thing
+from langchain_reliable.rules import content, lexical, meaning, referents, sentence_rules, swaps
 from langchain_reliable.rules.base import Finding, ModelRule, QuestionRule, Rule
-from langchain_reliable.rules.content import (
-    DroppedNegation,
-    OppositeSense,
-    OtherKind,
-    OtherUnit,
-    UnborneContent,
-)
-from langchain_reliable.rules.lexical import (
-    AnswersAnotherCase,
-    BoundNotBorneOut,
-    CitedElsewhere,
-    ConflictingNumber,
-    FlippedNegation,
-    MissingFacts,
-    MovedValue,
-    NotAStatement,
-    NothingFound,
-    PassagesDisagree,
-    UnsourcedLink,
-    UnstatedQualifier,
-)
-from langchain_reliable.rules.meaning import PartialName, SubstitutedName, SwappedRole
-from langchain_reliable.rules.referents import BorrowedWord, ElidedPredicate, SaidOfAnother
-from langchain_reliable.rules.sentence_rules import SENTENCE_RULES
-from langchain_reliable.rules.swaps import SwappedWord
 from langchain_reliable.scale import BANDS
 from langchain_reliable.schemas import Claim, ClaimVerdict, Evidence, Passage
 from langchain_reliable.text import STOPWORDS, stem, tokenize
@@ -62,42 +36,40 @@ from langchain_reliable.text import STOPWORDS, stem, tokenize
 __all__ = ["DEFAULT_RULES", "Rules", "as_read"]
 
 DEFAULT_RULES: tuple[Rule, ...] = (
-    NotAStatement(),  # a question cannot be supported by passages
-    UnsourcedLink(),  # a web address no passage gives
-    CitedElsewhere(),  # a citation mark ("[2]") pointing away from what bears the claim out
-    ConflictingNumber(),  # a value the sentence the claim is about states otherwise
-    MovedValue(),  # a value put on what another sentence says, which gives another
-    AnswersAnotherCase(),  # asked of retail investors, the institutional investors' fee
-    BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
-    FlippedNegation(),  # the claim negated where a sentence much like it is not
-    PassagesDisagree(),  # another passage states it otherwise: contested
-    MissingFacts(),  # a number, date, unit or name no passage holds
-    NothingFound(),  # not one content word of the claim in any passage: silence
-    *SENTENCE_RULES,  # the meaning rules: the passage's words kept, its meaning changed
-    SwappedRole(),
-    PartialName(),
-    SubstitutedName(),
-    BorrowedWord(),  # one part's statement with the word a parallel part says in its place
-    SaidOfAnother(),  # what the passage's "it" (another thing) does, said of the claim's subject
-    ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
-    UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
-    OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
-    DroppedNegation(),  # "safe" where the sentence says "not recommended"
-    SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
-    OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
-    OppositeSense(),  # a word of opposite sense in the sentence's place (WordNet's antonyms)
-    UnborneContent(),  # a word nothing in the passages bears out, unless the model does
+    lexical.NotAStatement(),  # a question cannot be supported by passages
+    lexical.UnsourcedLink(),  # a web address no passage gives
+    lexical.CitedElsewhere(),  # a citation mark ("[2]") citing what does not bear the claim out
+    lexical.ConflictingNumber(),  # a value the sentence the claim is about states otherwise
+    lexical.MovedValue(),  # a value put on what another sentence says, which gives another
+    lexical.AnswersAnotherCase(),  # asked of retail investors, the institutional investors' fee
+    lexical.BoundNotBorneOut(),  # "at least 30" where the sentence says "up to 30"
+    lexical.FlippedNegation(),  # the claim negated where a sentence much like it is not
+    lexical.PassagesDisagree(),  # another passage states it otherwise: contested
+    lexical.MissingFacts(),  # a number, date, unit or name no passage holds
+    lexical.NothingFound(),  # not one content word of the claim in any passage: silence
+    *sentence_rules.SENTENCE_RULES,  # the passage's words kept, its meaning changed
+    meaning.SwappedRole(),
+    meaning.PartialName(),
+    meaning.SubstitutedName(),
+    referents.BorrowedWord(),  # one part's statement with a parallel part's word
+    referents.SaidOfAnother(),  # what the passage's "it" (another thing) does, said of another
+    referents.ElidedPredicate(),  # "The Lite does not.": the sentence before's predicate, negated
+    lexical.UnstatedQualifier(),  # a negating prefix or a qualifier the passages do not say
+    content.OtherKind(),  # a noun exchanged for another kind of one thing (WordNet's hypernyms)
+    content.DroppedNegation(),  # "safe" where the sentence says "not recommended"
+    swaps.SwappedWord(),  # one word swapped into the sentence, unless the model vouches for it
+    content.OtherUnit(),  # a number of the sentence said per another unit ("per kg", "mL/s")
+    content.OppositeSense(),  # a word of opposite sense in its place (WordNet's antonyms)
+    content.UnborneContent(),  # a word nothing in the passages bears out, unless the model does
 )
 """The rules every verifier runs, in order: the first finding wins."""
 
 
 class Rules:
-    """An ordered list of rules and the one call that applies them to verdicts.
+    """An ordered list of rules (first finding wins) and the one call applying them to verdicts.
 
-    Args:
-        rules: The rules, first finding wins (default `DEFAULT_RULES`).
-        selector: The evidence selector (default: the embedded offline one).
-        facts: The answers' facts to share (default: a cache of their own over `selector`).
+    `facts`: the answers' facts to share (default: a cache of their own over `selector`, the
+    evidence selector, by default the embedded offline one).
     """
 
     def __init__(
@@ -107,9 +79,8 @@ class Rules:
         *,
         facts: AnswerCache | None = None,
     ) -> None:
-        for rule in rules:
-            if not isinstance(rule, Rule):
-                raise TypeError(f"rules must be Rule instances, got {type(rule).__name__}")
+        if wrong := [r for r in rules if not isinstance(r, Rule)]:
+            raise TypeError(f"rules must be Rule instances, got {type(wrong[0]).__name__}")
         self.rules = tuple(rules)
         self.facts = facts if facts is not None else AnswerCache(selector)
         """The answers' facts, shared with the verifier that runs these rules."""
@@ -129,11 +100,7 @@ class Rules:
         read: dict[int, Finding | None] | None = None,
         question: str = "",
     ) -> Finding | None:
-        """The first finding of the list for `claim`, or `None` when every rule passes.
-
-        `read` holds, by position in the list, what each `ModelRule` found with the model;
-        a `QuestionRule` reads the claim with `question` (none: it finds nothing).
-        """
+        """The first finding for `claim` (`read`: the `ModelRule`s', by position), or `None`."""
         for at, rule in enumerate(self.rules):
             if isinstance(rule, ModelRule):
                 found = (read or {}).get(at)
@@ -158,13 +125,9 @@ class Rules:
         passages: Sequence[Passage],
         model: EntailmentProbe | None,
     ) -> list[dict[int, Finding | None]]:
-        """Per claim, what each `ModelRule` finds with `model`: one batched call per answer.
-
-        Only claims judged `supported` are asked, and only by a rule no earlier rule
-        pre-empts; without a model, nothing is found.
-        """
+        """Per supported claim, what each `ModelRule` not pre-empted finds with `model`."""
         read: list[dict[int, Finding | None]] = [{} for _ in facts]
-        asked: list[tuple[int, int, Any]] = []
+        asked: list[tuple[int, ModelRule, int, Any]] = []
         if model is None:
             return read
         for c, (claim, verdict) in enumerate(zip(facts, verdicts, strict=True)):
@@ -175,15 +138,13 @@ class Rules:
                     if _applies(rule, claim) is not None:
                         break  # this rule decides the claim before any later one
                 elif (question := rule.asks(claim)) is not None:
-                    asked.append((at, c, question))
+                    asked.append((at, rule, c, question))
         if not asked:
             return read
-        texts = list(dict.fromkeys(facts[c].text for _, c, _ in asked))
+        texts = list(dict.fromkeys(facts[c].text for _, _, c, _ in asked))
         probs = model.entailment(texts, [p.text for p in passages])
         entailed = dict(zip(texts, probs, strict=True))
-        for at, c, question in asked:
-            rule = self.rules[at]
-            assert isinstance(rule, ModelRule)
+        for at, rule, c, question in asked:
             read[c][at] = rule.decides(facts[c], question, entailed[facts[c].text])
         return read
 
@@ -197,50 +158,43 @@ class Rules:
         model: EntailmentProbe | None = None,
         question: str = "",
     ) -> list[ClaimVerdict]:
-        """Apply the rules to one verdict per claim; vetoed verdicts get the rule's label.
+        """Apply the rules to one verdict per claim (in order) against `passages`.
 
-        Args:
-            verdicts: The judging step's verdicts, one per claim.
-            claims: The claims, in the same order.
-            passages: The passages with text they were judged against.
-            capped_score: The highest score a vetoed verdict keeps.
-            model: The verifier's entailment model, for the `ModelRule`s (none: skipped).
-            question: The question the answer replies to, for the `QuestionRule`s.
+        A vetoed verdict gets the rule's label and at most `capped_score`; `model` reads for
+        the `ModelRule`s (none: skipped), `question` for the `QuestionRule`s.
         """
         facts = self.facts.answer(passages).claims(claims)
         read = self.read_model(facts, verdicts, passages, model)
         out = []
         for verdict, claim, by_model, said in zip(verdicts, facts, read, claims, strict=True):
             finding = self.first_finding(claim, by_model, question)
-            if finding is None:
-                out.append(as_read(verdict, said, claim, capped_score))
-                continue
-            update = {"score": round(min(verdict.score, capped_score), 6)}
-            if (
-                verdict.label == "contradicted"
-                and finding.label == "unsupported"
-                and finding.rule != NotAStatement.name
-            ):  # a contradiction the judging step found stands, with the rule's reason too
-                update["reason"] = f"{verdict.reason}; {finding.reason}"
-            else:
-                update |= {"label": finding.label, "reason": finding.reason}
-                if finding.label == "contradicted":
-                    update["evidence"] = self._anchor_first(claim, finding.quoted)
-            out.append(as_read(verdict.model_copy(update=update), said, claim, capped_score))
+            if finding is not None:
+                update = {"score": round(min(verdict.score, capped_score), 6)}
+                # a contradiction the judging step found stands, with the rule's reason too
+                stands = verdict.label == "contradicted" and finding.label == "unsupported"
+                if stands and finding.rule != lexical.NotAStatement.name:
+                    update["reason"] = f"{verdict.reason}; {finding.reason}"
+                else:
+                    update |= {"label": finding.label, "reason": finding.reason}
+                    if finding.label == "contradicted":
+                        update["evidence"] = _anchor_first(claim, finding.quoted)
+                verdict = verdict.model_copy(update=update)
+            out.append(as_read(verdict, said, claim, capped_score))
         return out
 
-    def _anchor_first(self, claim: ClaimFacts, quoted: int | None = None) -> list[Evidence]:
-        """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
-        found = claim.found
-        first = [i for i in (quoted, claim.anchor) if i is not None]
-        units = [found.units[i] for i in first]
-        rest = [
-            e
-            for i, e in zip(found.top, found.evidence, strict=True)
-            if not any(u.overlaps(found.units[i]) for u in units)
-        ]
-        head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
-        return [*head, *rest][:3]
+
+def _anchor_first(claim: ClaimFacts, quoted: int | None) -> list[Evidence]:
+    """The evidence with the rule's quote first: `quoted`, then the anchor sentence."""
+    found = claim.found
+    first = [i for i in (quoted, claim.anchor) if i is not None]
+    units = [found.units[i] for i in first]
+    rest = [
+        e
+        for i, e in zip(found.top, found.evidence, strict=True)
+        if not any(u.overlaps(found.units[i]) for u in units)
+    ]
+    head = [EvidenceSelector.as_evidence(found.units[i], float(claim.cosine[i])) for i in first]
+    return [*head, *rest][:3]
 
 
 def _applies(rule: Rule, claim: ClaimFacts) -> Finding | None:
@@ -259,41 +213,27 @@ def default_rules() -> Rules:
 def as_read(verdict: ClaimVerdict, claim: Claim, facts: ClaimFacts, capped: float) -> ClaimVerdict:
     """`verdict` with how the claim was read from its span in its reason, and what that demands.
 
-    A claim whose antecedent could not be told ("It ...") is `uncertain`, never supported;
-    one read with its antecedent named must rest on a passage that names it.
+    An untold antecedent ("It ...") makes it `uncertain`; a named one, its passage must name.
     """
     if claim.unresolved:
         if verdict.label in ("unsupported", "contradicted"):
             return verdict.model_copy(update={"reason": f"{claim.unresolved}; {verdict.reason}"})
-        return verdict.model_copy(
-            update={
-                "label": "uncertain",
-                "score": min(verdict.score, BANDS["uncertain"][0]),
-                "reason": f"{claim.unresolved}, so it cannot be checked; {verdict.reason}",
-            }
-        )
+        score = min(verdict.score, BANDS["uncertain"][0])
+        reason = f"{claim.unresolved}, so it cannot be checked; {verdict.reason}"
+        return verdict.model_copy(update={"label": "uncertain", "score": score, "reason": reason})
     if not claim.reading:
         return verdict
     elsewhere = _outside_passage(facts, claim) if verdict.label == "supported" else []
     if not elsewhere:
         return verdict.model_copy(update={"reason": f"{claim.reading}; {verdict.reason}"})
-    where = facts.sentence.passage_name
-    words = ", ".join(repr(w) for w in elsewhere[:3])
-    return verdict.model_copy(
-        update={
-            "label": "unsupported",
-            "score": min(verdict.score, capped),
-            "reason": f"{claim.reading}; {where}, which the claim rests on, does not say {words}",
-        }
-    )
+    where, words = facts.sentence.passage_name, ", ".join(repr(w) for w in elsewhere[:3])
+    reason = f"{claim.reading}; {where}, which the claim rests on, does not say {words}"
+    score = min(verdict.score, capped)
+    return verdict.model_copy(update={"label": "unsupported", "score": score, "reason": reason})
 
 
 def _outside_passage(facts: ClaimFacts, claim: Claim) -> list[str]:
-    """The antecedent's words (and the claim's numbers) that the claim's passage lacks.
-
-    "It is contraindicated in ..." read as "Aspirin is ..." cannot rest on the metformin
-    passage; a description ("The first one") is read as the claim's other words are.
-    """
+    """The antecedent's words (and the claim's numbers) that the claim's passage lacks."""
     named = claim.antecedent
     if not named or not names_a_thing(named):
         return []

@@ -1,8 +1,6 @@
-"""The sentence rules: each a check read against the sentences a claim is about.
+"""The sentence rules: each a check `(claim, sentence) -> hit` and the words of its reason.
 
-Each pairs a check `(claim, sentence) -> hit` from `checks/` (or `reading.arguments`) with
-the words of its reason; a finding needs every sentence the claim is about to disagree
-(`rules.meaning.SentenceRule`). `rules.review.DEFAULT_RULES` runs them in this order.
+A finding needs every sentence the claim is about to disagree (`rules.meaning.SentenceRule`).
 """
 
 from __future__ import annotations

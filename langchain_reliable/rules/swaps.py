@@ -1,9 +1,7 @@
 """The swapped-word rule: a passage sentence with one content word exchanged needs the model.
 
-"Metformin lowers blood pressure" where the sentence says "lowers blood glucose": the
-words around the swap match, so no overlap can tell whether the new word means the old
-one ("blood sugar") or something else; the verifier's own entailment model must read the
-claim as entailed (`checks.swaps` finds the swap).
+"Metformin lowers blood pressure" where it says "blood glucose": no overlap can tell whether
+the new word means the old one, so the entailment model must read the claim as entailed.
 """
 
 from __future__ import annotations
