@@ -130,8 +130,11 @@ class ConflictingNumber(Rule):
     name = "conflicting_number"
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
-        """Contradicted; unsupported where the anchor's passage lacks a word of the claim, or
-        where another sentence states the claim's value and the anchor lacks one of its words."""
+        """Contradicted, or unsupported where the anchor may be about another thing.
+
+        That is, where its passage lacks a word of the claim, or another sentence states the
+        claim's value and the anchor lacks one of the claim's words.
+        """
         conflict = claim.numbers[1]
         if conflict is None:
             return None
