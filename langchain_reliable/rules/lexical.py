@@ -317,13 +317,30 @@ class MissingFacts(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
-        missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in claim.numbers[0]]
+        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim)]
+        missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in unsaid]
         missing += [f"name '{n}'" for n in claim.missing_names]
         if not missing:
             return None
         return self.finding(
             "unsupported", "; ".join(f"{m} not found in any passage" for m in missing)
         )
+
+
+def _unsaid_spelled(claim: ClaimFacts) -> list:
+    """The claim's counts in words from three ("six times") that no passage states.
+
+    "one" and "two" are left: a passage that names two things says "two" of them.
+    """
+    return [
+        q
+        for q in extract_quantities(claim.text, spelled=True)
+        if q.kind == "count"
+        and q.value >= 3
+        and not any(c.isdigit() for c in q.text)
+        and not claim.ctx.states(q)
+        and q.text not in {c.text for c in claim.computed}
+    ]
 
 
 class UnstatedQualifier(Rule):

@@ -107,3 +107,26 @@ def test_an_act_given_to_another_name_is_not_returned(check) -> None:
     )
     assert claim["label"] == "unsupported"
     assert "'The Treaty of Saint-Germain' did it" in claim["reason"]
+
+
+TITLES = "Brazil won the FIFA World Cup in 1958, 1962, 1970, 1994 and 2002."
+
+
+@pytest.mark.parametrize(
+    "answer", ["Brazil has won the World Cup six times.", "Brazil won it seventeen times."]
+)
+def test_a_count_in_words_no_passage_states_is_named(check, answer: str) -> None:
+    claim = only_claim(check, answer, TITLES)
+    assert claim["label"] != "supported"
+    assert "not found in any passage" in claim["reason"]
+
+
+def test_a_count_in_words_a_passage_states_is_not_named(check) -> None:
+    claim = only_claim(
+        check, "Brazil has won five World Cup titles.", "Brazil has won 5 World Cup titles."
+    )
+    assert "not found" not in claim["reason"]
+    claim = only_claim(
+        check, "The two teams met in the final.", "Spain and Italy met in the final."
+    )
+    assert "'two'" not in claim["reason"]  # "one" and "two" are left: a passage names two things
