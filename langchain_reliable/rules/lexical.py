@@ -285,6 +285,8 @@ def negation_reason(claim: ClaimFacts) -> str:
     if cue is None:
         return f"the claim says '{said}', a negation {claim.where} does not make"
     theirs = _negated(claim.sentence.text, cue)
+    if theirs.lower().startswith(said.lower().rstrip(" …")):  # the passage's says more
+        return f"the claim says '{said}', where {claim.where} says it only with more: '{theirs}'"
     return f"the claim says '{said}', but {claim.where} negates otherwise: '{theirs}'"
 
 
