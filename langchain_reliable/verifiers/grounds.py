@@ -42,8 +42,8 @@ def bears_on(quote: str, stems: Sequence[str]) -> bool:
 def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
     """What a supported claim rests on, in words, where it is less than one sentence saying it.
 
-    Its words spread over sentences (no one sentence holds them all), or the entailment
-    model, having read it, does not find it said: the words carried it.
+    Its words spread over sentences (no one sentence holds them all) or in no passage, and
+    whether the entailment model read it: the words carried it where it did not.
     """
     ctx, anchor = facts.ctx, facts.anchor
     elsewhere = [
@@ -51,6 +51,7 @@ def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str
         for stem, word in facts.surface.items()
         if (held := ctx.sentences_with(stem)) and anchor not in held
     ]
+    nowhere = [word for stem, word in facts.surface.items() if not ctx.sentences_with(stem)]
     notes = []
     if elsewhere:
         words = ", ".join(f"'{w}'" for w in elsewhere[:3])
@@ -58,9 +59,14 @@ def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str
             f"no one sentence says it all: {words} "
             f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
         )
+    if nowhere and (read is None or read.entailed < bar):  # the model vouched for them
+        words = ", ".join(f"'{w}'" for w in nowhere[:3])
+        notes.append(f"{words} {'is' if len(nowhere) == 1 else 'are'} in no passage")
     if read is not None and read.entailed < bar:
         notes.append("its words carried it: the entailment model does not read it as said")
-    return f", though {' and '.join(notes)}" if notes else ""
+    elif read is None and notes:
+        notes.append("its words carried it: the entailment model was not asked")
+    return f", though {'; '.join(notes)}" if notes else ""
 
 
 def quoted_window(

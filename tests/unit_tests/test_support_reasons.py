@@ -39,3 +39,24 @@ def test_a_claim_one_sentence_holds_reads_plainly(check) -> None:
     claim = only_claim(check, "Within 30 days of purchase, unopened laptops can be returned.")
     assert claim["label"] == "supported"
     assert claim["reason"] == "supported by passage 1"
+
+
+def test_a_claim_its_words_carried_says_whether_the_model_read_it(check) -> None:
+    claim = only_claim(check, "You can return an opened laptop within 30 days for a full refund.")
+    if claim["label"] == "supported":  # the words carried it, read or not by the model
+        assert "its words carried it: the entailment model" in claim["reason"]
+
+
+def test_words_in_no_passage_are_named_where_the_model_did_not_vouch(check) -> None:
+    claims = check.invoke(
+        {
+            "answer": "Full-time staff can carry over all of their unused days.",
+            "passages": [
+                "Full-time employees accrue 20 days of paid vacation per year. Up to 5 unused "
+                "vacation days may be carried over into the next calendar year."
+            ],
+        }
+    )["claims"]
+    supported = [c for c in claims if c["label"] == "supported"]
+    for claim in supported:
+        assert "in no passage" in claim["reason"] and "entailment model" in claim["reason"]
