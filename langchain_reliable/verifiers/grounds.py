@@ -40,10 +40,11 @@ def bears_on(quote: str, stems: Sequence[str]) -> bool:
 
 
 def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
-    """What a supported claim rests on, in words, where it is less than one sentence saying it.
+    """What a supported claim rests on, in words, after "supported by passage N".
 
-    Its words spread over sentences (no one sentence holds them all) or in no passage, and
-    whether the entailment model read it: the words carried it where it did not.
+    Whether the entailment model read it (where it did not, or does not find it said, the
+    claim's words carried it), and where its words spread over sentences or are in no
+    passage.
     """
     ctx, anchor = facts.ctx, facts.anchor
     elsewhere = [
@@ -59,14 +60,17 @@ def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str
             f"no one sentence says it all: {words} "
             f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
         )
-    if nowhere and (read is None or read.entailed < bar):  # the model vouched for them
+    vouched = read is not None and read.entailed >= bar
+    if nowhere and not vouched:
         words = ", ".join(f"'{w}'" for w in nowhere[:3])
         notes.append(f"{words} {'is' if len(nowhere) == 1 else 'are'} in no passage")
-    if read is not None and read.entailed < bar:
-        notes.append("its words carried it: the entailment model does not read it as said")
-    elif read is None and notes:
-        notes.append("its words carried it: the entailment model was not asked")
-    return f", though {'; '.join(notes)}" if notes else ""
+    if read is None:
+        how = " on its words: the entailment model was not asked"
+    elif not vouched:
+        how = " on its words: the entailment model does not read it as said"
+    else:
+        how = ", as the entailment model reads it"
+    return how + (f", though {'; '.join(notes)}" if notes else "")
 
 
 def quoted_window(

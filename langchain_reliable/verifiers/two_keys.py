@@ -143,8 +143,8 @@ class TwoKeysVerifier(LocalVerifier):
         if against is not None and read is not None:  # the model reads it contradicted
             window = against
             details += f"; P(contradiction) {read.contradicted:.2f}"
-        elif label == "supported" and copied is not None:
-            reason += " (word for word)"
+        elif label == "supported" and copied is not None:  # no model needed to read a copy
+            reason = f"supported by {facts.where} (word for word)"
         verdict = self._settled(
             claim, facts, label, score, reason, window, keys=keys, details=details
         )

@@ -80,10 +80,13 @@ def test_explain_returns_the_features_behind_each_verdict() -> None:
         read = learned.entailment.judge([copied], [p.text for p in PASSAGES])[0]
         expected = learned.entailment.support(read.entailed, learned.scorer(f3), read.contradicted)
         assert "entailment model consulted" in v3.details
-    else:  # outside it the lexical evidence decides alone
+    else:  # outside it the lexical evidence decides alone, and the reason says so in words
         expected = lexical
         assert "entailment model not consulted" in v3.details
-    assert v3.reason == "supported by passage 1"  # the numbers stay in the details
+        assert (
+            v3.reason == "supported by passage 1 on its words: the entailment model was not asked"
+        )
+    assert not any(c.isdigit() for c in v3.reason.removeprefix("supported by passage 1"))
     assert v3.score == pytest.approx(on_scale(v3.label, expected, learned.bars), abs=1e-6)
     assert set(f1.as_dict()) == set(LogisticScorer.DEFAULT_WEIGHTS)
     # The same verdicts as verify().

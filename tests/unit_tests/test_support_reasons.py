@@ -35,16 +35,20 @@ def test_words_from_two_sentences_are_named_when_the_claim_passes(check) -> None
         assert "'opened' comes from another sentence than the rest" in claim["reason"]
 
 
-def test_a_claim_one_sentence_holds_reads_plainly(check) -> None:
+def test_a_claim_one_sentence_holds_says_only_how_it_was_read(check) -> None:
     claim = only_claim(check, "Within 30 days of purchase, unopened laptops can be returned.")
     assert claim["label"] == "supported"
-    assert claim["reason"] == "supported by passage 1"
+    assert "though" not in claim["reason"]  # no caveat: its words are one sentence's
+    assert claim["reason"] in (
+        "supported by passage 1 on its words: the entailment model was not asked",
+        "supported by passage 1, as the entailment model reads it",
+    )
 
 
 def test_a_claim_its_words_carried_says_whether_the_model_read_it(check) -> None:
     claim = only_claim(check, "You can return an opened laptop within 30 days for a full refund.")
     if claim["label"] == "supported":  # the words carried it, read or not by the model
-        assert "its words carried it: the entailment model" in claim["reason"]
+        assert "on its words: the entailment model" in claim["reason"]
 
 
 def test_words_in_no_passage_are_named_where_the_model_did_not_vouch(check) -> None:
