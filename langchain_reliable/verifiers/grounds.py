@@ -39,12 +39,14 @@ def bears_on(quote: str, stems: Sequence[str]) -> bool:
     return len(said & set(stems)) >= BEARS_ON * len(stems)
 
 
-def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str:
+def how_supported(
+    facts: ClaimFacts, read: Entailment | None, bar: float, *, model: bool = True
+) -> str:
     """What a supported claim rests on, in words, after "supported by passage N".
 
     Whether the entailment model read it (where it did not, or does not find it said, the
     claim's words carried it), and where its words spread over sentences or are in no
-    passage.
+    passage. `model`: whether the verifier reads an entailment model at all.
     """
     ctx, anchor = facts.ctx, facts.anchor
     elsewhere = [
@@ -65,7 +67,8 @@ def how_supported(facts: ClaimFacts, read: Entailment | None, bar: float) -> str
         words = ", ".join(f"'{w}'" for w in nowhere[:3])
         notes.append(f"{words} {'is' if len(nowhere) == 1 else 'are'} in no passage")
     if read is None:
-        how = " on its words: the entailment model was not asked"
+        asked = "the entailment model was not asked" if model else "this tier reads no model"
+        how = f" on its words: {asked}"
     elif not vouched:
         how = " on its words: the entailment model does not read it as said"
     else:

@@ -327,7 +327,7 @@ class LocalVerifier(BlockingVerifier):
                 )
                 return "contradicted", reason, min(score, self._vetoed_below_bar), window
         if score >= self.supported_at:
-            how = how_supported(facts, read, self.supported_at)
+            how = how_supported(facts, read, self.supported_at, model=self.entailment is not None)
             return "supported", f"supported by {facts.where}{how}", score, None
         partly = facts.where if score >= self.unsupported_below else None
         unsaid = _unsaid(facts.surface, facts.ctx.stems)
