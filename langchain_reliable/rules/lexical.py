@@ -17,6 +17,7 @@ from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
 from langchain_reliable.grammar import is_question, last_question
+from langchain_reliable.reading.parse import parsed
 from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
 from langchain_reliable.text import WORD, word_set
 
@@ -319,7 +320,7 @@ class MissingFacts(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
-        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim)]
+        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim, self.reads(claim))]
         missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in unsaid]
         missing += [f"name '{n}'" for n in claim.missing_names]
         if not missing:
@@ -329,20 +330,24 @@ class MissingFacts(Rule):
         )
 
 
-def _unsaid_spelled(claim: ClaimFacts) -> list:
+def _unsaid_spelled(claim: ClaimFacts, proved: frozenset[str]) -> list:
     """The claim's counts in words from three ("six times") that no passage states.
 
-    "one" and "two" are left: a passage that names two things says "two" of them.
+    "one" and "two" are left: a passage that names two things says "two" of them. Only a
+    count of a noun ("six times"), as the parse reads it: a rider's subject cut from
+    "Six years" is no count.
     """
-    return [
+    unsaid = [
         q
         for q in extract_quantities(claim.text, spelled=True)
         if q.kind == "count"
         and q.value >= 3
         and not any(c.isdigit() for c in q.text)
         and not claim.ctx.states(q)
-        and q.text not in {c.text for c in claim.computed}
+        and not stems_of([q.text]) <= proved  # a span or ratio the passages prove
     ]
+    counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"} if unsaid else set()
+    return [q for q in unsaid if q.start in counts]
 
 
 class UnstatedQualifier(Rule):
