@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
@@ -320,7 +321,7 @@ class MissingFacts(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
-        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim, self.reads(claim))]
+        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim, lambda: self.reads(claim))]
         missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in unsaid]
         missing += [f"name '{n}'" for n in claim.missing_names]
         if not missing:
@@ -330,7 +331,7 @@ class MissingFacts(Rule):
         )
 
 
-def _unsaid_spelled(claim: ClaimFacts, proved: frozenset[str]) -> list:
+def _unsaid_spelled(claim: ClaimFacts, proved: Callable[[], frozenset[str]]) -> list:
     """The claim's counts in words from three ("six times") that no passage states.
 
     "one" and "two" are left: a passage that names two things says "two" of them. Only a
@@ -340,14 +341,14 @@ def _unsaid_spelled(claim: ClaimFacts, proved: frozenset[str]) -> list:
     unsaid = [
         q
         for q in extract_quantities(claim.text, spelled=True)
-        if q.kind == "count"
-        and q.value >= 3
-        and not any(c.isdigit() for c in q.text)
-        and not claim.ctx.states(q)
-        and not stems_of([q.text]) <= proved  # a span or ratio the passages prove
+        if q.kind == "count" and q.value >= 3 and not any(c.isdigit() for c in q.text)
     ]
-    counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"} if unsaid else set()
-    return [q for q in unsaid if q.start in counts]
+    unsaid = [q for q in unsaid if not claim.ctx.states(q)]
+    if not unsaid:  # most claims: nothing more to read
+        return []
+    said = proved()  # a span or ratio the passages prove
+    counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"}
+    return [q for q in unsaid if q.start in counts and not stems_of([q.text]) <= said]
 
 
 class UnstatedQualifier(Rule):
