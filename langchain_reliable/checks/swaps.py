@@ -50,7 +50,13 @@ from itertools import permutations
 from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
 from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.clauses import CLAUSE_END
-from langchain_reliable.reading.lexicon import MODALS, NEGATORS, SUBJECT_PRONOUNS, word_pairs
+from langchain_reliable.reading.lexicon import (
+    MODALS,
+    NEGATORS,
+    SUBJECT_PRONOUNS,
+    alternation,
+    word_pairs,
+)
 from langchain_reliable.text import LETTERS, STOPWORDS, stem, tokenize, word_set, word_with_stem
 
 __all__ = [
@@ -160,7 +166,7 @@ _NOT_VERB = re.compile(
     r"|(?P<short>doesn't|don't|didn't)\s+)(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
-_MODAL_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(MODALS))})\s+$", re.IGNORECASE)
+_MODAL_BEFORE = re.compile(rf"\b(?:{alternation(MODALS)})\s+$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.IGNORECASE)
 _FORM = {"do": 0, "don't": 0, "does": 1, "doesn't": 1, "did": 2, "didn't": 2}
 _BASE_OF = {form: base for base, (forms, _) in _PRIVATIVES.items() for form in forms}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from langchain_reliable.checks.bounds import bounded_quantities, bounds_finding
 from langchain_reliable.checks.clauses import value_for_another_case
@@ -13,7 +12,7 @@ from langchain_reliable.checks.negation import (
     sentential_negation,
     words_of,
 )
-from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.checks.quantities import Quantity, extract_quantities
 from langchain_reliable.checks.units import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
@@ -321,7 +320,7 @@ class MissingFacts(Rule):
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming every number and name not found."""
-        unsaid = [*claim.numbers[0], *_unsaid_spelled(claim, lambda: self.reads(claim))]
+        unsaid = [*claim.numbers[0], *self.unsaid_counts(claim)]
         missing = [f"{_NUMBER_WORD.get(q.kind, 'number')} '{q.text}'" for q in unsaid]
         missing += [f"name '{n}'" for n in claim.missing_names]
         if not missing:
@@ -330,25 +329,24 @@ class MissingFacts(Rule):
             "unsupported", "; ".join(f"{m} not found in any passage" for m in missing)
         )
 
+    def unsaid_counts(self, claim: ClaimFacts) -> list[Quantity]:
+        """The claim's counts in words from three ("six times") that no passage states.
 
-def _unsaid_spelled(claim: ClaimFacts, proved: Callable[[], frozenset[str]]) -> list:
-    """The claim's counts in words from three ("six times") that no passage states.
-
-    "one" and "two" are left: a passage that names two things says "two" of them. Only a
-    count of a noun ("six times"), as the parse reads it: a rider's subject cut from
-    "Six years" is no count.
-    """
-    unsaid = [
-        q
-        for q in extract_quantities(claim.text, spelled=True)
-        if q.kind == "count" and q.value >= 3 and not any(c.isdigit() for c in q.text)
-    ]
-    unsaid = [q for q in unsaid if not claim.ctx.states(q)]
-    if not unsaid:  # most claims: nothing more to read
-        return []
-    said = proved()  # a span or ratio the passages prove
-    counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"}
-    return [q for q in unsaid if q.start in counts and not stems_of([q.text]) <= said]
+        "one" and "two" are left: a passage that names two things says "two" of them. Only
+        a count of a noun ("six times"), as the parse reads it: a rider's subject cut from
+        "Six years" is no count; nor a span or ratio the passages prove (`reads`).
+        """
+        unsaid = [
+            q
+            for q in extract_quantities(claim.text, spelled=True)
+            if q.kind == "count" and q.value >= 3 and not any(c.isdigit() for c in q.text)
+        ]
+        unsaid = [q for q in unsaid if not claim.ctx.states(q)]
+        if not unsaid:  # most claims: nothing more to read
+            return []
+        proved = self.reads(claim)
+        counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"}
+        return [q for q in unsaid if q.start in counts and not stems_of([q.text]) <= proved]
 
 
 class UnstatedQualifier(Rule):
