@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
-from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, SPELLED, number_words
-from langchain_reliable.checks.quantities import MONTH_WORDS, Quantity, extract_quantities
-from langchain_reliable.checks.units import UNIT_OF, in_base
 from langchain_reliable.reading.lexicon import MAGNITUDES, OPPOSITE_SENSES
+from langchain_reliable.reading.numbers import CARDINALS, ORDINALS, SPELLED, number_words
+from langchain_reliable.reading.quantities import MONTH_WORDS, Quantity, extract_quantities
+from langchain_reliable.reading.units import UNIT_OF, in_base
 from langchain_reliable.text import NEXT_WORD, STOPWORDS
 
 __all__ = [

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 
-from langchain_reliable.checks.number_words import CARDINALS
 from langchain_reliable.checks.swaps import word_bases
 from langchain_reliable.reading.clauses import split_clauses
 from langchain_reliable.reading.lexicon import AUXILIARIES, alternation
+from langchain_reliable.reading.numbers import CARDINALS
 from langchain_reliable.reading.parse import past_forms
 from langchain_reliable.text import LETTERS, STOPWORDS, content_stems, stem, tokenize, words
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from langchain_reliable.checks.negation import negation_cue
-from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.quantities import matches
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, CLAUSE_END, PART_BREAK, piece_around
 from langchain_reliable.reading.lexicon import (
     NEAR_DEMONSTRATIVES,
@@ -33,6 +33,7 @@ from langchain_reliable.reading.lexicon import (
     RELATIVE_PRONOUNS,
     SUBJECT_PRONOUNS,
 )
+from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.text import NEXT_WORD, content_stems, stem, tokenize, word_set
 
 __all__ = ["negated_for_another_value", "value_for_another_case", "value_of_another_clause"]

@@ -22,10 +22,10 @@ from datetime import date
 from functools import lru_cache
 from itertools import pairwise
 
-from langchain_reliable.checks.number_words import CARDINALS
-from langchain_reliable.checks.quantities import Quantity, extract_quantities
-from langchain_reliable.checks.units import in_base
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, piece_around
+from langchain_reliable.reading.numbers import CARDINALS
+from langchain_reliable.reading.quantities import Quantity, extract_quantities
+from langchain_reliable.reading.units import in_base
 from langchain_reliable.text import content_stems
 
 __all__ = [

@@ -21,13 +21,13 @@ from importlib import resources
 
 import numpy as np
 
-from langchain_reliable.checks.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.reading.lexicon import (
     COMPANY_ABBREVIATIONS,
     HONORIFICS,
     WEEKDAYS,
     word_pairs,
 )
+from langchain_reliable.reading.quantities import MONTH_WORDS, is_unit_word
 from langchain_reliable.text import STOPWORDS
 
 __all__ = [

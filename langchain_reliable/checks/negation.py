@@ -17,7 +17,6 @@ from functools import lru_cache
 
 from langchain_reliable.checks.bounds import NEGATED_BOUND
 from langchain_reliable.checks.polarity import opposites
-from langchain_reliable.checks.units import UNIT_OF
 from langchain_reliable.reading.clauses import CONTRASTED_CLAUSE
 from langchain_reliable.reading.lexicon import (
     NEGATING_ADVERBS,
@@ -25,6 +24,7 @@ from langchain_reliable.reading.lexicon import (
     SUBJECT_PRONOUNS,
     alternation,
 )
+from langchain_reliable.reading.units import UNIT_OF
 from langchain_reliable.text import STOPWORDS, stem, tokenize, words
 
 __all__ = [

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from langchain_reliable.checks.number_words import CARDINALS, ORDINALS, ordinal_place
+from langchain_reliable.checks.ordinals import ordinal_place
 from langchain_reliable.checks.polarity import opposites
-from langchain_reliable.checks.units import TIME_UNIT_WORDS
 from langchain_reliable.reading.clauses import CONTRASTED_PART
 from langchain_reliable.reading.lexicon import PRO_FORMS
+from langchain_reliable.reading.numbers import CARDINALS, ORDINALS
 from langchain_reliable.reading.subjects import PRONOUN
+from langchain_reliable.reading.units import TIME_UNIT_WORDS
 from langchain_reliable.text import STOPWORDS, stem, tokenize, word_with_stem, words
 
 __all__ = ["borrowed_word", "names_another"]

@@ -14,7 +14,6 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 
 from langchain_reliable.checks.names import extract_names, name_form, name_words, names_pertained
-from langchain_reliable.checks.number_words import CARDINALS, ORDINALS
 from langchain_reliable.reading.lexicon import (
     CONNECTIVE_ADVERBS,
     HEDGING_ADVERBS,
@@ -24,6 +23,7 @@ from langchain_reliable.reading.lexicon import (
     SYMMETRIC_RELATIONS,
     alternation,
 )
+from langchain_reliable.reading.numbers import CARDINALS, ORDINALS
 from langchain_reliable.reading.parse import opens_with_name
 from langchain_reliable.text import PREPOSITIONS, STOPWORDS, WORD, stem
 

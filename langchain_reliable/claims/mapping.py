@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names
 from langchain_reliable.checks.negation import negation_cue
-from langchain_reliable.checks.quantities import extract_quantities, states
+from langchain_reliable.checks.quantities import states
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.reading.lexicon import (
     ARTICLES,
@@ -41,6 +41,7 @@ from langchain_reliable.reading.lexicon import (
     COORDINATORS,
     RELATIVE_PRONOUNS,
 )
+from langchain_reliable.reading.quantities import extract_quantities
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.text import words
 

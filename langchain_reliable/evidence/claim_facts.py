@@ -26,17 +26,12 @@ from langchain_reliable.checks.negation import (
     without_restriction,
 )
 from langchain_reliable.checks.parallels import names_another
-from langchain_reliable.checks.quantities import (
-    Quantity,
-    conflicts,
-    extract_quantities,
-    is_unit_word,
-    written_as,
-)
+from langchain_reliable.checks.quantities import conflicts, written_as
 from langchain_reliable.checks.swaps import swapped_words
 from langchain_reliable.citations import cited
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.select import ClaimEvidence
+from langchain_reliable.reading.quantities import Quantity, extract_quantities, is_unit_word
 from langchain_reliable.text import NEXT_WORD, STOPWORDS, content_stems, stem, tokenize
 
 __all__ = ["ClaimFacts"]

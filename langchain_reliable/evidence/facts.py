@@ -20,8 +20,9 @@ from itertools import pairwise
 import numpy as np
 
 from langchain_reliable.checks.names import name_form, name_words, names_pertained, strip_possessive
-from langchain_reliable.checks.quantities import Quantity, matches
+from langchain_reliable.checks.quantities import matches
 from langchain_reliable.evidence.index import PassageIndex, Unit, build_index
+from langchain_reliable.reading.quantities import Quantity
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import content_stems, stem
 

@@ -31,7 +31,7 @@ from typing import Literal
 import numpy as np
 
 from langchain_reliable.checks.names import name_form
-from langchain_reliable.checks.quantities import Quantity, extract_quantities
+from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.schemas import passage_name
 from langchain_reliable.text import STOPWORDS, split_passage_sentences, stem, tokenize
 

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from langchain_reliable.checks.names import extract_names, name_words, other_kind
-from langchain_reliable.checks.number_words import CARDINALS
-from langchain_reliable.checks.quantities import Quantity, extract_quantities, matches
+from langchain_reliable.checks.quantities import matches
 from langchain_reliable.grammar import last_question
 from langchain_reliable.reading.lexicon import (
     POSSESSIVE_PRONOUNS,
@@ -29,6 +28,8 @@ from langchain_reliable.reading.lexicon import (
     WH_WORDS,
     alternation,
 )
+from langchain_reliable.reading.numbers import CARDINALS
+from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import Any
 
 from langchain_reliable.checks.names import other_kind
 from langchain_reliable.checks.polarity import opposite_in_place
+from langchain_reliable.checks.rates import per_unit_conflict
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
-from langchain_reliable.checks.units import per_unit_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.rules.base import Finding, ModelRule, Rule, stems_of
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT

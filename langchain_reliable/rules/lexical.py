@@ -12,12 +12,12 @@ from langchain_reliable.checks.negation import (
     sentential_negation,
     words_of,
 )
-from langchain_reliable.checks.quantities import Quantity, extract_quantities
-from langchain_reliable.checks.units import frequencies, frequency_conflict
+from langchain_reliable.checks.rates import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
 from langchain_reliable.grammar import is_question, last_question
 from langchain_reliable.reading.parse import parsed
+from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
 from langchain_reliable.text import WORD, word_set
 

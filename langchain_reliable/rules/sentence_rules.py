@@ -15,7 +15,6 @@ from langchain_reliable.checks.certainty import (
 )
 from langchain_reliable.checks.clauses import negated_for_another_value, value_of_another_clause
 from langchain_reliable.checks.derived import comparative_conflict, compared_words, ratio_conflict
-from langchain_reliable.checks.number_words import other_ordinal
 from langchain_reliable.checks.order import (
     order_against_years,
     other_side_of_period,
@@ -24,6 +23,7 @@ from langchain_reliable.checks.order import (
     swapped_subject,
     turned_span,
 )
+from langchain_reliable.checks.ordinals import other_ordinal
 from langchain_reliable.checks.polarity import (
     LEXICON_STEMS,
     counterparts,
@@ -31,14 +31,14 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
-from langchain_reliable.checks.roles import swapped_roles
-from langchain_reliable.checks.swaps import exchanged_words, moved_negation
-from langchain_reliable.checks.units import (
+from langchain_reliable.checks.rates import (
     frequencies,
     frequency_conflict,
     per_period_conflict,
     percent_points_conflict,
 )
+from langchain_reliable.checks.roles import swapped_roles
+from langchain_reliable.checks.swaps import exchanged_words, moved_negation
 from langchain_reliable.reading.arguments import another_doer, shares_a_verb, swapped_arguments
 from langchain_reliable.rules.meaning import SentenceRule
 from langchain_reliable.text import stem, tokenize

@@ -42,9 +42,10 @@ import re
 from collections.abc import Sequence
 
 from langchain_reliable.checks.names import extract_names
-from langchain_reliable.checks.quantities import conflicts, extract_quantities, states
+from langchain_reliable.checks.quantities import conflicts, states
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.reading.parse import has_verb
+from langchain_reliable.reading.quantities import extract_quantities
 from langchain_reliable.schemas import Passage
 from langchain_reliable.text import STOPWORDS, content_stems, tokenize
 

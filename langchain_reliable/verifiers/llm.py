@@ -28,9 +28,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from langchain_reliable._llm import Reply, StructuredCall, describe, normalise_with_offsets
-from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.evidence.probe import EntailmentProbe
 from langchain_reliable.prompts import escape, load_chat_prompt, unescape, wrap_passages
+from langchain_reliable.reading.quantities import extract_quantities
 from langchain_reliable.rules import Rule, Rules
 from langchain_reliable.schemas import (
     Claim,

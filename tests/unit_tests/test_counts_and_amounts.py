@@ -9,7 +9,7 @@ shape: the number no passage gives is still held back.
 from __future__ import annotations
 
 from langchain_reliable.checks.bounds import bounds_finding
-from langchain_reliable.checks.quantities import extract_quantities
+from langchain_reliable.reading.quantities import extract_quantities
 from tests.adversarial import pair_tests
 
 PASSAGES = [

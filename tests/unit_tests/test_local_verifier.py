@@ -10,8 +10,8 @@ from importlib import resources
 import pytest
 
 from langchain_reliable.checks.names import extract_names
-from langchain_reliable.checks.quantities import extract_quantities
 from langchain_reliable.evidence.embeddings import LocalEmbeddings
+from langchain_reliable.reading.quantities import extract_quantities
 from langchain_reliable.scale import BANDS, PARTLY_SAID, on_scale
 from langchain_reliable.schemas import Claim, Passage
 from langchain_reliable.verifiers.base import ClaimVerifier

@@ -19,16 +19,16 @@ from langchain_reliable.checks.polarity import (
     opposite_words,
     stronger_quantifier,
 )
+from langchain_reliable.checks.rates import (
+    frequency_conflict,
+    per_period_conflict,
+    percent_points_conflict,
+)
 from langchain_reliable.checks.roles import (
     opening_name,
     partial_name,
     substituted_name,
     swapped_roles,
-)
-from langchain_reliable.checks.units import (
-    frequency_conflict,
-    per_period_conflict,
-    percent_points_conflict,
 )
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.evidence.select import EvidenceSelector

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_reliable.checks.number_words import other_ordinal
+from langchain_reliable.checks.ordinals import other_ordinal
 from tests.adversarial import held_back
 
 

@@ -322,14 +322,14 @@ def test_an_end_token_is_not_shown() -> None:
     ],
 )
 def test_number_words_are_read_exactly(text, value) -> None:
-    from langchain_reliable.checks.number_words import number_words
+    from langchain_reliable.reading.numbers import number_words
 
     (read,) = number_words(f"It was {text} of them.")
     assert read.text == text and read.value == pytest.approx(value)
 
 
 def test_a_position_is_no_fraction() -> None:
-    from langchain_reliable.checks.number_words import number_words
+    from langchain_reliable.reading.numbers import number_words
 
     assert number_words("The third dose and a second visit.") == []
 
@@ -350,7 +350,8 @@ def test_a_position_is_no_fraction() -> None:
     ],
 )
 def test_amounts_compare_after_conversion(claim, stated, same) -> None:
-    from langchain_reliable.checks.quantities import conflicts, extract_quantities, matches
+    from langchain_reliable.checks.quantities import conflicts, matches
+    from langchain_reliable.reading.quantities import extract_quantities
 
     (c,), (s,) = extract_quantities(claim), extract_quantities(stated, spelled=True)
     assert matches(c, s) is same
@@ -359,7 +360,7 @@ def test_amounts_compare_after_conversion(claim, stated, same) -> None:
 
 def test_grams_are_never_compared_with_litres_or_an_age() -> None:
     from langchain_reliable.checks.bounds import bounds_finding
-    from langchain_reliable.checks.units import same_amount
+    from langchain_reliable.reading.units import same_amount
 
     assert same_amount("g", 1.0, "l", 1.0) is None
     older = "For adults over 65, the limit is 3,000 mg."

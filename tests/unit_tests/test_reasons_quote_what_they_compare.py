@@ -128,4 +128,5 @@ def test_a_count_in_words_a_passage_states_is_not_named(check) -> None:
     claim = only_claim(
         check, "The two teams met in the final.", "Spain and Italy met in the final."
     )
-    assert "number 'two'" not in claim["reason"]  # "one" and "two" are left: a passage names two things
+    # "one" and "two" are left: a passage names two things
+    assert "number 'two'" not in claim["reason"]

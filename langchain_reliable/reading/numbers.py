@@ -1,15 +1,10 @@
-"""Numbers written in words, as a reader takes them, and ordinals said otherwise.
+"""Numbers written in words, as a reader takes them: "twenty-one", "one and a half", "two-thirds".
 
 Example:
     >>> [(n.text, n.value) for n in number_words("It lasts twenty-one days, one and a half weeks.")]
     [('twenty-one', 21.0), ('one and a half', 1.5)]
     >>> [(n.text, round(n.value, 3), n.fraction) for n in number_words("About two-thirds voted.")]
     [('two-thirds', 0.667, True)]
-    >>> other_ordinal("Her first appeal failed.", "Her third appeal failed.")
-    ('first appeal', 'third appeal', True)
-    >>> other_ordinal("The bank was the largest lender.", "The bank was the second-largest lender.")
-    ('largest', 'second-largest', True)
-    >>> other_ordinal("The final step creates the account.", "The last step creates the account.")
 
 """
 
@@ -18,21 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import takewhile
 
-from langchain_reliable.reading.lexicon import POSSESSIVE_PRONOUNS
-from langchain_reliable.text import LETTERS, STOPWORDS, stem
+from langchain_reliable.text import LETTERS
 
-__all__ = [
-    "CARDINALS",
-    "MULTIPLES",
-    "ORDINALS",
-    "SPELLED",
-    "NumberWord",
-    "number_words",
-    "ordinal_place",
-    "other_ordinal",
-]
+__all__ = ["CARDINALS", "MULTIPLES", "ORDINALS", "SPELLED", "NumberWord", "number_words"]
 
 _ONES = "zero one two three four five six seven eight nine".split()  # noqa: SIM905
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: SIM905
@@ -79,6 +63,8 @@ class NumberWord:
 
 
 _Words = list[tuple[str, int, int]]  # (lower-cased word, start, end)
+_JOIN = re.compile(r"\s*-?\s*|\s+")  # what may join the words of one number
+_STARTS = {*MULTIPLES, *CARDINALS, "a", "an", "half"}  # the words a number may start with
 
 
 def number_words(text: str) -> list[NumberWord]:
@@ -109,14 +95,17 @@ def _word(words: _Words, i: int) -> str:
 
 def _joined(words: _Words, i: int, text: str) -> str:
     """Word `i` when a hyphen or spaces only join it to the one before ("twenty-one"), else ""."""
-    if i < len(words) and re.fullmatch(r"\s*-?\s*|\s+", text[words[i - 1][2] : words[i][1]]):
+    if i < len(words) and _JOIN.fullmatch(text, words[i - 1][2], words[i][1]):
         return words[i][0]
     return ""
 
 
 def _read(words: _Words, i: int, text: str) -> tuple[float, int, bool] | None:
     """(value, index after it, whether a fraction) of the number starting at word `i`."""
-    word, nxt = words[i][0], _joined(words, i + 1, text)
+    word = words[i][0]
+    if word not in _STARTS:
+        return None
+    nxt = _joined(words, i + 1, text)
     if word in MULTIPLES:
         return MULTIPLES[word], i + 1, False
     if word in ("a", "an"):
@@ -176,60 +165,3 @@ def _below_hundred(words: _Words, i: int, text: str) -> tuple[float, int] | None
     if words[i][0] in _TENS and (unit := _joined(words, i + 1, text)) in _ONES[1:]:
         return value + CARDINALS[unit], i + 2
     return value, i + 1
-
-
-_ORDINALS = {w: int(place) for w, place in ORDINALS.items() if 1 <= place <= 10}
-_ORDINALS |= {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "last": -1, "final": -1}
-_RANKED = re.compile(r"\b(?P<o>" + "|".join(_ORDINALS) + r")-(?P<w>[a-z]+est)\b", re.IGNORECASE)
-_AFTER = 3
-_DETERMINERS = POSSESSIVE_PRONOUNS | {"the", "a", "our", "this"}
-# Words and the marks that end a phrase: what an ordinal ranks stops at them.
-_TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*|[,.;:()]")
-
-
-def _places(text: str) -> list[tuple[int, str, set[str], str]]:
-    """(place, word, the content stems after it in its clause, the first of them).
-
-    "Last" and "final" are places only after a determiner ("the last step", not "last season").
-    """
-    tokens = _TOKEN.findall(text)
-    out = []
-    for i, word in enumerate(tokens):
-        place = _ORDINALS.get(word.lower())
-        if place is None or (place == -1 and (i == 0 or tokens[i - 1].lower() not in _DETERMINERS)):
-            continue
-        clause = (w.lower() for w in takewhile(lambda w: w not in ",.;:()", tokens[i + 1 :]))
-        after = [stem(w) for w in clause if w not in STOPWORDS and w not in _ORDINALS][:_AFTER]
-        out.append((place, word, set(after), after[0] if after else ""))
-    return out
-
-
-def ordinal_place(word: str) -> int | None:
-    """The place an ordinal word names (1 for "first", -1 for "last" or "final"), or `None`."""
-    return _ORDINALS.get(word.lower())
-
-
-def _other_places(a: int, b: int) -> bool:
-    """Whether two places differ: "last" differs from "first" only ("the last trimester")."""
-    return a != b and (-1 not in (a, b) or 1 in (a, b))
-
-
-def other_ordinal(claim: str, sentence: str) -> tuple[str, str, bool] | None:
-    """`(the claim's ordinal and its noun, the sentence's, True)`, or `None`.
-
-    The sentence puts only another ordinal before the same words, or ranks the claim's bare
-    superlative ("second-largest" for "largest").
-    """
-    for ranked in _RANKED.finditer(sentence):
-        superlative = ranked.group("w").lower()
-        bare = re.search(rf"(?<![\w-]){superlative}\b", claim, re.IGNORECASE)
-        if bare is not None and not _RANKED.search(claim):
-            return bare.group(0), ranked.group(0), True
-    said = _places(sentence)
-    for place, word, after, nxt in _places(claim):
-        if any(p == place and a & after for p, _, a, _ in said):
-            continue  # the sentence says the claim's own place of it
-        other = next((w for p, w, a, _ in said if _other_places(p, place) and a & after), None)
-        if other is not None:
-            return f"{word} {nxt}".strip(), f"{other} {nxt}".strip(), True
-    return None
