@@ -374,9 +374,9 @@ def render(
     lines += [
         "Hallucination is the positive class. Balanced accuracy is taken at each detector's "
         "own fixed threshold: our verifiers' own decision (a claim under the supported band "
-        "of the claim scale, 0.9, is not passed), 0.5 on the hallucination score for the baselines; the published "
-        "detectors' figures come from their binary predictions stored in FaithBench "
-        "(`meta.peer_hallucinated`), for which AUROC equals balanced "
+        "of the claim scale, 0.9, is not passed), 0.5 on the hallucination score for the "
+        "baselines; the published detectors' figures come from their binary predictions "
+        "stored in FaithBench (`meta.peer_hallucinated`), for which AUROC equals balanced "
         "accuracy. Bold: best in the column.",
         "",
         "| " + " | ".join(header) + " |",
