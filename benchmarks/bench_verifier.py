@@ -3,8 +3,10 @@
 Inputs (`paraphrased.py`, seeded): answers of 5 claims written about their passages (WiCE
 claims, FaithBench summary sentences, BEGIN responses), not copied from them, against 3
 passages of about 500 tokens. Sides, each in its own process (`speed_worker.py`) on the same
-inputs, one after another: this tree's `accurate` and `fast`, and with `--base` the
-default of another checkout (e.g. `git archive 6237271 | tar -x -C /tmp/speed-base`).
+inputs, one after another (`--rounds N`: the runs dealt into N rounds, every side in turn
+each round, the order reversed every other round): this tree's `accurate` and `fast`, and
+with `--base` the default of another checkout (e.g. `git archive 6237271 | tar -x -C
+/tmp/speed-base`).
 
 1. one answer, nothing cached: a new verifier and every cache emptied before each answer;
 2. batch where passages recur: 10 passage sets seen once before each run (by an answer of
@@ -213,6 +215,18 @@ ROWS = (  # (figure, key, digits)
 )
 
 
+def _how_sides_ran(meta: dict[str, Any]) -> str:
+    """How the sides shared the machine: one after another, or in alternating rounds."""
+    rounds = meta.get("rounds", 1)
+    if rounds == 1:
+        return "Sides ran one after another, each in its own process, on the same inputs"
+    return (
+        f"Sides ran in {rounds} rounds, each round every side in turn on its share of the "
+        "runs, the order reversed every other round, each side in its own process, on the "
+        "same inputs"
+    )
+
+
 def _load(avg: list[float]) -> str:
     return "/".join(f"{x:.2f}" for x in avg)
 
@@ -228,7 +242,7 @@ def render(saved: dict[str, Any]) -> str:
         f"Written by `{meta['command']}` on {meta['date']} ({meta['cores']} cores); "
         f"this tree at {meta['commits']['accurate'] or '?'}"
         + (f", `base` at {meta['commits']['base']}" if "base" in sides else "")
-        + ". Sides ran one after another, each in its own process, on the same inputs: "
+        + f". {_how_sides_ran(meta)}: "
         '`accurate` is `verifier="accurate"`, `fast` is `verifier="fast"`, `base` is '
         "`create_verifier()` of the base checkout (its default)."
         + (f" {meta['note']}" if meta.get("note") else ""),
@@ -369,8 +383,8 @@ def render_section(name: str, saved: dict[str, Any]) -> str:
         f"## {title}",
         "",
         f"Written by `{meta['command']}` on {meta['date']} ({meta['cores']} cores); this tree "
-        f"at {meta['commits']['tree'] or '?'}, `base` at {meta['commits']['base']}. Sides ran "
-        "one after another, each in its own process, on the same inputs: "
+        f"at {meta['commits']['tree'] or '?'}, `base` at {meta['commits']['base']}. "
+        f"{_how_sides_ran(meta)}: "
         + ", ".join(f'`{n}` is `verifier="{n}"` of this tree' for n in tree)
         + ", `base` is "
         + (f'`verifier="{meta["base spec"]}"`' if meta["base spec"] else "the default verifier")
@@ -447,18 +461,46 @@ def render_section(name: str, saved: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _shares(inputs: dict[str, Any], rounds: int) -> list[dict[str, Any]]:
+    """`inputs` dealt into `rounds` shares: round k takes runs k, k + rounds, ..."""
+    return [
+        {**inputs, "one": inputs["one"][k::rounds], "batches": inputs["batches"][k::rounds]}
+        for k in range(rounds)
+    ]
+
+
+def _merged(into: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
+    """`side`'s runs added to those of the same side's earlier rounds."""
+    if not into:
+        return side
+    into["startup"] += side["startup"]
+    into["one"] += side["one"]
+    for row, runs in side["batch"].items():
+        into["batch"][row] += runs
+    into["load"] = [into["load"][0], side["load"][1]]
+    return into
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Every side on the same inputs, one after another: the run as SPEED.json keeps it."""
+    """Every side on the same inputs, in `--rounds` rounds: the run as SPEED.json keeps it.
+
+    Each round runs every side on its share of the runs, in turn, the order reversed every
+    other round, so that a change of load between rounds weighs on each side alike.
+    """
+    if not 1 <= args.rounds <= args.runs:
+        raise SystemExit(f"--rounds must be between 1 and --runs ({args.runs})")
     inputs = build_inputs(args)
     started = os.getloadavg()
+    order = [(spec, ROOT, spec) for spec in args.sides.split(",")]
+    if args.base is not None:
+        order.append(("base", args.base, args.base_spec))
     sides: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "inputs.json"
-        path.write_text(json.dumps(inputs), encoding="utf-8")
-        for spec in args.sides.split(","):
-            sides[spec] = run_side(ROOT, spec, path)
-        if args.base is not None:
-            sides["base"] = run_side(args.base, args.base_spec, path)
+        for k, share in enumerate(_shares(inputs, args.rounds)):
+            path = Path(tmp) / f"inputs-{k}.json"
+            path.write_text(json.dumps(share), encoding="utf-8")
+            for name, root, spec in order if k % 2 == 0 else order[::-1]:
+                sides[name] = _merged(sides.get(name, {}), run_side(root, spec, path))
     command = "python benchmarks/bench_verifier.py " + " ".join(sys.argv[1:])
     saved = {
         "sides": sides,
@@ -471,7 +513,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             "load": [started, os.getloadavg()],
             "inputs": inputs["summary"],
             "runs": args.runs, "answers": args.answers, "batch": args.batch,
-            "sets": args.sets,
+            "sets": args.sets, "rounds": args.rounds,
         },
     }  # fmt: skip
     if args.base is not None and not saved["meta"]["commits"]["base"]:
@@ -485,6 +527,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="rounds the runs are dealt into, sides alternating"
+    )
     parser.add_argument("--answers", type=int, default=20, help="answers a run, nothing cached")
     parser.add_argument("--batch", type=int, default=50, help="answers a batch run")
     parser.add_argument("--sets", type=int, default=10, help="recurring passage sets")
