@@ -71,6 +71,7 @@ __all__ = [
     "straight_quotes",
     "tokenize",
     "trim",
+    "without_possessive",
     "word_set",
     "word_with_stem",
     "words",
@@ -284,6 +285,12 @@ def tokenize(text: str) -> list[str]:
 def word_with_stem(text: str, key: str) -> str:
     """The first word of `text` (as `tokenize` gives it) whose stem is `key`, else `key`."""
     return next((t for t in tokenize(text) if stem(t) == key), key)
+
+
+def without_possessive(word: str) -> tuple[str, bool]:
+    """`word` lower-cased ("’" made "'") less a possessive "'s", and whether it had one."""
+    low = word.lower().replace("’", "'")
+    return (low[:-2], True) if low.endswith("'s") else (low, False)
 
 
 def _normalise_number_token(token: str) -> str:

@@ -22,7 +22,13 @@ from types import MappingProxyType
 
 from langchain_reliable.reading.lexicon import MAGNITUDES, OPPOSITE_SENSES
 from langchain_reliable.reading.numbers import CARDINALS, ORDINALS, SPELLED, number_words
-from langchain_reliable.reading.quantities import MONTH_WORDS, Quantity, extract_quantities
+from langchain_reliable.reading.quantities import (
+    AMOUNT_KINDS,
+    MONTH_WORDS,
+    YEAR,
+    Quantity,
+    extract_quantities,
+)
 from langchain_reliable.reading.units import UNIT_OF, in_base
 from langchain_reliable.text import NEXT_WORD, STOPWORDS
 
@@ -92,7 +98,6 @@ _AFTER_RE = [
     (re.compile(r"^\s+(?:\w+\s+)?or (?:more|greater|above|over)\b", re.I), "ge"),
     (re.compile(r"^\s+(?:\w+\s+)?or (?:fewer|less|below|under)\b", re.I), "le"),
 ]
-_KINDS = frozenset({"count", "percent", "money", "measure"})
 _APPROX = 0.1  # share either side that an approximate claim covers
 
 
@@ -124,7 +129,7 @@ def bounded_quantities(text: str) -> list[Bounded]:
     out: list[Bounded] = []
     limit: Bounded | None = None
     for q in extract_quantities(text):
-        if q.kind not in _KINDS:
+        if q.kind not in AMOUNT_KINDS:
             continue
         head, tail = text[max(0, q.start - 40) : q.start], text[q.end : q.end + 30]
         op, phrase = "eq", ""
@@ -309,7 +314,7 @@ def _value(number: str) -> float | None:
     """The value of a count as written, or `None` for a year."""
     if not number[0].isdigit():
         return number_words(number)[0].value
-    return None if re.fullmatch(r"1\d{3}|20\d{2}", number) else float(number)
+    return None if YEAR.fullmatch(number) else float(number)
 
 
 def count_conflict(claim: str, sentence: str) -> tuple[str, str] | None:

@@ -24,7 +24,7 @@ from itertools import pairwise
 
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, piece_around
 from langchain_reliable.reading.numbers import CARDINALS
-from langchain_reliable.reading.quantities import Quantity, extract_quantities
+from langchain_reliable.reading.quantities import AMOUNT_KINDS, Quantity, extract_quantities
 from langchain_reliable.reading.units import in_base
 from langchain_reliable.text import content_stems
 
@@ -45,7 +45,6 @@ _MULTIPLE = re.compile(  # a multiplier of a value: "twice the", "four times as 
     re.IGNORECASE,
 )
 _STANDARD = re.compile(r"^\s+as\s+\w+(?:\s+\w+)?\s+as\s+|^\s+\w+\s+than\s+", re.IGNORECASE)
-_KINDS = frozenset({"count", "percent", "money", "measure"})
 
 
 @lru_cache(maxsize=8192)
@@ -58,8 +57,8 @@ def _ratios(claim: str, sentence: str) -> tuple[tuple[str, Quantity, Quantity, b
     if not _MULTIPLE.search(claim):
         return ()  # most claims end here
     out = []
-    claimed = [q for q in extract_quantities(claim) if q.kind in _KINDS]
-    stated = [q for q in extract_quantities(sentence) if q.kind in _KINDS]
+    claimed = [q for q in extract_quantities(claim) if q.kind in AMOUNT_KINDS]
+    stated = [q for q in extract_quantities(sentence) if q.kind in AMOUNT_KINDS]
     for m in _MULTIPLE.finditer(claim):
         factor = _factor(m)
         if factor is None:
@@ -308,7 +307,7 @@ def _compared(claim: str, sentence: str) -> tuple[str, str, bool, bool, str] | N
     bound = extract_quantities(compared.group("b"), spelled=True)
     if bound and bound[0].start == 0:
         return None  # "more than 20 people": a bound, the bound checks' to read
-    values = [q for q in extract_quantities(sentence, spelled=True) if q.kind in _KINDS]
+    values = [q for q in extract_quantities(sentence, spelled=True) if q.kind in AMOUNT_KINDS]
     if len(values) != 2:
         return None
     unit = next((q.unit for q in values if q.unit), None)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import dropwhile, pairwise, product, takewhile
 
+from langchain_reliable.checks.roles import SYMMETRIC_STEMS
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, split_clauses
 from langchain_reliable.reading.lexicon import (
     ASPECT_ADVERBS,
@@ -40,9 +41,9 @@ from langchain_reliable.reading.lexicon import (
     NEGATING_ADVERBS,
     OPPOSITE_ROLES,
     SEQUENCE_ADVERBS,
-    SYMMETRIC_RELATIONS,
 )
-from langchain_reliable.text import PREPOSITIONS, STOPWORDS, content_stems, stem
+from langchain_reliable.reading.quantities import YEAR
+from langchain_reliable.text import PREPOSITIONS, STOPWORDS, content_stems, stem, without_possessive
 
 __all__ = [
     "order_against_years",
@@ -67,7 +68,6 @@ _FROM_TO = re.compile(
     r"(?P<y>[^\W\d_][\w'’-]*)",
     re.IGNORECASE,
 )
-_SYMMETRIC = frozenset(stem(w) for w in SYMMETRIC_RELATIONS | {"together", "each", "other"})
 _ADVERBS = (
     NEGATING_ADVERBS
     | FREQUENCY_ADVERBS
@@ -92,8 +92,8 @@ _ROLE_PATTERNS = [  # a role in apposition ("the plaintiff, Sarah Smith"), after
 
 
 def _key(word: str) -> str:
-    low = word.lower().replace("’", "'")
-    return stem(low[:-2] if low.endswith("'s") else low.rstrip("."))
+    low, owned = without_possessive(word)
+    return stem(low if owned else low.rstrip("."))
 
 
 @lru_cache(maxsize=8192)
@@ -141,7 +141,7 @@ def _acts(tokens: list[str]) -> list[tuple[str, int]]:
         low = verb.lower()
         if not verb[:1].islower() or low in STOPWORDS or low in EVERY_BE_FORM:
             continue
-        if stem(low) in _SYMMETRIC or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
+        if stem(low) in SYMMETRIC_STEMS or (k + 1 < len(tokens) and tokens[k + 1].lower() == "by"):
             continue
         out.append((_key(tokens[i - 1]), k))
     return out
@@ -150,7 +150,7 @@ def _acts(tokens: list[str]) -> list[tuple[str, int]]:
 def _clause_symmetric(tokens: list[str], start: int) -> bool:
     """Whether a symmetric word comes after `start` before the clause ends."""
     clause = takewhile(lambda t: t.lower() not in _BOUNDARY, tokens[start:])
-    return any(stem(t.lower()) in _SYMMETRIC for t in clause)
+    return any(stem(t.lower()) in SYMMETRIC_STEMS for t in clause)
 
 
 def swapped_subject(claim: str, sentence: str) -> tuple[str, str] | None:
@@ -179,7 +179,7 @@ def _acts_of(tokens: list[str]) -> dict[str, list[tuple[frozenset[str], set[str]
     out: dict[str, list[tuple[frozenset[str], set[str]]]] = {}
     for start, end in pairwise(edges):
         clause = keys[start + 1 : end]
-        if "than" in clause or any(c in _SYMMETRIC for c in clause):
+        if "than" in clause or any(c in SYMMETRIC_STEMS for c in clause):
             continue  # comparisons and relations that hold both ways are read elsewhere
         for i, act in enumerate(clause):
             if not _content(act) or clause.count(act) > 1 or i + 1 >= len(clause):
@@ -264,7 +264,7 @@ _SPAN = re.compile(
 )
 _AFTER = ("after", "following")
 _ORDER = re.compile(r"^(?P<a>.+?)\s+(?P<rel>before|after)\s+(?P<b>.+?)\W*$", re.IGNORECASE)
-_YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+_YEAR = re.compile(rf"\b({YEAR.pattern})\b")
 
 
 def _span(m: re.Match[str]) -> tuple[str, str, bool, str]:

@@ -16,12 +16,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from langchain_reliable.checks.ordinals import ordinal_place
 from langchain_reliable.checks.polarity import opposites
+from langchain_reliable.checks.swaps import Part, read_part
 from langchain_reliable.reading.clauses import CONTRASTED_PART
 from langchain_reliable.reading.lexicon import PRO_FORMS
 from langchain_reliable.reading.numbers import CARDINALS, ORDINALS
@@ -39,25 +39,11 @@ _MOST_BORROWED = 2  # most claim words from the other part
 _LEAST_SHARED = 2  # content words two parts share to say alike things
 
 
-@dataclass(frozen=True)
-class _Part:
-    text: str
-    stems: tuple[str, ...]  # the stem of every word, in order
-    content: frozenset[str]
-    leans: bool  # it takes its subject from elsewhere ("it", "the new one")
-
-
-def _part(text: str, leans: bool = False) -> _Part:
-    tokens = tokenize(text)
-    content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
-    return _Part(text, tuple(stem(t) for t in tokens), content, leans)
-
-
 @lru_cache(maxsize=4096)
-def _parts(text: str) -> tuple[_Part, ...]:
+def _parts(text: str) -> tuple[Part, ...]:
     pieces = [p.strip() for p in CONTRASTED_PART.split(text)]
     leaning = [bool(PRONOUN.match(p)) or any(t in _PRO_FORMS for t in tokenize(p)) for p in pieces]
-    return tuple(p for p in map(_part, pieces, leaning) if p.content)
+    return tuple(p for p in map(read_part, pieces, leaning) if p.content)
 
 
 def _opposite(a: str, b: str) -> bool:
@@ -67,7 +53,7 @@ def _opposite(a: str, b: str) -> bool:
     return any(y in table.get(x, ()) for x in a_forms for y in b_forms)
 
 
-def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -> bool:
+def _parallel(claim: Part, word: str, mine: Part, other: str, theirs: Part) -> bool:
     """Whether `word` (of `mine`) and `other` (of `theirs`) say two things in one place."""
     anchors = _exchanged(mine, word, theirs, other, most=1)
     if anchors is not None:  # the parts say alike things, one word exchanged for the other
@@ -79,7 +65,7 @@ def _parallel(claim: _Part, word: str, mine: _Part, other: str, theirs: _Part) -
 
 
 def _exchanged(
-    one: _Part, word: str, part: _Part, other: str, most: int = _STRETCH
+    one: Part, word: str, part: Part, other: str, most: int = _STRETCH
 ) -> tuple[str, str] | None:
     """The words around a stretch of `part` with `other` that `one` exchanges for `word`'s."""
     ops = SequenceMatcher(None, one.stems, part.stems, autojunk=False).get_opcodes()
@@ -92,7 +78,7 @@ def _exchanged(
     return None
 
 
-def _completes_a_name(word: str, other: _Part, home: _Part) -> bool:
+def _completes_a_name(word: str, other: Part, home: Part) -> bool:
     """Whether `word` is of a name in `other` whose other words `home` says ("Versailles")."""
     tokens = words(other.text)
     return any(
@@ -120,7 +106,7 @@ def borrowed_word(claim: str, sentences: Sequence[str]) -> tuple[str, str, str, 
 
 
 def _borrowing(
-    claim: str, words: frozenset[str], home: _Part, parts: list[_Part]
+    claim: str, words: frozenset[str], home: Part, parts: list[Part]
 ) -> tuple[str, str, str, str] | None:
     """The word the claim takes from another part into `home`'s statement, if any."""
     borrowed = words - home.content
@@ -160,4 +146,4 @@ def names_another(claim: str, anchor: str, sentence: str) -> str | None:
     return None
 
 
-_whole = lru_cache(maxsize=4096)(_part)  # all of a text as one part
+_whole = lru_cache(maxsize=4096)(read_part)  # all of a text as one part

@@ -32,6 +32,7 @@ from langchain_reliable.reading.lexicon import (
     POSSIBILITY_MODALS,
     word_pairs,
 )
+from langchain_reliable.reading.quantities import YEAR
 from langchain_reliable.text import LETTERS, STOPWORDS, stem, word_set, words
 
 __all__ = [
@@ -201,7 +202,7 @@ def _directions(text: str) -> frozenset[tuple[str, str]]:
             w = stem(m.group("w").lower())
             way = "up" if w in _UP else "down" if w in _DOWN else None
             figure = _figure(m.group("n"))
-            if way is not None and not re.fullmatch(r"1\d{3}|20\d{2}", figure):  # not a year
+            if way is not None and not YEAR.fullmatch(figure):  # not a year
                 found.add((figure, way))
     return frozenset(found)
 

@@ -25,9 +25,9 @@ from langchain_reliable.reading.lexicon import (
 )
 from langchain_reliable.reading.numbers import CARDINALS, ORDINALS
 from langchain_reliable.reading.parse import opens_with_name
-from langchain_reliable.text import PREPOSITIONS, STOPWORDS, WORD, stem
+from langchain_reliable.text import PREPOSITIONS, STOPWORDS, WORD, stem, without_possessive
 
-__all__ = ["opening_name", "partial_name", "substituted_name", "swapped_roles"]
+__all__ = ["SYMMETRIC_STEMS", "opening_name", "partial_name", "substituted_name", "swapped_roles"]
 
 _PRONOUN_SUBJECT = re.compile(  # not "Its rival X"
     rf"\W*(?:{alternation(SUBJECT_PRONOUNS)})\b(?!['’])", re.I
@@ -37,8 +37,8 @@ _PRONOUN_SUBJECT = re.compile(  # not "Its rival X"
 _MARKERS = frozenset(["by", "of", "from", "to", "than", "'s", "’s", "was", "were", "been"])
 _NOT_RELATION = STOPWORDS | _MARKERS
 _MAX_BETWEEN = 8  # longest relation between two swapped words, in words
-# Relations that hold both ways: swapping their two sides changes nothing.
-_SYMMETRIC = frozenset(stem(w) for w in SYMMETRIC_RELATIONS)
+SYMMETRIC_STEMS = frozenset(stem(w) for w in SYMMETRIC_RELATIONS)
+"""The stems of `SYMMETRIC_RELATIONS`: relations whose two sides may swap ("met", "together")."""
 _TITLES = frozenset(
     """president king queen prince princess senator governor general judge justice pope
     saint lord lady coach captain professor doctor minister chancellor emperor sheikh
@@ -73,11 +73,8 @@ def _words(text: str) -> tuple[tuple[str, str], ...]:
     """(surface, stem) of each word, "'s" apart (cached: passage sentences recur)."""
     out = []
     for word in WORD.findall(text):
-        low = word.lower().replace("’", "'")
-        if low.endswith("'s"):
-            out += [(word[:-2], stem(low[:-2])), ("'s", "'s")]
-        else:
-            out.append((word, stem(low)))
+        low, owned = without_possessive(word)
+        out += [(word[:-2], stem(low)), ("'s", "'s")] if owned else [(word, stem(low))]
     return tuple(out)
 
 
@@ -96,7 +93,7 @@ def swapped_roles(claim: str, sentence: str) -> tuple[str, str] | None:
             and relation
             and relation == s_between - _NOT_RELATION - names
             and j - i - 1 <= _MAX_BETWEEN
-            and not c_between & _SYMMETRIC
+            and not c_between & SYMMETRIC_STEMS
             and c_between & _MARKERS == s_between & _MARKERS
         ):
             return cw[i][0], cw[j][0]

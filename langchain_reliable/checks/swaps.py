@@ -60,11 +60,13 @@ from langchain_reliable.reading.lexicon import (
 from langchain_reliable.text import LETTERS, STOPWORDS, stem, tokenize, word_set, word_with_stem
 
 __all__ = [
+    "Part",
     "dropped_negation",
     "exchanged_words",
     "first_new",
     "in_privative_terms",
     "moved_negation",
+    "read_part",
     "swapped_word",
     "swapped_words",
     "word_bases",
@@ -244,29 +246,34 @@ _LEAST_WORDS = 3  # content words of a part that says something of its own
 
 
 @dataclass(frozen=True)
-class _Part:
-    words: tuple[str, ...]  # the stem of every word, in order
+class Part:
+    """A part of a sentence read as the stems of its words."""
+
+    text: str
+    stems: tuple[str, ...]  # the stem of every word, in order
     content: frozenset[str]  # the stems of its content words
     negated: bool  # it says "not", "no", "never" or "-n't"
-    text: str
+    leans: bool  # it takes its subject from elsewhere ("it", "the new one")
+
+
+def read_part(text: str, leans: bool = False) -> Part:
+    """`text` as one `Part`; `leans` where the caller reads that it takes another's subject."""
+    tokens = tokenize(text)
+    content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
+    negated = any(t in _NEGATIONS or t.endswith(("n't", "n’t")) for t in tokens)
+    return Part(text, tuple(stem(t) for t in tokens), content, negated, leans)
 
 
 @lru_cache(maxsize=4096)
-def _parts(text: str) -> tuple[_Part, ...]:
+def _parts(text: str) -> tuple[Part, ...]:
     """Each part of `text` that says something (outside brackets, which a part keeps whole)."""
-    out = []
-    for piece in _PARTS.split(re.sub(r"\([^()]*\)", " ", text)):
-        tokens = tokenize(piece)
-        content = frozenset(stem(t) for t in tokens if t not in STOPWORDS)
-        if content:
-            negated = any(t in _NEGATIONS or t.endswith(("n't", "n’t")) for t in tokens)
-            out.append(_Part(tuple(stem(t) for t in tokens), content, negated, piece.strip()))
-    return tuple(out)
+    pieces = _PARTS.split(re.sub(r"\([^()]*\)", " ", text))
+    return tuple(p for p in (read_part(piece.strip()) for piece in pieces) if p.content)
 
 
-def _in_place(word: str, mine: _Part, other: str, theirs: _Part) -> bool:
+def _in_place(word: str, mine: Part, other: str, theirs: Part) -> bool:
     """Whether `word` stands where `other` stands: after the same word, or before it."""
-    a, b = mine.words, theirs.words
+    a, b = mine.stems, theirs.stems
     i, j = a.index(word), b.index(other)
     before = i > 0 and j > 0 and a[i - 1] == b[j - 1]
     return before or (i + 1 < len(a) and j + 1 < len(b) and a[i + 1] == b[j + 1])
@@ -287,7 +294,7 @@ def exchanged_words(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def _every_pairing(
-    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], read: Callable
+    mine: tuple[Part, ...], theirs: tuple[Part, ...], read: Callable
 ) -> tuple[str, str] | None:
     """What `read` finds in the first pairing of parts sharing most words, if in each such one."""
     if not (1 <= len(mine) <= len(theirs) and 2 <= len(theirs) <= _MOST_PARTS):
@@ -316,7 +323,7 @@ def moved_negation(claim: str, sentence: str) -> tuple[str, str] | None:
 
 
 def _exchange(
-    mine: tuple[_Part, ...], theirs: tuple[_Part, ...], order: tuple[int, ...], codes: bool
+    mine: tuple[Part, ...], theirs: tuple[Part, ...], order: tuple[int, ...], codes: bool
 ) -> tuple[str, str] | None:
     """A claim word another sentence part says, where its paired part says another in its place."""
     my_marks, their_marks = (  # per part, its words said in no other part

@@ -225,7 +225,7 @@ SUBORDINATORS = frozenset({"if", "as", "because", "although", "though"})
 SYMMETRIC_RELATIONS = frozenset(
     """marry married met meet play played face faced draw drew tie tied merge merged border
     borders bordered partner partnered collaborate collaborated share shared versus vs and or
-    with between both equal same similar""".split()  # noqa: SIM905
+    with between both equal same similar together each other""".split()  # noqa: SIM905
 )
 """Words of relations that hold both ways: swapping their two sides changes nothing."""
 

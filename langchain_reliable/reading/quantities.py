@@ -19,8 +19,10 @@ from langchain_reliable.reading.numbers import CARDINALS, MULTIPLES, ORDINALS, n
 from langchain_reliable.reading.units import UNIT_OF
 
 __all__ = [
+    "AMOUNT_KINDS",
     "MONTH_WORDS",
     "UNIT_KINDS",
+    "YEAR",
     "Quantity",
     "QuantityKind",
     "extract_quantities",
@@ -113,6 +115,10 @@ _PART_OF_UNIT = re.compile(  # "an hour and a half", "half a gram", "a quarter o
 )
 _SCALE_WORD = re.compile(rf"\b(?:{_SCALE})\b", re.IGNORECASE)
 UNIT_KINDS = frozenset({"money", "percent", "measure"})
+AMOUNT_KINDS = UNIT_KINDS | {"count"}
+"""The kinds of a quantity that is an amount (not a date, a decade or an ordinal)."""
+YEAR = re.compile(r"1\d{3}|20\d{2}")
+"""A year in figures, 1000 to 2099 (to match whole: "2019", not "20190")."""
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "and", "or", "to about", "to around"})
 
 
@@ -228,7 +234,7 @@ def _quantity(m: re.Match[str], text: str, start: int) -> Quantity | None:
         scale *= 0.01 if m.group("unit").lower().startswith("cent") else 1.0  # "75 cents": $0.75
     if currency is not None:
         return Quantity("money", value * scale, currency, surface, start, end)
-    if unit is None and scale == 1.0 and re.fullmatch(r"1\d{3}|20\d{2}", raw):
+    if unit is None and scale == 1.0 and YEAR.fullmatch(raw):
         return Quantity("date", (int(raw), None, None), None, surface, start, end)
     return _valued(value * (1.0 if unit in ("%", "bp") else scale), unit, surface, start, end)
 
