@@ -59,6 +59,7 @@ __all__ = [
     "NEXT_WORD",
     "PREPOSITIONS",
     "STOPWORDS",
+    "WEB_ADDRESS",
     "WORD",
     "Span",
     "blank_line_breaks",
@@ -359,6 +360,9 @@ LETTERS = re.compile(r"[^\W\d_]+")
 NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 """The word right after a point, read with `NEXT_WORD.match(text, end)` ("200 items")."""
 
+
+WEB_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
+"""A web address as written in a text ("https://example.org/a", "www.example.org")."""
 
 BARE_WORD = re.compile(r"\w+")
 """A run of word characters, every mark a break ("don't" is "don", "t"): for texts compared

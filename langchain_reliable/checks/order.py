@@ -92,8 +92,8 @@ _ROLE_PATTERNS = [  # a role in apposition ("the plaintiff, Sarah Smith"), after
 
 
 def _key(word: str) -> str:
-    low, owned = without_possessive(word)
-    return stem(low if owned else low.rstrip("."))
+    """The stem a word is compared by, less a possessive "'s" (no word here holds a dot)."""
+    return stem(without_possessive(word)[0])
 
 
 @lru_cache(maxsize=8192)

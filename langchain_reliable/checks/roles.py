@@ -149,12 +149,17 @@ def _head(name: str) -> list[str]:
     return words[:-1] if len(words) > 1 and words[-1] in _INSTITUTIONS else words
 
 
+def _untitled(name: str) -> list[str]:
+    """The words of `name` but titles ("President", "Doctor")."""
+    return [w for w in name_words(name) if w not in _TITLES]
+
+
 def _surname_of_other(name: str, others: Sequence[str]) -> str | None:
-    words = [w for w in name_words(name) if w not in _TITLES]
+    words = _untitled(name)
     if len(words) < 2 or words[-1] in _INSTITUTIONS:
         return None
     for other in others:
-        ow = [w for w in name_words(other) if w not in _TITLES]
+        ow = _untitled(other)
         if len(ow) >= 2 and ow[-1] == words[-1] and not set(ow[:-1]) & set(words[:-1]):
             return other
     return None
@@ -178,9 +183,7 @@ _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 @lru_cache(maxsize=8192)
 def _name_runs(passage: str) -> tuple[list[str], ...]:
     """The capitalised runs of `passage` as name words, titles dropped."""
-    return tuple(
-        [w for w in name_words(m.group(0)) if w not in _TITLES] for m in _RUN.finditer(passage)
-    )
+    return tuple(_untitled(m.group(0)) for m in _RUN.finditer(passage))
 
 
 class _NameView:
@@ -206,7 +209,7 @@ _name_view = lru_cache(maxsize=64)(_NameView)  # an answer's claims share their 
 
 def partial_name(name: str, passages: Sequence[str]) -> str | None:
     """A passage name sharing the end of `name` (or its first name) but not the rest, or `None`."""
-    words = [w for w in name_words(name) if w not in _TITLES]
+    words = _untitled(name)
     thing = words[-1] in _INSTITUTIONS if words else False
     plain = [w for w in name_form(name).split() if w not in _TITLES]  # connectors kept
     # two-word names of people, names of things of three words or more

@@ -38,7 +38,7 @@ from langchain_reliable.reading.lexicon import (
     SUBJECT_PRONOUNS,
     alternation,
 )
-from langchain_reliable.text import WORD, Span, trim
+from langchain_reliable.text import WEB_ADDRESS, WORD, Span, trim
 
 _LEANING = alternation(SUBJECT_PRONOUNS, {"this"})
 """A word that opens a clause leaning on what was said before."""
@@ -48,7 +48,7 @@ __all__ = ["riders", "sentence_subject"]
 # Each shape: a rider's body is group "body"; group "cut" (when present) is what the
 # sentence read without it loses besides the body (its brackets, commas or dashes).
 _CITATION = re.compile(r"\^?[\d\s,–-]*")  # "[1]", "[^2]", "[1, 3]": a citation mark
-_URL = re.compile(r"(?P<cut>\s*<?(?P<body>(?:https?://|www\.)[^\s<>()\[\]]+)>?)", re.IGNORECASE)
+_URL = re.compile(rf"(?P<cut>\s*<?(?P<body>{WEB_ADDRESS.pattern})>?)", re.IGNORECASE)
 _REASON = r"(?:because(?!\s+of\b)|unless|although|though|whereas|even though)"
 _BRACKETS = re.compile(r"(?P<cut>\s*\[(?P<body>[^\[\]\n]*)\](?!\())")  # not a link's text
 _COLON_CLAUSE = re.compile(r"(?P<cut>:\s+(?P<body>\S[^:]*?)(?=[.!?]*$))")

@@ -15,7 +15,7 @@ from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.schemas import Label
 from langchain_reliable.text import stem, tokenize
 
-__all__ = ["Finding", "ModelRule", "QuestionRule", "Rule", "stems_of"]
+__all__ = ["Finding", "ModelRule", "QuestionRule", "Rule", "stems_of", "unvouched"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,11 @@ class ModelRule(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Nothing without a model: `Rules.review` asks the model for this rule."""
         return None
+
+
+def unvouched(said: str) -> str:
+    """The reason a model rule gives: what the claim `said`, which the model does not bear out."""
+    return f"{said}, and the entailment model does not read the passages as saying it"
 
 
 class QuestionRule(Rule):

@@ -14,7 +14,7 @@ from langchain_reliable.checks.polarity import opposite_in_place
 from langchain_reliable.checks.rates import per_unit_conflict
 from langchain_reliable.checks.swaps import dropped_negation, word_bases
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.rules.base import Finding, ModelRule, Rule, stems_of
+from langchain_reliable.rules.base import Finding, ModelRule, Rule, stems_of, unvouched
 from langchain_reliable.rules.swaps import SWAP_VOUCHED_AT
 from langchain_reliable.text import STOPWORDS, stem, tokenize
 
@@ -76,9 +76,7 @@ class UnborneContent(ModelRule):
             return None
         words = ", ".join(repr(w) for w in asked[:4])
         return self.finding(
-            "unsupported",
-            f"the claim says {words}, which no passage bears out, and the entailment model "
-            "does not read the passages as saying it",
+            "unsupported", unvouched(f"the claim says {words}, which no passage bears out")
         )
 
 

@@ -19,7 +19,7 @@ from langchain_reliable.grammar import is_question, last_question
 from langchain_reliable.reading.parse import parsed
 from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.rules.base import Finding, QuestionRule, Rule, stems_of
-from langchain_reliable.text import WORD, word_set
+from langchain_reliable.text import WEB_ADDRESS, WORD, word_set
 
 __all__ = [
     "BoundNotBorneOut",
@@ -35,7 +35,6 @@ __all__ = [
     "UnstatedQualifier",
 ]
 
-_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]]+", re.IGNORECASE)
 _ONLY_A_FEW = re.compile(r"\bonly\s+(?:a\s+)?(?:few|small|handful|minority)\b", re.IGNORECASE)
 _NUMBER_WORD = {"date": "date", "decade": "date", "money": "amount"}  # else "number"
 
@@ -81,7 +80,7 @@ class UnsourcedLink(Rule):
     def applies(self, claim: ClaimFacts) -> Finding | None:
         """Unsupported, naming the first address no passage gives."""
         given = [t.lower() for u in claim.ctx.units for t in (u.text, u.passage_id or "")]
-        for m in _ADDRESS.finditer(claim.found.claim):  # its citation marks' addresses too
+        for m in WEB_ADDRESS.finditer(claim.found.claim):  # its citation marks' addresses too
             address = m.group(0).rstrip(".,;:!?'\"")
             if not any(_bare(address) in g for g in given):
                 return self.finding(

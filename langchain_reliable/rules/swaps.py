@@ -10,7 +10,7 @@ from typing import Any
 
 from langchain_reliable.checks.swaps import first_new
 from langchain_reliable.evidence.claim_facts import ClaimFacts
-from langchain_reliable.rules.base import Finding, ModelRule
+from langchain_reliable.rules.base import Finding, ModelRule, unvouched
 from langchain_reliable.rules.lexical import negation_reason
 
 __all__ = ["SWAP_VOUCHED_AT", "SwappedWord"]
@@ -32,10 +32,7 @@ class SwappedWord(ModelRule):
         """Unsupported unless the model vouches for the swap (P(entailed) >= `SWAP_VOUCHED_AT`)."""
         if entailed >= SWAP_VOUCHED_AT:
             return None
-        reason = (
-            f"the claim says '{asked[0]}' where {claim.where} says '{asked[1]}', and the "
-            "entailment model does not read the passages as saying it"
-        )
+        reason = unvouched(f"the claim says '{asked[0]}' where {claim.where} says '{asked[1]}'")
         if claim.negation_flip:
             reason += "; " + negation_reason(claim)
         return self.finding("unsupported", reason)
