@@ -35,6 +35,7 @@ __all__ = [
     "negative_word",
     "prefix_change",
     "prefixed_negation",
+    "read_as",
     "sentential_negation",
     "without_double_negation",
     "without_restriction",
@@ -231,8 +232,8 @@ _NOT_PRIVATIVE = re.compile(
 )
 
 
-def _read_as(text: str, m: re.Match[str], said: str) -> tuple[str, str]:
-    """`text` with `m` replaced by `said`, and how it was read."""
+def read_as(text: str, m: re.Match[str], said: str) -> tuple[str, str]:
+    """`text` with the match `m` replaced by `said`, and how it was read ("'X' read as 'Y'")."""
     return f"{text[: m.start()]}{said}{text[m.end() :]}", f"'{m.group(0).strip()}' read as '{said}'"
 
 
@@ -245,11 +246,11 @@ def without_double_negation(text: str) -> tuple[str, str | None]:
     """
     m = next((m for m in _DOUBLE.finditer(text) if negated_base(m.group(1))), None)
     if m is not None:
-        return _read_as(text, m, negated_base(m.group(1)))
+        return read_as(text, m, negated_base(m.group(1)))
     m = _NOT_PRIVATIVE.search(text)
     if m is None:
         return text, None
-    return _read_as(text, m, _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else ""))
+    return read_as(text, m, _PRIVATIVE[m["word"].lower()] + (" to" if m["from"] else ""))
 
 
 _NOT_WORD = re.compile(rf"\b(?:{_NOT})\s+([A-Za-z]{{4,}})\b", re.IGNORECASE)
@@ -280,10 +281,10 @@ def in_passage_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str | N
     for m in _CANNOT_BE.finditer(text):
         said = forms.get(stem(m.group(1).lower()) + "|able")
         if said is not None:  # "cannot be enforced": "is unenforceable"
-            return _read_as(text, m, f"is {said}")
+            return read_as(text, m, f"is {said}")
     for m in _NOT_WORD.finditer(text):
         word = m.group(1).lower()
         said = forms.get(stem(word))
         if said is not None and word not in written and said.endswith(word):
-            return _read_as(text, m, said)
+            return read_as(text, m, said)
     return text, None

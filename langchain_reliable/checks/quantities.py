@@ -27,7 +27,7 @@ from langchain_reliable.reading.quantities import UNIT_KINDS as _UNIT_KINDS
 from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.reading.units import UNIT_OF, same_amount
 
-__all__ = ["as_values", "as_written_in", "conflicts", "matches", "states", "written_as"]
+__all__ = ["as_values", "as_written_in", "conflicts", "in_words", "matches", "states", "written_as"]
 
 
 def _same(a: float, b: float) -> bool:
@@ -54,7 +54,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
         return False
     if claim.kind == other.kind == "measure":
         return bool(same_amount(claim.unit, claim.value, other.unit, other.value))
-    if claim.kind == other.kind == "percent" and (_in_words(claim) or _in_words(other)):
+    if claim.kind == other.kind == "percent" and (in_words(claim) or in_words(other)):
         return abs(claim.value - other.value) <= 0.5  # "two-thirds" states "67%"
     if not _same(claim.value, other.value):
         return False
@@ -63,7 +63,7 @@ def matches(claim: Quantity, other: Quantity, years: frozenset[int] = frozenset(
     return claim.kind == other.kind and claim.unit == other.unit
 
 
-def _in_words(q: Quantity) -> bool:
+def in_words(q: Quantity) -> bool:
     """Whether `q` is said without a digit ("two-thirds")."""
     return not any(c.isdigit() for c in q.text)
 
@@ -140,7 +140,7 @@ def written_as(text: str, stated: Sequence[Quantity]) -> str:
     found = (
         q
         for q in extract_quantities(text)
-        if (q.kind in _UNIT_KINDS or (q.kind == "count" and _in_words(q)))
+        if (q.kind in _UNIT_KINDS or (q.kind == "count" and in_words(q)))
         and not any(x.text.lower() == q.text.lower() for x in stated)
     )
     return _rewritten(

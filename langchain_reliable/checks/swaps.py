@@ -47,7 +47,12 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import permutations
 
-from langchain_reliable.checks.negation import negation_cue, negative_word, prefixed_negation
+from langchain_reliable.checks.negation import (
+    negation_cue,
+    negative_word,
+    prefixed_negation,
+    read_as,
+)
 from langchain_reliable.checks.quantities import as_values
 from langchain_reliable.reading.clauses import CLAUSE_END
 from langchain_reliable.reading.lexicon import (
@@ -200,7 +205,7 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
                     new = forms[_FORM[aux]]  # "did not pay": "skipped"
                 else:
                     new = f"{m['aux']} {forms[0]}"  # "should not take": "should avoid"
-                return _read_as(text, m, new)
+                return read_as(text, m, new)
     for m in LETTERS.finditer(text):  # "lacks" where they say "does not support"
         base = _BASE_OF.get(m.group(0).lower())
         if base is None or base in held or _NEGATED_BEFORE.search(text, 0, m.start()):
@@ -210,12 +215,8 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
                 modal = _MODAL_BEFORE.search(
                     text, 0, m.start()
                 )  # "should avoid": "should not take"
-                return _read_as(text, m, f"not {n['verb']}" if modal else n.group(0))
+                return read_as(text, m, f"not {n['verb']}" if modal else n.group(0))
     return text, None
-
-
-def _read_as(text: str, m: re.Match[str], new: str) -> tuple[str, str]:
-    return f"{text[: m.start()]}{new}{text[m.end() :]}", f"'{m.group(0)}' read as '{new}'"
 
 
 def _aligned(claim: str, sentence: str) -> tuple[list[str], list[str], list[str], list]:

@@ -12,6 +12,7 @@ from langchain_reliable.checks.negation import (
     sentential_negation,
     words_of,
 )
+from langchain_reliable.checks.quantities import in_words
 from langchain_reliable.checks.rates import frequencies, frequency_conflict
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.relevance import asks
@@ -310,11 +311,7 @@ class MissingFacts(Rule):
 
     def reads(self, claim: ClaimFacts) -> frozenset[str]:
         """Spelled-out numbers a passage gives ("thirty"), values proved by reckoning ("twice")."""
-        spelled = [
-            q.text
-            for q in extract_quantities(claim.text, spelled=True)
-            if not any(c.isdigit() for c in q.text) and claim.ctx.states(q)
-        ]
+        spelled = [q.text for q in _spelled(claim.text) if claim.ctx.states(q)]
         return stems_of([*spelled, *(q.text for q in claim.computed), *claim.ratios])
 
     def applies(self, claim: ClaimFacts) -> Finding | None:
@@ -337,15 +334,19 @@ class MissingFacts(Rule):
         """
         unsaid = [
             q
-            for q in extract_quantities(claim.text, spelled=True)
-            if q.kind == "count" and q.value >= 3 and not any(c.isdigit() for c in q.text)
+            for q in _spelled(claim.text)
+            if q.kind == "count" and q.value >= 3 and not claim.ctx.states(q)
         ]
-        unsaid = [q for q in unsaid if not claim.ctx.states(q)]
         if not unsaid:  # most claims: nothing more to read
             return []
         proved = self.reads(claim)
         counts = {t.idx for t in parsed(claim.text) if t.dep_ == "nummod"}
         return [q for q in unsaid if q.start in counts and not stems_of([q.text]) <= proved]
+
+
+def _spelled(text: str) -> list[Quantity]:
+    """The quantities of `text` said in words ("thirty", "six times")."""
+    return [q for q in extract_quantities(text, spelled=True) if in_words(q)]
 
 
 class UnstatedQualifier(Rule):
