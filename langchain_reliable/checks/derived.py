@@ -40,7 +40,7 @@ __all__ = [
 
 _FACTORS = {"twice": 2.0, "double": 2.0, "thrice": 3.0, "triple": 3.0, "half": 0.5}
 _MULTIPLE = re.compile(  # a multiplier of a value: "twice the", "four times as much as"
-    r"\b(?:(?P<word>twice|double|thrice|triple|half)|(?P<n>\d+(?:\.\d+)?|[a-z]+)\s+times)\b"
+    rf"\b(?:(?P<word>{'|'.join(_FACTORS)})|(?P<n>\d+(?:\.\d+)?|[a-z]+)\s+times)\b"
     r"(?=\s+(?:the|that|those|as|what|more|less|\w+er\s+than)\b)",  # not "scored four times in"
     re.IGNORECASE,
 )
