@@ -28,10 +28,8 @@ from langchain_reliable.checks.quantities import matches
 from langchain_reliable.reading.clauses import CLAUSE_BREAK, CLAUSE_END, PART_BREAK, piece_around
 from langchain_reliable.reading.lexicon import (
     NEAR_DEMONSTRATIVES,
-    OBJECT_PRONOUNS,
-    POSSESSIVE_PRONOUNS,
     RELATIVE_PRONOUNS,
-    SUBJECT_PRONOUNS,
+    THIRD_PERSON_PRONOUNS,
 )
 from langchain_reliable.reading.quantities import Quantity, extract_quantities
 from langchain_reliable.text import NEXT_WORD, content_stems, stem, tokenize, word_set
@@ -61,8 +59,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(extract_quantities(text, spelled=True))
 
 
-_PRONOUNS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
-_PRONOUNS |= NEAR_DEMONSTRATIVES
+_PRONOUNS = THIRD_PERSON_PRONOUNS | RELATIVE_PRONOUNS | NEAR_DEMONSTRATIVES
 
 
 def _stems_around(at: re.Pattern[str], sentence: str, start: int) -> set[str]:

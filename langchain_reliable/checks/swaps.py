@@ -212,9 +212,8 @@ def in_privative_terms(text: str, passages: tuple[str, ...]) -> tuple[str, str |
             continue  # "did not skip": two negations, left as written
         for n in (n for p in passages for n in _NOT_VERB.finditer(p)):
             if not n["be"] and _negates(base, n["verb"]):
-                modal = _MODAL_BEFORE.search(
-                    text, 0, m.start()
-                )  # "should avoid": "should not take"
+                # after a modal, its "not" only: "should avoid" is "should not take"
+                modal = _MODAL_BEFORE.search(text, 0, m.start())
                 return read_as(text, m, f"not {n['verb']}" if modal else n.group(0))
     return text, None
 

@@ -70,6 +70,7 @@ __all__ = [
     "SUBJECT_PRONOUNS",
     "SUBORDINATORS",
     "SYMMETRIC_RELATIONS",
+    "THIRD_PERSON_PRONOUNS",
     "WEEKDAYS",
     "WH_WORDS",
     "alternation",
@@ -88,6 +89,9 @@ possessive too)."""
 
 POSSESSIVE_PRONOUNS = frozenset({"its", "his", "her", "their"})
 """Third-person possessives ("its rival", "their dose")."""
+
+THIRD_PERSON_PRONOUNS = SUBJECT_PRONOUNS | OBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
+"""Every third-person form ("it", "him", "their"): a word standing for what was named before."""
 
 SPEAKER_POSSESSIVES = frozenset({"my", "our", "your"})
 """First- and second-person possessives."""

@@ -31,11 +31,7 @@ from langchain_reliable.checks.roles import opening_name, partial_name, substitu
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.facts import PassageFacts
 from langchain_reliable.reading.clauses import split_clauses
-from langchain_reliable.reading.lexicon import (
-    OBJECT_PRONOUNS,
-    POSSESSIVE_PRONOUNS,
-    SUBJECT_PRONOUNS,
-)
+from langchain_reliable.reading.lexicon import THIRD_PERSON_PRONOUNS
 from langchain_reliable.rules.base import Finding, Rule, stems_of
 from langchain_reliable.text import content_stems, stem
 
@@ -45,7 +41,6 @@ _ABOUT = 0.6  # least share of the claim's other content words in its sentence
 _CLEARLY = 0.75  # share above which a disagreeing sentence contradicts the claim
 _SUBSTITUTE = 0.8  # share of the claim's non-name words a sentence needs to be its, bar a name
 _ONE_NAME = 0.75  # share of the claim's words but one name a sentence needs to be its
-_PRONOUNS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | OBJECT_PRONOUNS
 
 
 class MeaningRule(Rule):
@@ -72,7 +67,7 @@ def _named_by_pronoun(facts: PassageFacts) -> dict[str, set[int]]:
     for before, i in pairwise(facts.sentences):  # units come passage by passage
         same_passage = facts.units[before].order == facts.units[i].order
         opener = facts.units[i].text.split(None, 1)[:1]
-        if same_passage and opener and opener[0].lower().strip(",") in _PRONOUNS:
+        if same_passage and opener and opener[0].lower().strip(",") in THIRD_PERSON_PRONOUNS:
             for name in text_names(facts.units[before].text):
                 for n in _core(name):
                     found.setdefault(n, set()).add(i)

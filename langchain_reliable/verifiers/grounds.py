@@ -8,7 +8,7 @@ sentence saying it (`how_supported`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from langchain_reliable.evidence.claim_facts import ClaimFacts
 from langchain_reliable.evidence.entailment import Entailment
@@ -16,7 +16,7 @@ from langchain_reliable.evidence.select import clamp_score
 from langchain_reliable.schemas import Evidence, Passage
 from langchain_reliable.text import content_stems, split_passage_sentences
 
-__all__ = ["BEARS_ON", "bears_on", "how_supported", "quoted_window"]
+__all__ = ["BEARS_ON", "bears_on", "how_supported", "quoted_window", "unsaid_words"]
 
 BEARS_ON = 0.25
 """Share of a claim's content words a sentence must hold to contradict it."""
@@ -39,6 +39,11 @@ def bears_on(quote: str, stems: Sequence[str]) -> bool:
     return len(said & set(stems)) >= BEARS_ON * len(stems)
 
 
+def unsaid_words(surface: Mapping[str, str], pool: frozenset[str]) -> list[str]:
+    """The claim's content words (as written, by stem in `surface`) whose stem `pool` lacks."""
+    return [word for s, word in surface.items() if s not in pool]
+
+
 def how_supported(
     facts: ClaimFacts, read: Entailment | None, bar: float, *, model: bool = True
 ) -> str:
@@ -54,7 +59,6 @@ def how_supported(
         for stem, word in facts.surface.items()
         if (held := ctx.sentences_with(stem)) and anchor not in held
     ]
-    nowhere = [word for stem, word in facts.surface.items() if not ctx.sentences_with(stem)]
     notes = []
     if elsewhere:
         words = ", ".join(f"'{w}'" for w in elsewhere[:3])
@@ -63,7 +67,8 @@ def how_supported(
             f"{'comes' if len(elsewhere) == 1 else 'come'} from another sentence than the rest"
         )
     vouched = read is not None and read.entailed >= bar
-    if nowhere and not vouched:
+    nowhere = [] if vouched else unsaid_words(facts.surface, ctx.stems)
+    if nowhere:
         words = ", ".join(f"'{w}'" for w in nowhere[:3])
         notes.append(f"{words} {'is' if len(nowhere) == 1 else 'are'} in no passage")
     if read is None:

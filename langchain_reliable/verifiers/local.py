@@ -68,7 +68,12 @@ from langchain_reliable.schemas import (
     passage_name,
 )
 from langchain_reliable.verifiers.base import BlockingVerifier, as_rules
-from langchain_reliable.verifiers.grounds import bears_on, how_supported, quoted_window
+from langchain_reliable.verifiers.grounds import (
+    bears_on,
+    how_supported,
+    quoted_window,
+    unsaid_words,
+)
 from langchain_reliable.verifiers.scorer import ClaimFeatures, LogisticScorer, SupportScorer
 
 __all__ = ["LocalVerifier"]
@@ -330,7 +335,7 @@ class LocalVerifier(BlockingVerifier):
             how = how_supported(facts, read, self.supported_at, model=self.entailment is not None)
             return "supported", f"supported by {facts.where}{how}", score, None
         partly = facts.where if score >= self.unsupported_below else None
-        unsaid = _unsaid(facts.surface, facts.ctx.stems)
+        unsaid = unsaid_words(facts.surface, facts.ctx.stems)
         return "unsupported", not_borne_out(unsaid, partly), score, None
 
     def _settled(
@@ -401,13 +406,8 @@ def _share(stems: Sequence[str], pool: frozenset[str]) -> float:
     return sum(s in pool for s in stems) / len(stems)
 
 
-def _unsaid(surface: Mapping[str, str], pool: frozenset[str]) -> list[str]:
-    """The claim's content words (as written) that no passage says."""
-    return [word for s, word in surface.items() if s not in pool]
-
-
 def _signals(features: ClaimFeatures, surface: Mapping[str, str], pool: frozenset[str]) -> str:
-    missing = _unsaid(surface, pool)
+    missing = unsaid_words(surface, pool)
     found = len(surface) - len(missing)
     text = f"similarity {features.similarity:.2f}, {found}/{len(surface)} content words found"
     if missing:
